@@ -1,0 +1,38 @@
+/**
+ * Priority bands, from most to least urgent. Jobs in a higher band always start
+ * before jobs in a lower one; within a band they start in the order submitted.
+ *
+ * @example
+ * pool.submit({ params, priority: PRIORITY.INTERACTIVE, session: 'editor' });
+ */
+export const PRIORITY = {
+  /** Work a person is waiting on keystroke by keystroke (ghost text). May preempt. */
+  INTERACTIVE: 'interactive',
+  /** Work a person asked for and is watching (a chat reply). */
+  HIGH: 'high',
+  /** The default band (a batch translation). */
+  NORMAL: 'normal',
+  /** Background work nobody is waiting on (pre-computing embeddings). */
+  LOW: 'low',
+} as const;
+
+/** The bands in the order the scheduler drains them. */
+export const PRIORITY_ORDER = [
+  PRIORITY.INTERACTIVE,
+  PRIORITY.HIGH,
+  PRIORITY.NORMAL,
+  PRIORITY.LOW,
+] as const;
+
+/**
+ * What a job asks its engine to do.
+ *
+ * @example
+ * pool.submit({ kind: JOB_KIND.EMBEDDING, params: { input: ['a', 'b'] } });
+ */
+export const JOB_KIND = {
+  /** A streamed chat completion (`engine.chat.completions.create`). */
+  CHAT: 'chat',
+  /** One embedding request (`engine.embeddings.create`). */
+  EMBEDDING: 'embedding',
+} as const;

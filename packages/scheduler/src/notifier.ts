@@ -1,0 +1,37 @@
+import { guard } from './reportError.js';
+
+/**
+ * Batches change notifications: however many changes happen before the
+ * scheduled flush, each listener hears about them once.
+ */
+export class Notifier {
+  readonly #listeners = new Set<() => void>();
+  readonly #schedule: (flush: () => void) => void;
+  #pending = false;
+
+  constructor(schedule: (flush: () => void) => void = queueMicrotask) {
+    this.#schedule = schedule;
+  }
+
+  /** Adds a listener; returns the function that removes it. */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Records that something changed; listeners hear about it at the next flush. */
+  notify(): void {
+    if (this.#pending) return;
+    this.#pending = true;
+    this.#schedule(this.#flush);
+  }
+
+  readonly #flush = (): void => {
+    this.#pending = false;
+    // A copy, so a listener that unsubscribes another mid-flush is safe.
+    // One broken listener must not silence the others or the pool.
+    for (const listener of [...this.#listeners]) guard(listener);
+  };
+}

@@ -1,0 +1,225 @@
+import { PRIORITY_ORDER } from './constants.js';
+import type { InklingError } from './errors.js';
+import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
+import { JobQueue } from './jobQueue.js';
+import type {
+  CancelReason,
+  ChatCompletionChunk,
+  CreateEmbeddingResponse,
+  Engine,
+  EngineInfo,
+  JobRecord,
+  JobResult,
+  PoolLoadProgress,
+  PoolStatus,
+  Priority,
+} from './types.js';
+
+/** One engine and the jobs on its lanes. */
+export interface Slot {
+  readonly index: number;
+  /** `undefined` while a replacement loads. */
+  engine: Engine | undefined;
+  /** False while restarting: no job may start on it. */
+  ready: boolean;
+  concurrency: number;
+  readonly jobs: Set<Job>;
+  /** Pending idle-shrink timer. */
+  idleTimer: unknown;
+  /** Deaths since a job last finished cleanly on it. */
+  deaths: number;
+}
+
+/** Every change to the pool's state, by name. */
+export type PoolAction =
+  | { type: 'queue'; job: Job }
+  | { type: 'start'; job: Job; slot: Slot; at: number }
+  | { type: 'open'; job: Job }
+  | { type: 'chunk'; job: Job; chunk: ChatCompletionChunk; at: number }
+  | { type: 'embedded'; job: Job; response: CreateEmbeddingResponse; at: number }
+  | { type: 'stop'; job: Job; reason: CancelReason | 'preempt' }
+  | { type: 'finish'; job: Job; result: JobResult }
+  | { type: 'load-start' }
+  | { type: 'load-progress'; report: PoolLoadProgress }
+  | { type: 'load-fail'; error: InklingError }
+  | { type: 'slot-add'; slot: Slot; first?: boolean }
+  | { type: 'slot-remove'; slot: Slot }
+  | { type: 'slot-down'; slot: Slot }
+  | { type: 'slot-up'; slot: Slot; engine: Engine }
+  | { type: 'grow'; growing: boolean; blocked?: string }
+  | { type: 'reset' };
+
+/**
+ * The pool's state and the one place it changes (`apply`). The pool does the
+ * effects (engine calls, timers, promises) and describes each change as an
+ * action, so the snapshot is rebuilt only when something really changed.
+ */
+export class PoolState {
+  slots: Slot[] = [];
+  readonly queue = new JobQueue<Job>();
+  /** Queued and running jobs by id. */
+  readonly live = new Map<string, Job>();
+  /** The newest job of each session. */
+  readonly sessions = new Map<string, Job>();
+  loading = false;
+  loadProgress: PoolLoadProgress | null = null;
+  loadError: InklingError | null = null;
+  growing = false;
+  growthBlocked: string | null = null;
+  recent: readonly JobRecord[] = [];
+  #snapshot: PoolStatus | undefined;
+
+  constructor(
+    readonly maxSize: number,
+    readonly historySize: number,
+  ) {}
+
+  apply(action: PoolAction): void {
+    this.#snapshot = undefined;
+    switch (action.type) {
+      case 'queue': {
+        const { job } = action;
+        this.live.set(job.id, job);
+        if (job.session) this.sessions.set(job.session, job);
+        this.queue.push(job);
+        return;
+      }
+      case 'start': {
+        const { job, slot } = action;
+        this.queue.remove(job);
+        slot.jobs.add(job);
+        job.state = 'running';
+        job.engineIndex = slot.index;
+        job.startedAt = action.at;
+        job.info = undefined;
+        return;
+      }
+      case 'open':
+        action.job.streamOpen = true;
+        return;
+      case 'chunk':
+        applyChunk(action.job, action.chunk, action.at);
+        return;
+      case 'embedded':
+        applyEmbeddings(action.job, action.response, action.at);
+        return;
+      case 'stop': {
+        const { job } = action;
+        if (action.reason === 'preempt') job.preempting = true;
+        else job.cancelReason ??= action.reason;
+        job.info = undefined;
+        return;
+      }
+      case 'finish':
+        this.#finish(action.job, action.result);
+        return;
+      case 'load-start':
+        this.loading = true;
+        this.loadError = null;
+        this.loadProgress = { progress: 0, text: 'Starting', engine: 1, engines: 1 };
+        return;
+      case 'load-progress':
+        this.loadProgress = action.report;
+        return;
+      case 'load-fail':
+        this.loading = false;
+        this.loadProgress = null;
+        this.loadError = action.error;
+        return;
+      case 'slot-add':
+        if (action.first) {
+          this.loading = false;
+          this.loadProgress = null;
+          this.loadError = null;
+        }
+        this.slots = [...this.slots, action.slot].sort((a, b) => a.index - b.index);
+        return;
+      case 'slot-remove':
+        this.slots = this.slots.filter((s) => s !== action.slot);
+        return;
+      case 'slot-down':
+        action.slot.deaths += 1;
+        action.slot.ready = false;
+        action.slot.engine = undefined;
+        return;
+      case 'slot-up':
+        action.slot.engine = action.engine;
+        action.slot.concurrency = laneCount(action.engine);
+        action.slot.ready = true;
+        return;
+      case 'grow':
+        this.growing = action.growing;
+        if (action.blocked !== undefined) this.growthBlocked = action.blocked;
+        return;
+      case 'reset':
+        this.slots = [];
+        this.queue.drain();
+        this.live.clear();
+        this.sessions.clear();
+        this.loading = false;
+        this.loadProgress = null;
+        this.loadError = null;
+        this.growing = false;
+        // A smaller model may well fit where this one did not.
+        this.growthBlocked = null;
+        return;
+    }
+  }
+
+  /** The snapshot, rebuilt only after a change. */
+  snapshot(): PoolStatus {
+    this.#snapshot ??= this.#build();
+    return this.#snapshot;
+  }
+
+  #finish(job: Job, result: JobResult): void {
+    if (job.state === 'queued') this.queue.remove(job);
+    for (const slot of this.slots) {
+      // A clean finish proves the engine works again.
+      if (slot.jobs.delete(job) && result.status === 'done') slot.deaths = 0;
+    }
+    this.live.delete(job.id);
+    if (job.session && this.sessions.get(job.session) === job) this.sessions.delete(job.session);
+    job.info = undefined;
+    const record = jobRecord(job, result);
+    job.state = 'done';
+    const keep = Math.max(0, this.historySize - 1);
+    this.recent = this.historySize > 0 ? [...this.recent.slice(this.recent.length - keep), record] : [];
+  }
+
+  #build(): PoolStatus {
+    const engines: EngineInfo[] = this.slots.map((slot) => ({
+      index: slot.index,
+      state: !slot.ready ? 'restarting' : slot.jobs.size > 0 ? 'busy' : 'idle',
+      concurrency: slot.concurrency,
+      jobs: [...slot.jobs].map((j) => j.id),
+    }));
+    const running = this.slots.flatMap((slot) => [...slot.jobs].map(jobInfo));
+    const queued = [...this.queue].map(jobInfo);
+    const queuedByPriority = Object.fromEntries(
+      PRIORITY_ORDER.map((p) => [p, this.queue.count(p)]),
+    ) as Record<Priority, number>;
+    return {
+      phase: this.loading ? 'loading' : this.slots.length > 0 ? 'ready' : this.loadError ? 'error' : 'idle',
+      loadProgress: this.loadProgress,
+      error: this.loadError,
+      size: this.slots.length,
+      maxSize: this.maxSize,
+      growing: this.growing,
+      growthBlocked: this.growthBlocked,
+      busy: this.slots.filter((s) => s.jobs.size > 0).length,
+      running: running.length,
+      queued: queued.length,
+      queuedByPriority,
+      engines,
+      jobs: [...running, ...queued],
+      recent: this.recent,
+    };
+  }
+}
+
+/** How many jobs an engine takes at once; anything odd counts as one. */
+export function laneCount(engine: Engine): number {
+  const n = engine.concurrency;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
+}

@@ -1,0 +1,19 @@
+/**
+ * Reports an error thrown by someone else's callback (a listener, `onChunk`,
+ * `onProgress`) without letting it break the pool: through the platform's
+ * `reportError` where there is one, else the console.
+ */
+export function reportError(error: unknown): void {
+  const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;
+  if (typeof report === 'function') report(error);
+  else console.error(error);
+}
+
+/** Runs a caller's callback, reporting what it throws. */
+export function guard(fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    reportError(error);
+  }
+}

@@ -1,0 +1,86 @@
+import { InvalidJobError } from './errors.js';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
+  Engine,
+} from './types.js';
+
+/** What `runJob` needs from the pool while it drives one engine call. */
+export interface JobCall {
+  readonly kind: 'chat' | 'embedding';
+  readonly params: ChatCompletionRequest | EmbeddingCreateParams;
+  /** Aborted when the pool wants this call to stop. */
+  readonly signal: AbortSignal;
+  /** True once the pool has asked the job to stop. */
+  stopping(): boolean;
+  /** Asks the engine to stop the generation now running for this job. */
+  interrupt(): void;
+  /** The first `next()` is about to be sent: from here on an interrupt can land. */
+  opened(): void;
+  chunk(chunk: ChatCompletionChunk): void;
+  embedded(response: CreateEmbeddingResponse): void;
+}
+
+/**
+ * Drives one job on its engine and resolves once the engine is free again.
+ * Rejects with the engine's error when a call fails.
+ *
+ * Cancellation here is written for how WebLLM really behaves:
+ *
+ * - A stream does nothing until its first `next()`: that is when WebLLM takes
+ *   the model lock and resets the interrupt flag. A job stopped before then is
+ *   closed unstarted; interrupting an idle engine would instead leave the flag
+ *   set for whichever generation comes next (WebLLM before 0.2.86 then returns
+ *   empty, aborted answers).
+ * - An interrupt sent between that `next()` and the lock being taken is wiped
+ *   out by the reset, and prefill never looks at the flag. So while a job is
+ *   stopping, every chunk that still arrives repeats the interrupt; the
+ *   generation then ends within a decode step instead of running on to
+ *   `max_tokens` on the engine a person is waiting for.
+ * - A started stream is read to its end, never left: leaving early does not
+ *   release WebLLM's lock before 0.2.86, and every later request would hang.
+ */
+export async function runJob(engine: Engine, call: JobCall): Promise<void> {
+  if (call.kind === 'embedding') {
+    if (!engine.embeddings) {
+      throw new InvalidJobError(
+        'This engine cannot make embeddings. Submit embedding jobs to a pool whose engines load an embedding model (such as snowflake-arctic-embed).',
+      );
+    }
+    const response = await engine.embeddings.create(
+      { ...(call.params as EmbeddingCreateParams) },
+      { signal: call.signal },
+    );
+    call.embedded(response);
+    return;
+  }
+
+  const stream = await engine.chat.completions.create(
+    { ...(call.params as ChatCompletionRequest), stream: true, stream_options: { include_usage: true } },
+    { signal: call.signal },
+  );
+  const iterator = stream[Symbol.asyncIterator]();
+  if (call.stopping()) {
+    await closeUnstarted(iterator);
+    return;
+  }
+  call.opened();
+  for (;;) {
+    // An engine that honours `signal` may end an aborted stream by throwing;
+    // the pool reads that as the stop it asked for, not as a failure.
+    const step = await iterator.next();
+    if (step.done) return;
+    if (call.stopping()) call.interrupt();
+    call.chunk(step.value);
+  }
+}
+
+async function closeUnstarted(iterator: AsyncIterator<ChatCompletionChunk>): Promise<void> {
+  try {
+    await iterator.return?.();
+  } catch {
+    // Nothing ran, so there is nothing to clean up if closing complains.
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Which job runs where, as pure functions over the pool's state.
+ *
+ * An engine has `concurrency` lanes: one for a WebLLM engine (one generation
+ * at a time), several for a server. The rules are the seed's, stated for lanes
+ * so that a one-lane engine behaves exactly as the seed's slot did:
+ *
+ * - A task's jobs run on one engine at most (interactive jobs excepted). The
+ *   second engine exists so that a translation and a ghost-text completion run
+ *   at once, not to make one batch finish sooner: on a GPU that is already
+ *   busy, two streams of the same work each run at half speed (measured 1.06x
+ *   on a 2B model), while the ghost text would wait behind both.
+ * - The last free lane is kept for a task that is not running, so one batch
+ *   never fills the pool. A lane may idle while a running task has work
+ *   queued; that is the price, paid on purpose.
+ * - `interactive` jobs take any free lane: that band is for work a person is
+ *   waiting on keystroke by keystroke.
+ */
+import { PRIORITY } from './constants.js';
+import type { JobKind, Priority } from './types.js';
+
+export interface PolicyJob {
+  readonly task: string;
+  readonly priority: Priority;
+  readonly kind: JobKind;
+  readonly preemptible: boolean;
+  readonly startedAt: number | undefined;
+}
+
+export interface PolicySlot<J> {
+  readonly ready: boolean;
+  readonly concurrency: number;
+  readonly jobs: ReadonlySet<J>;
+}
+
+const RANK: Record<Priority, number> = { interactive: 0, high: 1, normal: 2, low: 3 };
+
+function openLanes<J>(slot: PolicySlot<J>): number {
+  return slot.ready ? Math.max(0, slot.concurrency - slot.jobs.size) : 0;
+}
+
+/** The open slot with the most free lanes; the first such on a tie. */
+function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefined {
+  let best: S | undefined;
+  for (const slot of slots) if (openLanes(slot) > 0 && (!best || openLanes(slot) > openLanes(best))) best = slot;
+  return best;
+}
+
+/**
+ * The next job to start and the slot to start it on, or `undefined` when no
+ * queued job may start now. `queue` iterates highest band first, FIFO within.
+ *
+ * Within the first band that has a startable job, a job whose task holds fewer
+ * lanes goes first (ties: FIFO). With one-lane engines every startable job
+ * holds none, so this is plain FIFO; on a many-lane server it shares the lanes
+ * out between tasks instead of letting the first batch take them all.
+ */
+export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
+  queue: Iterable<J>,
+  slots: readonly S[],
+): { job: J; slot: S } | undefined {
+  const spare = slots.reduce((n, s) => n + openLanes(s), 0);
+  if (spare === 0) return undefined;
+
+  const slotsOfTask = new Map<string, S[]>();
+  for (const slot of slots) {
+    for (const job of slot.jobs) {
+      const list = slotsOfTask.get(job.task);
+      if (!list) slotsOfTask.set(job.task, [slot]);
+      else if (!list.includes(slot)) list.push(slot);
+    }
+  }
+  const lanesHeld = (task: string) =>
+    (slotsOfTask.get(task) ?? []).reduce((n, s) => n + [...s.jobs].filter((j) => j.task === task).length, 0);
+
+  let band: Priority | undefined;
+  let best: { job: J; slot: S; held: number } | undefined;
+  for (const job of queue) {
+    if (band !== undefined && job.priority !== band) break;
+    if (job.priority === PRIORITY.INTERACTIVE) {
+      const slot = roomiest(slots);
+      if (slot) return { job, slot };
+      continue;
+    }
+    const own = slotsOfTask.get(job.task);
+    // Not running: any lane. Running: another lane on its own engine, and
+    // only while that leaves a lane free for someone else.
+    const slot = own ? (spare > 1 ? roomiest(own) : undefined) : roomiest(slots);
+    if (!slot) continue;
+    band = job.priority;
+    const held = own ? lanesHeld(job.task) : 0;
+    if (!best || held < best.held) best = { job, slot, held };
+    if (held === 0) break;
+  }
+  return best && { job: best.job, slot: best.slot };
+}
+
+/**
+ * How many running jobs to preempt now: one per queued interactive job that
+ * no lane is already being freed for. A job that is stopping (superseded,
+ * cancelled, or already preempted) hands its lane over within a decode step,
+ * so preempting another job for the same keystroke would waste its work.
+ */
+export function preemptionsWanted<J extends PolicyJob>(
+  queue: Iterable<J>,
+  slots: readonly PolicySlot<J>[],
+  isStopping: (job: J) => boolean,
+): number {
+  let waiting = 0;
+  for (const job of queue) if (job.priority === PRIORITY.INTERACTIVE) waiting += 1;
+  if (waiting === 0) return 0;
+  let freeing = 0;
+  for (const slot of slots) {
+    freeing += openLanes(slot);
+    if (slot.ready) for (const job of slot.jobs) if (isStopping(job)) freeing += 1;
+  }
+  return Math.max(0, waiting - freeing);
+}
+
+/**
+ * The running job an interactive job may take a lane from: one that opted in,
+ * is a chat (an embedding cannot be interrupted), is not interactive itself
+ * and is not already stopping. Lowest band first, then the most recently
+ * started, which loses the least work.
+ */
+export function pickVictim<J extends PolicyJob>(
+  slots: readonly PolicySlot<J>[],
+  isStopping: (job: J) => boolean,
+): J | undefined {
+  let victim: J | undefined;
+  for (const slot of slots) {
+    if (!slot.ready) continue;
+    for (const job of slot.jobs) {
+      if (!job.preemptible || job.kind !== 'chat' || job.priority === PRIORITY.INTERACTIVE) continue;
+      if (isStopping(job)) continue;
+      if (
+        !victim ||
+        RANK[job.priority] > RANK[victim.priority] ||
+        (RANK[job.priority] === RANK[victim.priority] && (job.startedAt ?? 0) > (victim.startedAt ?? 0))
+      ) {
+        victim = job;
+      }
+    }
+  }
+  return victim;
+}
+
+/**
+ * True when a queued job belongs to a task that is not running: the whole
+ * growth policy. Four queued items of one batch keep the pool at one engine;
+ * one queued completion beside them grows it.
+ */
+export function hasCrossTaskDemand<J extends PolicyJob>(
+  queue: Iterable<J>,
+  slots: readonly PolicySlot<J>[],
+): boolean {
+  const running = new Set<string>();
+  for (const slot of slots) for (const job of slot.jobs) running.add(job.task);
+  if (running.size === 0) return false;
+  for (const job of queue) if (!running.has(job.task)) return true;
+  return false;
+}

@@ -1,0 +1,347 @@
+import type { JOB_KIND, PRIORITY } from './constants.js';
+import type { InklingError } from './errors.js';
+
+/** One of `'interactive' | 'high' | 'normal' | 'low'`. */
+export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
+
+/** One of `'chat' | 'embedding'`. */
+export type JobKind = (typeof JOB_KIND)[keyof typeof JOB_KIND];
+
+// --------------------------------------------------------------- wire shapes --
+// The OpenAI-shaped subset WebLLM speaks. Declared here, structurally, so the
+// scheduler depends on nothing; WebLLM's own types are assignable to these.
+
+/** A chat message in OpenAI's shape. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | null | ReadonlyArray<unknown>;
+  [extra: string]: unknown;
+}
+
+/**
+ * The parameters of a chat job, passed to the engine as they are (the pool adds
+ * `stream: true` and asks for usage).
+ */
+export interface ChatCompletionRequest {
+  messages: ChatMessage[];
+  max_tokens?: number | null;
+  temperature?: number | null;
+  top_p?: number | null;
+  stop?: string | string[] | null;
+  seed?: number | null;
+  logit_bias?: Record<string, number> | null;
+  response_format?: { type: 'text' | 'json_object'; schema?: string };
+  [extra: string]: unknown;
+}
+
+/** What the pool actually sends to `chat.completions.create`. */
+export type StreamingChatCompletionRequest = ChatCompletionRequest & {
+  stream: true;
+  stream_options?: { include_usage?: boolean };
+};
+
+/** Why a generation ended, as WebLLM reports it. */
+export type FinishReason = 'stop' | 'length' | 'abort' | 'tool_calls';
+
+/** A tool call, complete (WebLLM emits them whole in the last chunk). */
+export interface ToolCall {
+  id?: string;
+  type?: 'function';
+  function: { name: string; arguments: string };
+  [extra: string]: unknown;
+}
+
+/** Token counts; WebLLM adds timings under `extra`. */
+export interface CompletionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  extra?: Record<string, unknown>;
+}
+
+/** One streamed chunk in OpenAI's shape. The pool forwards it untouched. */
+export interface ChatCompletionChunk {
+  id: string;
+  object?: 'chat.completion.chunk';
+  created?: number;
+  model?: string;
+  choices: Array<{
+    index?: number;
+    delta: { content?: string | null; role?: string; tool_calls?: ToolCall[] };
+    finish_reason: FinishReason | null;
+    logprobs?: unknown;
+  }>;
+  usage?: CompletionUsage;
+  [extra: string]: unknown;
+}
+
+/** The parameters of an embedding job. */
+export interface EmbeddingCreateParams {
+  input: string | string[] | number[] | number[][];
+  model?: string | null;
+  [extra: string]: unknown;
+}
+
+/** One vector of an embedding response. */
+export interface Embedding {
+  embedding: number[];
+  index: number;
+  object?: 'embedding';
+}
+
+/** An embedding response in OpenAI's shape. */
+export interface CreateEmbeddingResponse {
+  data: Embedding[];
+  model?: string;
+  object?: 'list';
+  usage?: { prompt_tokens: number; total_tokens: number; extra?: Record<string, unknown> };
+}
+
+/** Options the pool passes with every engine call. */
+export interface EngineCallOptions {
+  /**
+   * Aborted when the pool wants this one call to stop. Engines that run one
+   * generation at a time may ignore it (the pool also calls `interruptGenerate`);
+   * engines that run several at once must honour it.
+   */
+  signal?: AbortSignal;
+}
+
+// ------------------------------------------------------------------ engines --
+
+/**
+ * Anything shaped like the part of WebLLM's `MLCEngineInterface` the pool uses.
+ * `@inkling/webllm`, `@inkling/openai` and `@inkling/scheduler/testing` make them.
+ */
+export interface Engine {
+  chat: {
+    completions: {
+      create(
+        request: StreamingChatCompletionRequest,
+        options?: EngineCallOptions,
+      ): Promise<AsyncIterable<ChatCompletionChunk>>;
+    };
+  };
+  embeddings?: {
+    create(
+      request: EmbeddingCreateParams,
+      options?: EngineCallOptions,
+    ): Promise<CreateEmbeddingResponse>;
+  };
+  /** Stops the generation running now, between two decode steps. */
+  interruptGenerate(): void;
+  /** Frees the engine's weights and worker. */
+  unload?(): Promise<void>;
+  /** Applies a runtime setting without reloading the model. */
+  configure?(patch: Record<string, unknown>): void;
+  /**
+   * How many jobs the engine runs at once. Default `1` (a WebLLM engine runs one
+   * generation at a time); a server-backed engine may take more.
+   */
+  readonly concurrency?: number;
+}
+
+/** A load progress report, as WebLLM's `InitProgressReport` gives it. */
+export interface LoadProgress {
+  /** 0..1 */
+  progress: number;
+  /** What is happening, in words. */
+  text: string;
+  timeElapsed?: number;
+  [extra: string]: unknown;
+}
+
+/** A load progress report as the pool passes it on, with which engine it is. */
+export interface PoolLoadProgress extends LoadProgress {
+  /** 1-based number of the engine loading. */
+  engine: number;
+  /** Engines being loaded in this step. */
+  engines: number;
+}
+
+/**
+ * Builds engine number `index`. Rejecting is how an engine says it cannot load
+ * (the pool records it; a failed growth is not retried until `unload()`).
+ */
+export type CreateEngine = (
+  index: number,
+  onProgress: (report: LoadProgress) => void,
+) => Promise<Engine>;
+
+// --------------------------------------------------------------------- jobs --
+
+interface JobSpecBase {
+  /** Your id for the job; must not equal a live job's. Default: a generated one. */
+  id?: string;
+  /**
+   * The unit that owns an engine: every item of one batch shares it. A task
+   * holds at most one engine (interactive jobs excepted). Default: `session`,
+   * else the job's id.
+   */
+  task?: string;
+  /** A later job with the same session cancels this one. Default: none. */
+  session?: string;
+  /** Default `'normal'`. */
+  priority?: Priority;
+  /** May be interrupted by an interactive job when no engine is free. Default `false`. */
+  preemptible?: boolean;
+  /** Cancels the job like `cancel(id)` when aborted. */
+  signal?: AbortSignal;
+}
+
+/** A chat job: a streamed completion. */
+export interface ChatJobSpec extends JobSpecBase {
+  /** Default `'chat'`. */
+  kind?: 'chat';
+  /** Passed to `engine.chat.completions.create` as they are. */
+  params: ChatCompletionRequest;
+  /** Called with each chunk the engine streams, verbatim, until the job is cancelled. */
+  onChunk?: (chunk: ChatCompletionChunk) => void;
+}
+
+/** An embedding job: one request, one response. */
+export interface EmbeddingJobSpec extends JobSpecBase {
+  kind: 'embedding';
+  /** Passed to `engine.embeddings.create` as they are. */
+  params: EmbeddingCreateParams;
+  onChunk?: undefined;
+}
+
+/** What `EnginePool.submit` takes. */
+export type JobSpec = ChatJobSpec | EmbeddingJobSpec;
+
+/** How a job ended. */
+export type JobStatus = 'done' | 'cancelled' | 'preempted' | 'error';
+
+/** Who cancelled a job. */
+export type CancelReason = 'cancel' | 'abort' | 'supersede' | 'unload';
+
+/**
+ * What a job's promise resolves with. It never rejects: errors, cancellation
+ * and preemption are fields.
+ */
+export interface JobResult {
+  id: string;
+  status: JobStatus;
+  /** Everything streamed before the job ended (partial when cancelled or preempted). */
+  text: string;
+  usage?: CompletionUsage | CreateEmbeddingResponse['usage'];
+  embeddings?: Embedding[];
+  toolCalls?: ToolCall[];
+  /** WebLLM's reason; `'abort'` whenever the job was cancelled or preempted. */
+  finishReason?: FinishReason;
+  /** The engine that ran it; absent when it never ran. */
+  engineIndex?: number;
+  submittedAt: number;
+  startedAt?: number;
+  firstTokenAt?: number;
+  finishedAt: number;
+  cancelled: boolean;
+  /** Set when `cancelled`. */
+  cancelReason?: CancelReason;
+  /** Interrupted for an interactive job; `text` holds what it had. Never requeued by the pool. */
+  preempted: boolean;
+  error?: InklingError;
+}
+
+// ------------------------------------------------------------------ snapshot --
+
+/** Where the pool's first engine is. */
+export type PoolPhase = 'idle' | 'loading' | 'ready' | 'error';
+
+/** A live job, as the snapshot shows it. */
+export interface JobInfo {
+  readonly id: string;
+  readonly task: string;
+  readonly session: string | undefined;
+  readonly priority: Priority;
+  readonly kind: JobKind;
+  readonly preemptible: boolean;
+  readonly state: 'queued' | 'running' | 'cancelling';
+  readonly engineIndex: number | undefined;
+  readonly submittedAt: number;
+  readonly startedAt: number | undefined;
+  readonly firstTokenAt: number | undefined;
+  /** Content chunks streamed so far (about one per token). */
+  readonly tokens: number;
+}
+
+/** A finished job, as the snapshot's history keeps it. */
+export interface JobRecord extends Omit<JobInfo, 'state'> {
+  readonly status: JobStatus;
+  readonly cancelReason: CancelReason | undefined;
+  readonly finishedAt: number;
+  readonly error: string | undefined;
+}
+
+/** One engine, as the snapshot shows it. */
+export interface EngineInfo {
+  readonly index: number;
+  /** `restarting`: it died and a replacement is loading. */
+  readonly state: 'idle' | 'busy' | 'restarting';
+  readonly concurrency: number;
+  /** Ids of the jobs running on it. */
+  readonly jobs: readonly string[];
+}
+
+/**
+ * The pool's state. `getSnapshot()` returns the same object until something
+ * changes, so it can be compared with `Object.is`.
+ */
+export interface PoolStatus {
+  readonly phase: PoolPhase;
+  /** The first engine's load progress while `phase` is `'loading'`. */
+  readonly loadProgress: PoolLoadProgress | null;
+  /** Why `phase` is `'error'`. */
+  readonly error: InklingError | null;
+  /** Engines that exist now (restarting ones included). */
+  readonly size: number;
+  readonly maxSize: number;
+  /** An engine beyond the first is loading. */
+  readonly growing: boolean;
+  /** Why the pool stopped growing; `null` while it may still grow. */
+  readonly growthBlocked: string | null;
+  /** Engines running at least one job. */
+  readonly busy: number;
+  /** Jobs running now. */
+  readonly running: number;
+  readonly queued: number;
+  readonly queuedByPriority: Readonly<Record<Priority, number>>;
+  readonly engines: readonly EngineInfo[];
+  /** Live jobs: running ones by engine, then queued ones in the order they will start. */
+  readonly jobs: readonly JobInfo[];
+  /** The most recently finished jobs, oldest first. */
+  readonly recent: readonly JobRecord[];
+}
+
+/** Timers the pool uses, injectable for tests. */
+export interface PoolTimers {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Options of `new EnginePool(...)`. */
+export interface EnginePoolOptions {
+  /** Builds engines. Required. */
+  createEngine: CreateEngine;
+  /** The most engines the pool may hold, 1..4. Default `2`. */
+  size?: number;
+  /**
+   * Called with the snapshot after changes, batched like `subscribe`.
+   * Default: none.
+   */
+  onStateChange?: (status: PoolStatus) => void;
+  /** Engines beyond the first are unloaded after this long without work. Default `60_000`. */
+  idleTimeoutMs?: number;
+  /** Finished jobs kept in the snapshot's `recent`. Default `50`. */
+  historySize?: number;
+  /** Default: the global `setTimeout` / `clearTimeout`, looked up when used. */
+  timers?: PoolTimers;
+  /** Clock for job timings, in milliseconds. Default `performance.now`. */
+  now?: () => number;
+  /**
+   * Schedules the flush of batched notifications. Default: a microtask, so a
+   * burst of changes in one turn is one notification.
+   */
+  scheduleNotify?: (flush: () => void) => void;
+}
