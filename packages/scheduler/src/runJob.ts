@@ -72,9 +72,18 @@ export async function runJob(engine: Engine, call: JobCall): Promise<void> {
     // the pool reads that as the stop it asked for, not as a failure.
     const step = await iterator.next();
     if (step.done) return;
-    if (call.stopping()) call.interrupt();
+    if (call.stopping() && !isTerminal(step.value)) call.interrupt();
     call.chunk(step.value);
   }
+}
+
+/**
+ * The finish chunk and the usage chunk come after the generation is over;
+ * an interrupt then would land on an idle engine.
+ */
+function isTerminal(chunk: ChatCompletionChunk): boolean {
+  const choice = chunk.choices?.[0];
+  return choice === undefined || (choice.finish_reason ?? null) !== null;
 }
 
 async function closeUnstarted(iterator: AsyncIterator<ChatCompletionChunk>): Promise<void> {
