@@ -8,10 +8,6 @@
  */
 export class InklingError extends Error {
   override name = 'InklingError';
-
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /**

@@ -132,7 +132,7 @@ export class PoolState {
           this.loadProgress = null;
           this.loadError = null;
         }
-        this.slots = [...this.slots, action.slot].sort((a, b) => a.index - b.index);
+        this.slots = [...this.slots, action.slot].toSorted((a, b) => a.index - b.index);
         return;
       case 'slot-remove':
         this.slots = this.slots.filter((s) => s !== action.slot);

@@ -349,7 +349,7 @@ function promptTokens(request: StreamingChatCompletionRequest): number {
 }
 
 function hashEmbedding(input: string): number[] {
-  const vector = new Array<number>(8).fill(0);
+  const vector = Array.from({ length: 8 }, () => 0);
   for (let i = 0; i < input.length; i += 1) {
     const slot = i % 8;
     vector[slot] = ((vector[slot] ?? 0) * 31 + input.charCodeAt(i)) % 1000;
