@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EnginePool } from '../src/index.js';
+import { createFakeEngine } from '../src/testing/index.js';
+import { chat } from './helpers.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const LONG = Array.from({ length: 30 }, (_, i) => `t${i}`).join(' ');
+
+function serverPool(concurrency: number) {
+  const engine = createFakeEngine({ reply: LONG, tokenMs: 10, concurrency });
+  const pool = new EnginePool({ createEngine: async () => engine, size: 1 });
+  return { engine, pool };
+}
+
+const runningOf = (pool: EnginePool, task: string) =>
+  pool.getSnapshot().jobs.filter((j) => j.task === task && j.state !== 'queued').length;
+
+describe('engines with several lanes (a server)', () => {
+  it('lets one batch use every lane but one, keeping the last for a task that is not running', async () => {
+    const { pool } = serverPool(4);
+    await pool.load();
+    const items = Array.from({ length: 10 }, (_, i) => pool.submit(chat(`item ${i}`, { task: 'page' })));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runningOf(pool, 'page')).toBe(3);
+    expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 4, state: 'busy' });
+    // The kept lane goes to the ghost text at once, no preemption needed.
+    const ghost = pool.submit(chat('ghost', { priority: 'interactive' }));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pool.getSnapshot().running).toBe(4);
+    await vi.runAllTimersAsync();
+    expect((await ghost).status).toBe('done');
+    expect((await Promise.all(items)).every((r) => r.status === 'done')).toBe(true);
+  });
+
+  it('shares the lanes between two batches instead of letting the first take them all', async () => {
+    const { pool } = serverPool(5);
+    await pool.load();
+    const a = Array.from({ length: 8 }, (_, i) => pool.submit(chat(`a${i}`, { task: 'a' })));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runningOf(pool, 'a')).toBe(4);
+    const b = Array.from({ length: 8 }, (_, i) => pool.submit(chat(`b${i}`, { task: 'b' })));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runningOf(pool, 'b')).toBe(1);
+    // As a's jobs finish, lanes go to whichever task holds fewer.
+    await vi.advanceTimersByTimeAsync(300);
+    expect(runningOf(pool, 'b')).toBeGreaterThanOrEqual(runningOf(pool, 'a') - 1);
+    await vi.runAllTimersAsync();
+    await Promise.all([...a, ...b]);
+  });
+
+  it('cancels one lane through its signal without disturbing the others', async () => {
+    const { pool, engine } = serverPool(3);
+    await pool.load();
+    const a = pool.submit(chat('a', { id: 'a', task: 'a' }));
+    const b = pool.submit(chat('b', { id: 'b', task: 'b' }));
+    await vi.advanceTimersByTimeAsync(25);
+    pool.cancel('a');
+    await vi.runAllTimersAsync();
+    expect((await a).status).toBe('cancelled');
+    expect(await b).toMatchObject({ status: 'done', finishReason: 'stop' });
+    expect(engine.interrupts).toBe(0);
+  });
+
+  it('preempts one lane for an interactive job when all are taken', async () => {
+    const { pool } = serverPool(2);
+    await pool.load();
+    const a = pool.submit(chat('a', { task: 'a', preemptible: true }));
+    const b = pool.submit(chat('b', { task: 'b', preemptible: true }));
+    await vi.advanceTimersByTimeAsync(25);
+    expect(pool.getSnapshot().running).toBe(2);
+    const ghost = pool.submit(chat('g', { priority: 'interactive' }));
+    await vi.runAllTimersAsync();
+    expect([(await a).status, (await b).status].sort()).toEqual(['done', 'preempted']);
+    expect((await ghost).status).toBe('done');
+  });
+});
