@@ -37,7 +37,7 @@ describe('demand-driven growth', () => {
     await vi.advanceTimersByTimeAsync(101);
     expect(pool.size).toBe(2);
     const running = pool.getSnapshot().jobs.filter((j) => j.state === 'running').map((j) => j.task);
-    expect(running.sort()).toEqual(['chat', 'page']);
+    expect(running.toSorted()).toEqual(['chat', 'page']);
     await vi.runAllTimersAsync();
     await Promise.all([...items, reply]);
     expect(createEngine.engines).toHaveLength(2);

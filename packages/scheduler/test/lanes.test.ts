@@ -72,7 +72,7 @@ describe('engines with several lanes (a server)', () => {
     expect(pool.getSnapshot().running).toBe(2);
     const ghost = pool.submit(chat('g', { priority: 'interactive' }));
     await vi.runAllTimersAsync();
-    expect([(await a).status, (await b).status].sort()).toEqual(['done', 'preempted']);
+    expect([(await a).status, (await b).status].toSorted()).toEqual(['done', 'preempted']);
     expect((await ghost).status).toBe('done');
   });
 });

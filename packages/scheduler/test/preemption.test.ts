@@ -5,6 +5,8 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 const LONG = Array.from({ length: 40 }, (_, i) => `t${i}`).join(' ');
+const reply = (request: { messages: Array<{ content: unknown }> }) =>
+  request.messages[0]?.content === 'short' ? 'x' : LONG;
 
 describe('opt-in preemption', () => {
   it('an interactive job with no free engine interrupts a preemptible one, which resolves with its partial text', async () => {
@@ -46,8 +48,6 @@ describe('opt-in preemption', () => {
   });
 
   it('spares the batch while a superseded ghost-text job is already freeing its engine', async () => {
-    const reply = (request: { messages: Array<{ content: unknown }> }) =>
-      request.messages[0]?.content === 'short' ? 'x' : LONG;
     const { pool } = fakePool({ reply, tokenMs: 10 }, { size: 2 });
     await pool.load();
     const batch = pool.submit(chat('translate', { task: 'page', preemptible: true }));
@@ -79,7 +79,7 @@ describe('opt-in preemption', () => {
     const ghost = pool.submit(chat('g', { priority: 'interactive' }));
     pool.submit(chat('n', { priority: 'normal' })); // a later submit re-runs the pump
     await vi.runAllTimersAsync();
-    const statuses = [(await a).status, (await b).status].sort();
+    const statuses = [(await a).status, (await b).status].toSorted();
     expect(statuses).toEqual(['done', 'preempted']);
     expect((await ghost).status).toBe('done');
   });

@@ -62,7 +62,7 @@ describe('self-healing', () => {
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();
     const running = pool.submit(chat('x', { task: 't' }));
-    const queued = Array.from({ length: 5 }, (_, i) => pool.submit(chat(`q${i}`, { task: 't' })));
+    for (let i = 0; i < 5; i += 1) pool.submit(chat(`q${i}`, { task: 't' }));
     await vi.advanceTimersByTimeAsync(5);
     createEngine.engines[0]!.die();
     expect((await vi.waitFor(() => running)).status).toBe('error');
