@@ -1,0 +1,194 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EnginePool } from '../src/index.js';
+import type { JobResult, JobSpec, PoolStatus, Priority } from '../src/index.js';
+import { fakeEngines } from '../src/testing/index.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const PRIORITIES: Priority[] = ['interactive', 'high', 'normal', 'low'];
+
+type Action =
+  | { type: 'submit'; task: number; session: number | null; priority: Priority; preemptible: boolean; embedding: boolean; maxTokens: number; withSignal: boolean }
+  | { type: 'cancel'; target: number; bySession: boolean }
+  | { type: 'abort'; target: number }
+  | { type: 'fail'; engine: number; fatal: boolean; afterTokens: number | null }
+  | { type: 'die'; engine: number }
+  | { type: 'advance'; ms: number }
+  | { type: 'unload' }
+  | { type: 'load' };
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({
+    type: fc.constant('submit' as const),
+    task: fc.nat(3),
+    session: fc.option(fc.nat(2), { nil: null }),
+    priority: fc.constantFrom(...PRIORITIES),
+    preemptible: fc.boolean(),
+    embedding: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+    maxTokens: fc.integer({ min: 1, max: 8 }),
+    withSignal: fc.boolean(),
+  }) },
+  { weight: 2, arbitrary: fc.record({ type: fc.constant('cancel' as const), target: fc.nat(40), bySession: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('abort' as const), target: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('fail' as const), engine: fc.nat(8), fatal: fc.boolean(), afterTokens: fc.option(fc.nat(4), { nil: null }) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant('die' as const), engine: fc.nat(8) }) },
+  { weight: 5, arbitrary: fc.record({ type: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 40 }) }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'unload' as const }) },
+  { weight: 1, arbitrary: fc.constant({ type: 'load' as const }) },
+);
+
+interface Tracked {
+  id: string;
+  session: string | undefined;
+  controller: AbortController;
+  result: JobResult | undefined;
+  settled: number;
+  chunksAfterSettle: number;
+}
+
+/** Everything the pool claims must match what the engines and promises show. */
+function checkInvariants(pool: EnginePool, factory: ReturnType<typeof fakeEngines>, jobs: Tracked[]) {
+  const s: PoolStatus = pool.getSnapshot();
+  // Counts match the lists they summarise.
+  const running = s.jobs.filter((j) => j.state !== 'queued');
+  const queued = s.jobs.filter((j) => j.state === 'queued');
+  expect(s.running).toBe(running.length);
+  expect(s.queued).toBe(queued.length);
+  expect(Object.values(s.queuedByPriority).reduce((a, b) => a + b, 0)).toBe(s.queued);
+  expect(s.size).toBe(s.engines.length);
+  expect(s.size).toBeLessThanOrEqual(s.maxSize);
+  expect(s.busy).toBe(s.engines.filter((e) => e.jobs.length > 0).length);
+  expect(s.engines.reduce((n, e) => n + e.jobs.length, 0)).toBe(s.running);
+  // The live jobs are exactly the unsettled ones.
+  const live = new Set(s.jobs.map((j) => j.id));
+  for (const job of jobs) {
+    expect(job.settled).toBeLessThanOrEqual(1);
+    expect(job.chunksAfterSettle).toBe(0);
+    if (job.settled === 0) expect(live.has(job.id)).toBe(true);
+    else expect(live.has(job.id)).toBe(false);
+  }
+  // No engine runs more jobs than it has lanes, in the pool's view or the engine's.
+  for (const engine of s.engines) expect(engine.jobs.length).toBeLessThanOrEqual(engine.concurrency);
+  for (const engine of factory.engines) {
+    const active = engine.calls.filter((c) => ['waiting', 'prefill', 'decoding'].includes(c.state));
+    expect(active.length).toBeLessThanOrEqual(engine.concurrency);
+  }
+  // No task holds two engines unless its jobs are interactive.
+  const enginesOfTask = new Map<string, Set<number>>();
+  for (const job of running) {
+    if (job.priority === 'interactive') continue;
+    const set = enginesOfTask.get(job.task) ?? new Set<number>();
+    set.add(job.engineIndex ?? -1);
+    enginesOfTask.set(job.task, set);
+  }
+  for (const set of enginesOfTask.values()) expect(set.size).toBe(1);
+}
+
+async function play(actions: Action[], size: number, failBuilds: number[]) {
+  let builds = 0;
+  const factory = fakeEngines({
+    reply: 'a b c d e f g h i j',
+    prefillMs: 3,
+    tokenMs: 5,
+    failLoad: () => (failBuilds.includes(++builds) ? new Error(`build ${builds} failed`) : undefined),
+  });
+  const pool = new EnginePool({ createEngine: factory, size, idleTimeoutMs: 50 });
+  const jobs: Tracked[] = [];
+  void pool.load().catch(() => {});
+
+  for (const step of actions) {
+    switch (step.type) {
+      case 'submit': {
+        const id = `j${jobs.length}`;
+        const controller = new AbortController();
+        const tracked: Tracked = { id, session: undefined, controller, result: undefined, settled: 0, chunksAfterSettle: 0 };
+        tracked.session = step.session === null ? undefined : `s${step.session}`;
+        const common = {
+          id,
+          task: `t${step.task}`,
+          session: tracked.session,
+          priority: step.priority,
+          preemptible: step.preemptible,
+          signal: step.withSignal ? controller.signal : undefined,
+        };
+        const spec: JobSpec = step.embedding
+          ? { ...common, kind: 'embedding', params: { input: ['x'] } }
+          : {
+              ...common,
+              params: { messages: [{ role: 'user', content: id }], max_tokens: step.maxTokens },
+              onChunk: () => {
+                if (tracked.settled) tracked.chunksAfterSettle += 1;
+              },
+            };
+        jobs.push(tracked);
+        void pool.submit(spec).then((result) => {
+          tracked.settled += 1;
+          tracked.result = result;
+        });
+        break;
+      }
+      case 'cancel': {
+        const job = jobs[step.target % Math.max(1, jobs.length)];
+        if (job) pool.cancel(step.bySession && job.session ? job.session : job.id);
+        break;
+      }
+      case 'abort':
+        jobs[step.target % Math.max(1, jobs.length)]?.controller.abort();
+        break;
+      case 'fail': {
+        const engine = factory.engines[step.engine % Math.max(1, factory.engines.length)];
+        engine?.failNext(new Error('simulated'), { fatal: step.fatal, afterTokens: step.afterTokens ?? undefined });
+        break;
+      }
+      case 'die':
+        factory.engines[step.engine % Math.max(1, factory.engines.length)]?.die();
+        break;
+      case 'advance':
+        await vi.advanceTimersByTimeAsync(step.ms);
+        break;
+      case 'unload': {
+        await pool.unload();
+        await vi.advanceTimersByTimeAsync(0);
+        // Nothing runs, and every engine built so far has been released.
+        expect(pool.getSnapshot()).toMatchObject({ size: 0, running: 0, queued: 0 });
+        for (const job of jobs) expect(job.settled).toBe(1);
+        break;
+      }
+      case 'load':
+        void pool.load().catch(() => {});
+        break;
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    checkInvariants(pool, factory, jobs);
+  }
+
+  // Let everything run out; then every job has settled exactly once.
+  void pool.load().catch(() => {});
+  for (let i = 0; i < 40 && jobs.some((j) => j.settled === 0); i += 1) {
+    await vi.advanceTimersByTimeAsync(100);
+    if (pool.getSnapshot().phase === 'error') void pool.load().catch(() => {});
+  }
+  checkInvariants(pool, factory, jobs);
+  for (const job of jobs) expect(job.settled, `${job.id} never settled`).toBe(1);
+  await pool.unload();
+  await vi.advanceTimersByTimeAsync(200);
+  for (const engine of factory.engines) expect(engine.unloaded).toBe(true);
+}
+
+describe('invariants under random use', () => {
+  it('hold after every step of thousands of random sequences', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(action, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 3 }),
+        async (actions, size, failBuilds) => {
+          await play(actions, size, failBuilds);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  }, 240_000);
+});
