@@ -280,7 +280,7 @@ export class EnginePool {
     const call: JobCall = {
       kind: job.kind,
       params: job.spec.params,
-      signal: job.controller.signal,
+      signal: (job.controller as AbortController).signal,
       stopping: () => isStopping(job),
       interrupt: () => this.#interrupt(slot, engine),
       opened: () => this.#dispatch({ type: 'open', job }),
@@ -321,7 +321,7 @@ export class EnginePool {
       return;
     }
     if (wasStopping) return;
-    job.controller.abort();
+    job.controller?.abort();
     // Only a generation that has started can be interrupted; one that has not
     // is closed unstarted by `runJob` (see there for why).
     const slot = this.#state.slots.find((s) => s.jobs.has(job));

@@ -25,8 +25,8 @@ export interface Job {
   readonly kind: JobKind;
   readonly preemptible: boolean;
   readonly spec: JobSpec;
-  /** Aborted when the pool wants the engine call to stop. */
-  readonly controller: AbortController;
+  /** Aborted when the pool wants the engine call to stop; made when the job starts. */
+  controller: AbortController | undefined;
   readonly submittedAt: number;
   state: 'queued' | 'running' | 'done';
   engineIndex: number | undefined;
@@ -65,7 +65,7 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
     kind: spec.kind ?? 'chat',
     preemptible: spec.preemptible === true,
     spec,
-    controller: new AbortController(),
+    controller: undefined,
     submittedAt,
     state: 'queued',
     engineIndex: undefined,

@@ -66,7 +66,10 @@ export class PoolState {
   loadError: InklingError | null = null;
   growing = false;
   growthBlocked: string | null = null;
-  recent: readonly JobRecord[] = [];
+  /** Finished jobs, newest last; turned into records only when a snapshot asks. */
+  #finished: Array<{ job: Job; result: JobResult; record?: JobRecord }> = [];
+  #recent: readonly JobRecord[] = [];
+  #recentStale = false;
   #snapshot: PoolStatus | undefined;
 
   constructor(
@@ -89,6 +92,7 @@ export class PoolState {
         this.queue.remove(job);
         slot.jobs.add(job);
         job.state = 'running';
+        job.controller = new AbortController();
         job.engineIndex = slot.index;
         job.startedAt = action.at;
         job.info = undefined;
@@ -181,10 +185,22 @@ export class PoolState {
     this.live.delete(job.id);
     if (job.session && this.sessions.get(job.session) === job) this.sessions.delete(job.session);
     job.info = undefined;
-    const record = jobRecord(job, result);
     job.state = 'done';
-    const keep = Math.max(0, this.historySize - 1);
-    this.recent = this.historySize > 0 ? [...this.recent.slice(this.recent.length - keep), record] : [];
+    if (this.historySize === 0) return;
+    this.#finished.push({ job, result });
+    // Trimmed in bulk, so a long run of jobs costs no copying per job.
+    if (this.#finished.length > 2 * this.historySize) this.#finished = this.#finished.slice(-this.historySize);
+    this.#recentStale = true;
+  }
+
+  #records(): readonly JobRecord[] {
+    if (!this.#recentStale) return this.#recent;
+    this.#recentStale = false;
+    this.#recent = this.#finished.slice(-this.historySize).map((entry) => {
+      entry.record ??= jobRecord(entry.job, entry.result);
+      return entry.record;
+    });
+    return this.#recent;
   }
 
   #build(): PoolStatus {
@@ -213,7 +229,7 @@ export class PoolState {
       queuedByPriority,
       engines,
       jobs: [...running, ...queued],
-      recent: this.recent,
+      recent: this.#records(),
     };
   }
 }

@@ -27,6 +27,15 @@ export interface PolicyJob {
   readonly startedAt: number | undefined;
 }
 
+/** What the policy reads of the queue (see `JobQueue`). */
+export interface PolicyQueue<J> {
+  /** The first job of each task, highest band first, FIFO within a band. */
+  heads(): Iterable<J>;
+  /** Tasks with queued work. */
+  tasks(): Iterable<string>;
+  count(priority?: Priority): number;
+}
+
 export interface PolicySlot<J> {
   readonly ready: boolean;
   readonly concurrency: number;
@@ -48,7 +57,8 @@ function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefi
 
 /**
  * The next job to start and the slot to start it on, or `undefined` when no
- * queued job may start now. `queue` iterates highest band first, FIFO within.
+ * queued job may start now. Only each task's first job is looked at: whether
+ * a job may start depends on its task and band alone.
  *
  * Within the first band that has a startable job, a job whose task holds fewer
  * lanes goes first (ties: FIFO). With one-lane engines every startable job
@@ -56,7 +66,7 @@ function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefi
  * out between tasks instead of letting the first batch take them all.
  */
 export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
-  queue: Iterable<J>,
+  queue: PolicyQueue<J>,
   slots: readonly S[],
 ): { job: J; slot: S } | undefined {
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
@@ -75,7 +85,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
 
   let band: Priority | undefined;
   let best: { job: J; slot: S; held: number } | undefined;
-  for (const job of queue) {
+  for (const job of queue.heads()) {
     if (band !== undefined && job.priority !== band) break;
     if (job.priority === PRIORITY.INTERACTIVE) {
       const slot = roomiest(slots);
@@ -102,12 +112,11 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
  * so preempting another job for the same keystroke would waste its work.
  */
 export function preemptionsWanted<J extends PolicyJob>(
-  queue: Iterable<J>,
+  queue: PolicyQueue<J>,
   slots: readonly PolicySlot<J>[],
   isStopping: (job: J) => boolean,
 ): number {
-  let waiting = 0;
-  for (const job of queue) if (job.priority === PRIORITY.INTERACTIVE) waiting += 1;
+  const waiting = queue.count(PRIORITY.INTERACTIVE);
   if (waiting === 0) return 0;
   let freeing = 0;
   for (const slot of slots) {
@@ -151,12 +160,12 @@ export function pickVictim<J extends PolicyJob>(
  * one queued completion beside them grows it.
  */
 export function hasCrossTaskDemand<J extends PolicyJob>(
-  queue: Iterable<J>,
+  queue: PolicyQueue<J>,
   slots: readonly PolicySlot<J>[],
 ): boolean {
   const running = new Set<string>();
   for (const slot of slots) for (const job of slot.jobs) running.add(job.task);
   if (running.size === 0) return false;
-  for (const job of queue) if (!running.has(job.task)) return true;
+  for (const task of queue.tasks()) if (!running.has(task)) return true;
   return false;
 }
