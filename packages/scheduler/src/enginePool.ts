@@ -1,23 +1,14 @@
-import {
-  EngineCrashedError,
-  EngineError,
-  EngineLoadError,
-  InklingError,
-  InvalidOptionError,
-  asInklingError,
-  describeError,
-  isFatalEngineError,
-} from './errors.js';
+import { EngineError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { Notifier } from './notifier.js';
-import { type PoolAction, PoolState, type Slot, laneCount } from './poolState.js';
-import { type JobCall, runJob } from './runJob.js';
+import { type PoolAction, PoolState, type Slot } from './poolState.js';
 import { guard } from './reportError.js';
-import { hasCrossTaskDemand, pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
+import { type JobCall, runJob } from './runJob.js';
+import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
-  CreateEngine,
   Engine,
   EnginePoolOptions,
   JobResult,
@@ -28,9 +19,6 @@ import type {
 } from './types.js';
 import { validateSpec } from './validateSpec.js';
 import { validatePoolOptions } from './validatePoolOptions.js';
-
-/** A slot that dies this many times in a row without a clean job is given up. */
-const MAX_CONSECUTIVE_DEATHS = 3;
 
 const globalTimers: PoolTimers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
@@ -53,28 +41,31 @@ const globalTimers: PoolTimers = {
  * });
  */
 export class EnginePool {
-  readonly #createEngine: CreateEngine;
   readonly #maxSize: number;
-  readonly #idleTimeoutMs: number;
-  readonly #timers: PoolTimers;
   readonly #now: () => number;
   readonly #state: PoolState;
   readonly #notifier: Notifier;
-  /** Bumped by `unload()`: an engine that arrives for an older generation is torn down. */
-  #generation = 0;
-  #loading: Promise<number> | null = null;
-  #config: Record<string, unknown> = {};
+  readonly #slots: EngineSlots;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
     validatePoolOptions(options);
-    this.#createEngine = options.createEngine;
     this.#maxSize = options.size ?? 2;
-    this.#idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
-    this.#timers = options.timers ?? globalTimers;
     this.#now = options.now ?? (() => performance.now());
     this.#state = new PoolState(this.#maxSize, options.historySize ?? 50);
     this.#notifier = new Notifier(options.scheduleNotify);
+    const host = {
+      state: this.#state,
+      dispatch: (action: PoolAction) => this.#dispatch(action),
+      pump: () => this.#pump(),
+      finish: (job: Job, error: InklingError) => this.#finish(job, error),
+    };
+    this.#slots = new EngineSlots(host, {
+      createEngine: options.createEngine,
+      maxSize: this.#maxSize,
+      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+      timers: options.timers ?? globalTimers,
+    });
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -116,38 +107,7 @@ export class EnginePool {
    * `EngineLoadError` when the engine cannot be built.
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
-    if (this.#loading) return this.#loading;
-    if (this.#state.slots.length > 0) return Promise.resolve(this.#state.slots.length);
-
-    const generation = this.#generation;
-    const stale = () => generation !== this.#generation;
-    this.#dispatch({ type: 'load-start' });
-    const progress = (report: PoolLoadProgress) => {
-      if (stale()) return;
-      this.#dispatch({ type: 'load-progress', report });
-      if (onProgress) guard(() => onProgress(report));
-    };
-    const loading = attempt(() =>
-      this.#createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 })),
-    ).then(
-      (engine) => {
-        // `unload()` ran while this was building: installing it would leak a
-        // worker and a copy of the weights nobody holds a reference to.
-        if (stale()) return unloadQuietly(engine).then(() => 0);
-        this.#loading = null;
-        this.#install(0, engine, true);
-        return this.#state.slots.length;
-      },
-      (error: unknown) => {
-        if (stale()) return 0;
-        this.#loading = null;
-        const failure = asInklingError(error, EngineLoadError, 'The model could not be loaded');
-        this.#dispatch({ type: 'load-fail', error: failure });
-        throw failure;
-      },
-    );
-    this.#loading = loading;
-    return loading;
+    return this.#slots.load(onProgress);
   }
 
   /**
@@ -155,10 +115,7 @@ export class EnginePool {
    * every engine, including ones still loading. The pool can be loaded again.
    */
   async unload(): Promise<void> {
-    this.#generation += 1;
-    this.#loading = null;
-    const slots = this.#state.slots;
-    for (const slot of slots) this.#clearIdleTimer(slot);
+    const slots = this.#slots.detachAll();
     for (const job of [...this.#state.live.values()]) {
       this.#stop(job, 'unload');
       this.#finish(job);
@@ -241,14 +198,7 @@ export class EnginePool {
     if (typeof patch !== 'object' || patch === null) {
       throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
     }
-    this.#config = { ...this.#config, ...patch };
-    let applied = 0;
-    for (const { engine } of this.#state.slots) {
-      if (typeof engine?.configure !== 'function') continue;
-      engine.configure(patch);
-      applied += 1;
-    }
-    return applied;
+    return this.#slots.configure(patch);
   }
 
   // ----------------------------------------------------------------- internals
@@ -270,8 +220,8 @@ export class EnginePool {
       if (!victim) break;
       this.#stop(victim, 'preempt');
     }
-    this.#grow();
-    this.#scheduleIdleShrink();
+    this.#slots.grow();
+    this.#slots.scheduleIdleShrink();
   }
 
   #start(slot: Slot, job: Job): void {
@@ -305,7 +255,7 @@ export class EnginePool {
   #settle(slot: Slot, engine: Engine, job: Job, error: unknown): void {
     if (job.state === 'done') return; // already ended by unload() or an engine death
     if (error !== undefined && isFatalEngineError(error) && slot.engine === engine) {
-      this.#engineDied(slot, error);
+      this.#slots.died(slot, error);
     } else {
       this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
     }
@@ -341,138 +291,6 @@ export class EnginePool {
     job.detach();
     job.resolve(result);
   }
-
-  #install(index: number, engine: Engine, first: boolean): void {
-    if (Object.keys(this.#config).length > 0 && typeof engine.configure === 'function') {
-      guard(() => engine.configure?.({ ...this.#config }));
-    }
-    const slot: Slot = {
-      index,
-      engine,
-      ready: true,
-      concurrency: laneCount(engine),
-      jobs: new Set(),
-      idleTimer: undefined,
-      deaths: 0,
-    };
-    this.#dispatch({ type: 'slot-add', slot, first });
-    this.#pump();
-  }
-
-  /**
-   * An engine died: every job on it ends with the crash, and a replacement is
-   * built in the same slot while queued jobs wait for it. A slot that keeps
-   * dying is given up rather than fed the queue one job at a time.
-   */
-  #engineDied(slot: Slot, error: unknown): void {
-    const crash =
-      error instanceof InklingError
-        ? error
-        : new EngineCrashedError(
-            `Engine ${slot.index + 1} stopped working (${describeError(error)}). Inkling is replacing it; try again in a moment.`,
-            { cause: error },
-          );
-    const dead = slot.engine;
-    const victims = [...slot.jobs];
-    this.#clearIdleTimer(slot);
-    this.#dispatch({ type: 'slot-down', slot });
-    for (const job of victims) this.#finish(job, crash);
-    void unloadQuietly(dead);
-
-    if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
-      this.#retire(
-        slot,
-        new EngineCrashedError(
-          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row, so Inkling stopped restarting it. Last error: ${describeError(error)}. Call pool.load() to try again.`,
-          { cause: error },
-        ),
-      );
-      return;
-    }
-    const generation = this.#generation;
-    attempt(() => this.#createEngine(slot.index, () => {})).then(
-      (engine) => {
-        if (generation !== this.#generation || !this.#state.slots.includes(slot)) return unloadQuietly(engine);
-        this.#dispatch({ type: 'slot-up', slot, engine });
-        this.#pump();
-      },
-      (failure: unknown) => {
-        if (generation !== this.#generation) return;
-        this.#retire(slot, asInklingError(failure, EngineLoadError, 'A crashed engine could not be rebuilt'));
-      },
-    );
-  }
-
-  /** Drops a slot for good; with none left the pool is in error until `load()`. */
-  #retire(slot: Slot, error: InklingError): void {
-    this.#dispatch({ type: 'slot-remove', slot });
-    if (this.#state.slots.length === 0) this.#dispatch({ type: 'load-fail', error });
-    this.#pump();
-  }
-
-  /**
-   * Adds one engine, only when a second one buys something: a job of another
-   * task waits on a busy pool. Nothing reports free memory to a page, so the
-   * pool does not predict, it probes; a failed load is the answer and is not
-   * retried (until `unload()`), since a retry costs another full staging pass
-   * to learn the same thing.
-   */
-  #grow(): void {
-    const state = this.#state;
-    if (state.growing || state.growthBlocked !== null || state.loading) return;
-    if (state.slots.length === 0 || state.slots.length >= this.#maxSize) return;
-    if (state.slots.some((s) => !s.ready)) return;
-    if (!hasCrossTaskDemand(state.queue, state.slots)) return;
-
-    const used = new Set(state.slots.map((s) => s.index));
-    let index = 0;
-    while (used.has(index)) index += 1;
-    const generation = this.#generation;
-    this.#dispatch({ type: 'grow', growing: true });
-    attempt(() => this.#createEngine(index, () => {})).then(
-      (engine) => {
-        if (generation !== this.#generation) return unloadQuietly(engine);
-        this.#dispatch({ type: 'grow', growing: false });
-        this.#install(index, engine, false);
-      },
-      (error: unknown) => {
-        if (generation !== this.#generation) return;
-        // Almost always memory. Staying at the current size is the right
-        // outcome, not an error owed to whichever job set it off.
-        this.#dispatch({ type: 'grow', growing: false, blocked: describeError(error) });
-        this.#pump();
-      },
-    );
-  }
-
-  /** Engines beyond the first are unloaded after `idleTimeoutMs` without work. */
-  #scheduleIdleShrink(): void {
-    const [, ...extra] = this.#state.slots;
-    for (const slot of extra) {
-      const idle = slot.ready && slot.jobs.size === 0;
-      if (!idle) {
-        this.#clearIdleTimer(slot);
-      } else if (slot.idleTimer === undefined) {
-        slot.idleTimer = this.#timers.setTimeout(() => {
-          slot.idleTimer = undefined;
-          this.#shrink(slot);
-        }, this.#idleTimeoutMs);
-      }
-    }
-  }
-
-  #shrink(slot: Slot): void {
-    const { slots } = this.#state;
-    if (slots[0] === slot || !slots.includes(slot) || !slot.ready || slot.jobs.size > 0) return;
-    this.#dispatch({ type: 'slot-remove', slot });
-    void unloadQuietly(slot.engine);
-  }
-
-  #clearIdleTimer(slot: Slot): void {
-    if (slot.idleTimer === undefined) return;
-    this.#timers.clearTimeout(slot.idleTimer);
-    slot.idleTimer = undefined;
-  }
 }
 
 function rejected(id: string, error: InklingError, at: number): JobResult {
@@ -486,21 +304,4 @@ function rejected(id: string, error: InklingError, at: number): JobResult {
     preempted: false,
     error,
   };
-}
-
-/** Calls `fn`, turning a synchronous throw into a rejected promise. */
-function attempt<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-async function unloadQuietly(engine: Engine | undefined): Promise<void> {
-  try {
-    await engine?.unload?.();
-  } catch {
-    // The engine is being thrown away; a failure to tidy up changes nothing.
-  }
 }

@@ -1,0 +1,269 @@
+import {
+  EngineCrashedError,
+  EngineLoadError,
+  InklingError,
+  asInklingError,
+  describeError,
+} from './errors.js';
+import type { Job } from './job.js';
+import { type PoolAction, type PoolState, type Slot, laneCount } from './poolState.js';
+import { guard } from './reportError.js';
+import { hasCrossTaskDemand } from './schedulingPolicy.js';
+import type { CreateEngine, Engine, PoolLoadProgress, PoolTimers } from './types.js';
+
+/** A slot that dies this many times in a row without a clean job is given up. */
+const MAX_CONSECUTIVE_DEATHS = 3;
+
+/** What the engine lifecycle needs from the pool that owns it. */
+export interface SlotsHost {
+  readonly state: PoolState;
+  dispatch(action: PoolAction): void;
+  /** Hands out free lanes; called whenever engines change. */
+  pump(): void;
+  /** Ends a job that was running on an engine that died. */
+  finish(job: Job, error: InklingError): void;
+}
+
+export interface SlotsOptions {
+  createEngine: CreateEngine;
+  maxSize: number;
+  idleTimeoutMs: number;
+  timers: PoolTimers;
+}
+
+/**
+ * The engines' lifecycle: the first load, growth on demand, replacement of
+ * engines that die, idle shrink, and tearing everything down. Every engine
+ * that arrives for an older generation (an `unload()` ran while it was being
+ * built) is unloaded rather than installed: installing it would leak a worker
+ * and a full copy of the weights nobody holds a reference to.
+ */
+export class EngineSlots {
+  readonly #host: SlotsHost;
+  readonly #options: SlotsOptions;
+  #generation = 0;
+  #loading: Promise<number> | null = null;
+  #config: Record<string, unknown> = {};
+
+  constructor(host: SlotsHost, options: SlotsOptions) {
+    this.#host = host;
+    this.#options = options;
+  }
+
+  /** Brings up the first engine (see `EnginePool.load`). */
+  load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
+    const { state } = this.#host;
+    if (this.#loading) return this.#loading;
+    if (state.slots.length > 0) return Promise.resolve(state.slots.length);
+
+    const stale = this.#staleCheck();
+    this.#host.dispatch({ type: 'load-start' });
+    const progress = (report: PoolLoadProgress) => {
+      if (stale()) return;
+      this.#host.dispatch({ type: 'load-progress', report });
+      if (onProgress) guard(() => onProgress(report));
+    };
+    const loading = attempt(() =>
+      this.#options.createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 })),
+    ).then(
+      (engine) => {
+        if (stale()) return unloadQuietly(engine).then(() => 0);
+        this.#loading = null;
+        this.#install(0, engine, true);
+        return state.slots.length;
+      },
+      (error: unknown) => {
+        if (stale()) return 0;
+        this.#loading = null;
+        const failure = asInklingError(error, EngineLoadError, 'The model could not be loaded');
+        this.#host.dispatch({ type: 'load-fail', error: failure });
+        throw failure;
+      },
+    );
+    this.#loading = loading;
+    return loading;
+  }
+
+  /**
+   * Makes every engine in flight stale and returns the engines installed now,
+   * for the caller to unload once their jobs are settled.
+   */
+  detachAll(): Slot[] {
+    this.#generation += 1;
+    this.#loading = null;
+    const slots = this.#host.state.slots;
+    for (const slot of slots) this.#clearIdleTimer(slot);
+    return slots;
+  }
+
+  /** Remembers a runtime setting for engines built later; returns how many took it now. */
+  configure(patch: Record<string, unknown>): number {
+    this.#config = { ...this.#config, ...patch };
+    let applied = 0;
+    for (const { engine } of this.#host.state.slots) {
+      if (typeof engine?.configure !== 'function') continue;
+      engine.configure(patch);
+      applied += 1;
+    }
+    return applied;
+  }
+
+  /**
+   * An engine died: every job on it ends with the crash, and a replacement is
+   * built in the same slot while queued jobs wait for it. A slot that keeps
+   * dying is given up rather than fed the queue one job at a time.
+   */
+  died(slot: Slot, error: unknown): void {
+    const crash =
+      error instanceof InklingError
+        ? error
+        : new EngineCrashedError(
+            `Engine ${slot.index + 1} stopped working (${describeError(error)}). Inkling is replacing it; try again in a moment.`,
+            { cause: error },
+          );
+    const dead = slot.engine;
+    const victims = [...slot.jobs];
+    this.#clearIdleTimer(slot);
+    this.#host.dispatch({ type: 'slot-down', slot });
+    for (const job of victims) this.#host.finish(job, crash);
+    void unloadQuietly(dead);
+
+    if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
+      this.#retire(
+        slot,
+        new EngineCrashedError(
+          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row, so Inkling stopped restarting it. Last error: ${describeError(error)}. Call pool.load() to try again.`,
+          { cause: error },
+        ),
+      );
+      return;
+    }
+    const stale = this.#staleCheck();
+    attempt(() => this.#options.createEngine(slot.index, () => {})).then(
+      (engine) => {
+        if (stale() || !this.#host.state.slots.includes(slot)) return unloadQuietly(engine);
+        this.#applyConfig(engine);
+        this.#host.dispatch({ type: 'slot-up', slot, engine });
+        this.#host.pump();
+      },
+      (failure: unknown) => {
+        if (stale()) return;
+        this.#retire(slot, asInklingError(failure, EngineLoadError, 'A crashed engine could not be rebuilt'));
+      },
+    );
+  }
+
+  /**
+   * Adds one engine, only when a second one buys something: a job of another
+   * task waits on a busy pool. Nothing reports free memory to a page, so the
+   * pool does not predict, it probes; a failed load is the answer and is not
+   * retried (until `unload()`), since a retry costs another full staging pass
+   * to learn the same thing.
+   */
+  grow(): void {
+    const { state } = this.#host;
+    if (state.growing || state.growthBlocked !== null || state.loading) return;
+    if (state.slots.length === 0 || state.slots.length >= this.#options.maxSize) return;
+    if (state.slots.some((s) => !s.ready)) return;
+    if (!hasCrossTaskDemand(state.queue, state.slots)) return;
+
+    const used = new Set(state.slots.map((s) => s.index));
+    let index = 0;
+    while (used.has(index)) index += 1;
+    const stale = this.#staleCheck();
+    this.#host.dispatch({ type: 'grow', growing: true });
+    attempt(() => this.#options.createEngine(index, () => {})).then(
+      (engine) => {
+        if (stale()) return unloadQuietly(engine);
+        this.#host.dispatch({ type: 'grow', growing: false });
+        this.#install(index, engine, false);
+      },
+      (error: unknown) => {
+        if (stale()) return;
+        // Almost always memory. Staying at the current size is the right
+        // outcome, not an error owed to whichever job set it off.
+        this.#host.dispatch({ type: 'grow', growing: false, blocked: describeError(error) });
+        this.#host.pump();
+      },
+    );
+  }
+
+  /** Engines beyond the first are unloaded after `idleTimeoutMs` without work. */
+  scheduleIdleShrink(): void {
+    const [, ...extra] = this.#host.state.slots;
+    for (const slot of extra) {
+      const idle = slot.ready && slot.jobs.size === 0;
+      if (!idle) {
+        this.#clearIdleTimer(slot);
+      } else if (slot.idleTimer === undefined) {
+        slot.idleTimer = this.#options.timers.setTimeout(() => {
+          slot.idleTimer = undefined;
+          this.#shrink(slot);
+        }, this.#options.idleTimeoutMs);
+      }
+    }
+  }
+
+  #install(index: number, engine: Engine, first: boolean): void {
+    this.#applyConfig(engine);
+    const slot: Slot = {
+      index,
+      engine,
+      ready: true,
+      concurrency: laneCount(engine),
+      jobs: new Set(),
+      idleTimer: undefined,
+      deaths: 0,
+    };
+    this.#host.dispatch({ type: 'slot-add', slot, first });
+    this.#host.pump();
+  }
+
+  #applyConfig(engine: Engine): void {
+    if (Object.keys(this.#config).length === 0 || typeof engine.configure !== 'function') return;
+    guard(() => engine.configure?.({ ...this.#config }));
+  }
+
+  /** Drops a slot for good; with none left the pool is in error until `load()`. */
+  #retire(slot: Slot, error: InklingError): void {
+    this.#host.dispatch({ type: 'slot-remove', slot });
+    if (this.#host.state.slots.length === 0) this.#host.dispatch({ type: 'load-fail', error });
+    this.#host.pump();
+  }
+
+  #shrink(slot: Slot): void {
+    const { slots } = this.#host.state;
+    if (slots[0] === slot || !slots.includes(slot) || !slot.ready || slot.jobs.size > 0) return;
+    this.#host.dispatch({ type: 'slot-remove', slot });
+    void unloadQuietly(slot.engine);
+  }
+
+  #clearIdleTimer(slot: Slot): void {
+    if (slot.idleTimer === undefined) return;
+    this.#options.timers.clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
+  }
+
+  /** True once `detachAll()` has run since this was taken. */
+  #staleCheck(): () => boolean {
+    const generation = this.#generation;
+    return () => generation !== this.#generation;
+  }
+}
+
+/** Calls `fn`, turning a synchronous throw into a rejected promise. */
+function attempt<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+export async function unloadQuietly(engine: Engine | undefined): Promise<void> {
+  try {
+    await engine?.unload?.();
+  } catch {
+    // The engine is being thrown away; a failure to tidy up changes nothing.
+  }
+}
