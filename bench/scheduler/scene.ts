@@ -71,7 +71,7 @@ function messages(content: string): ChatCompletionRequest['messages'] {
   return [{ role: 'user', content }];
 }
 
-async function inklingDriver(size: number, clock: FakeTimers.InstalledClock): Promise<Driver> {
+async function inklingDriver(size: number, clock: ReturnType<typeof FakeTimers.install>): Promise<Driver> {
   const createEngine = fakeEngines({ ...TIMINGS, reply });
   const pool = new EnginePool({ createEngine, size });
   const loading = pool.load();
