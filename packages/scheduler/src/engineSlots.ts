@@ -9,7 +9,7 @@ import type { Job } from './job.js';
 import { type PoolAction, type PoolState, type Slot, laneCount } from './poolState.js';
 import { guard } from './reportError.js';
 import { hasCrossTaskDemand } from './schedulingPolicy.js';
-import type { CreateEngine, Engine, PoolLoadProgress, PoolTimers } from './types.js';
+import type { CreateEngine, CreateEngineOptions, Engine, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */
 const MAX_CONSECUTIVE_DEATHS = 3;
@@ -42,6 +42,8 @@ export class EngineSlots {
   readonly #host: SlotsHost;
   readonly #options: SlotsOptions;
   #generation = 0;
+  /** Aborted by `detachAll()`, so loads still in flight can stop early. */
+  #loadAbort = new AbortController();
   #loading: Promise<number> | null = null;
   #config: Record<string, unknown> = {};
 
@@ -64,7 +66,7 @@ export class EngineSlots {
       if (onProgress) guard(() => onProgress(report));
     };
     const loading = attempt(() =>
-      this.#options.createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 })),
+      this.#options.createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 }), this.#loadOptions()),
     ).then(
       (engine) => {
         if (stale()) return unloadQuietly(engine).then(() => 0);
@@ -91,6 +93,8 @@ export class EngineSlots {
   detachAll(): Slot[] {
     this.#generation += 1;
     this.#loading = null;
+    this.#loadAbort.abort();
+    this.#loadAbort = new AbortController();
     const slots = this.#host.state.slots;
     for (const slot of slots) this.#clearIdleTimer(slot);
     return slots;
@@ -139,7 +143,7 @@ export class EngineSlots {
       return;
     }
     const stale = this.#staleCheck();
-    attempt(() => this.#options.createEngine(slot.index, () => {})).then(
+    attempt(() => this.#options.createEngine(slot.index, () => {}, this.#loadOptions())).then(
       (engine) => {
         if (stale() || !this.#host.state.slots.includes(slot)) return unloadQuietly(engine);
         this.#applyConfig(engine);
@@ -172,7 +176,7 @@ export class EngineSlots {
     while (used.has(index)) index += 1;
     const stale = this.#staleCheck();
     this.#host.dispatch({ type: 'grow', growing: true });
-    attempt(() => this.#options.createEngine(index, () => {})).then(
+    attempt(() => this.#options.createEngine(index, () => {}, this.#loadOptions())).then(
       (engine) => {
         if (stale()) return unloadQuietly(engine);
         this.#host.dispatch({ type: 'grow', growing: false });
@@ -242,6 +246,10 @@ export class EngineSlots {
     if (slot.idleTimer === undefined) return;
     this.#options.timers.clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
+  }
+
+  #loadOptions(): CreateEngineOptions {
+    return { signal: this.#loadAbort.signal };
   }
 
   /** True once `detachAll()` has run since this was taken. */

@@ -123,3 +123,16 @@ describe('load and unload', () => {
     expect(seen).toEqual([{ decodeSteps: 4 }, { decodeSteps: 4 }]);
   });
 });
+
+describe('cancelled loads', () => {
+  it('a fake engine load stops early when unload() aborts it', async () => {
+    const { pool, createEngine } = fakePool({ loadMs: 1000 });
+    const loading = pool.load();
+    await vi.advanceTimersByTimeAsync(200);
+    await pool.unload();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await loading).toBe(0);
+    // It never got as far as building an engine.
+    expect(createEngine.engines).toHaveLength(0);
+  });
+});
