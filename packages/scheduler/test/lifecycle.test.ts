@@ -55,7 +55,9 @@ describe('load and unload', () => {
   });
 
   it('unload() during load tears down the late engine and leaves the pool empty', async () => {
-    const { pool, createEngine } = fakePool({ loadMs: 100 });
+    const createEngine = fakeEngines({ loadMs: 100 });
+    // An engine that cannot stop its load early (it ignores the signal).
+    const pool = new EnginePool({ createEngine: (index, onProgress) => createEngine(index, onProgress) });
     const loading = pool.load();
     await vi.advanceTimersByTimeAsync(50);
     await pool.unload();

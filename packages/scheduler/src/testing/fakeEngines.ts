@@ -35,7 +35,7 @@ export function fakeEngines(options: FakeEnginesOptions = {}): FakeEngineFactory
   const engines: FakeEngine[] = [];
   const builds = new Map<number, number>();
   const sleeper = new Sleeper();
-  const create = async (index: number, onProgress: Parameters<CreateEngine>[1], options?: Parameters<CreateEngine>[2]) => {
+  const create = async (index: number, onProgress: Parameters<CreateEngine>[1], load?: Parameters<CreateEngine>[2]) => {
     const attempt = (builds.get(index) ?? 0) + 1;
     builds.set(index, attempt);
     const loadMs = options.loadMs ?? 0;
@@ -43,7 +43,7 @@ export function fakeEngines(options: FakeEnginesOptions = {}): FakeEngineFactory
     for (let step = 1; step <= steps; step += 1) {
       await sleeper.sleep(loadMs / steps);
       // Like a real download, a load the pool no longer wants stops early.
-      if (options?.signal.aborted) throw new DOMException('The load was cancelled.', 'AbortError');
+      if (load?.signal.aborted) throw new DOMException('The load was cancelled.', 'AbortError');
       onProgress({
         progress: step / steps,
         text: `Loading simulated model: ${Math.round((100 * step) / steps)}%`,
