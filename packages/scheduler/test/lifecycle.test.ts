@@ -56,8 +56,10 @@ describe('load and unload', () => {
 
   it('unload() during load tears down the late engine and leaves the pool empty', async () => {
     const createEngine = fakeEngines({ loadMs: 100 });
-    // An engine that cannot stop its load early (it ignores the signal).
-    const pool = new EnginePool({ createEngine: (index, onProgress) => createEngine(index, onProgress) });
+    // An engine that cannot stop its load early: it is handed a signal nobody aborts.
+    const pool = new EnginePool({
+      createEngine: (index, onProgress) => createEngine(index, onProgress, { signal: new AbortController().signal }),
+    });
     const loading = pool.load();
     await vi.advanceTimersByTimeAsync(50);
     await pool.unload();
