@@ -1,0 +1,92 @@
+import type { EnginePool } from '@inkling/scheduler';
+import { QueryClient, QueryClientContext } from '@tanstack/react-query';
+import { type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { type FrameScheduler, animationFrame } from './core/frameScheduler.js';
+import { retainPool } from './core/poolLease.js';
+import { poolModelId } from './core/poolModelId.js';
+import { InklingContext, type InklingContextValue } from './poolContext.js';
+
+/** Props of `<PoolProvider>`. */
+export interface PoolProviderProps {
+  /** The pool the hooks below use. Build it once (at module scope, or in `useState`). */
+  pool: EnginePool;
+  /**
+   * Load the pool's first engine when the provider mounts. Loading is
+   * reference-counted per pool: StrictMode's mount, unmount, mount and any
+   * number of providers load it once. Default `true`.
+   */
+  load?: boolean;
+  /**
+   * When the last provider of a pool it loaded unmounts, unload the engines
+   * this many milliseconds later unless one mounts again meanwhile. `Infinity`
+   * keeps them loaded. Ignored with `load={false}`. Default `1000`.
+   */
+  unloadDelayMs?: number;
+  /**
+   * The model part of every cache key (translations, embeddings). Name the
+   * model (`'Qwen2.5-1.5B-Instruct-q4f16_1-MLC'`) to share cached results
+   * between pools or persist them. Default: an id of this pool object, so
+   * results never leak from one pool's model to another's.
+   */
+  modelId?: string;
+  /**
+   * Where results are cached. Default: the client of the nearest
+   * `<QueryClientProvider>` if there is one, else a private client that lives
+   * as long as this provider (it is not given to your own `useQuery` calls).
+   */
+  queryClient?: QueryClient;
+  /**
+   * Paces streamed text: hooks render at most once per call. Default:
+   * `requestAnimationFrame`, or a 16 ms timer where there is none.
+   */
+  scheduleFrame?: FrameScheduler;
+  children?: ReactNode;
+}
+
+function privateClient(): QueryClient {
+  // Results of a model at temperature 0 do not go stale.
+  return new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
+}
+
+/**
+ * Puts an `EnginePool` in context for the hooks and loads it on mount. Does
+ * nothing during render: loading starts in an effect, so server rendering
+ * and StrictMode are safe.
+ *
+ * @example
+ * const pool = new EnginePool({ createEngine: webllmEngines({ model }) });
+ *
+ * createRoot(root).render(
+ *   <PoolProvider pool={pool} modelId={model}>
+ *     <App />
+ *   </PoolProvider>,
+ * );
+ */
+export function PoolProvider({
+  pool,
+  load = true,
+  unloadDelayMs = 1000,
+  modelId,
+  queryClient,
+  scheduleFrame = animationFrame,
+  children,
+}: PoolProviderProps): ReactNode {
+  const nearest = useContext(QueryClientContext);
+  const [own] = useState(privateClient);
+  const client = queryClient ?? nearest ?? own;
+
+  // QueryClient counts its mounts, so mounting one a QueryClientProvider
+  // already mounted is harmless; a private or passed-in one needs it.
+  useEffect(() => {
+    client.mount();
+    return () => client.unmount();
+  }, [client]);
+
+  useEffect(() => retainPool(pool, { load, unloadDelayMs }), [pool, load, unloadDelayMs]);
+
+  const value = useMemo<InklingContextValue>(
+    () => ({ pool, modelId: modelId ?? poolModelId(pool), queryClient: client, scheduleFrame }),
+    [pool, modelId, client, scheduleFrame],
+  );
+  return <InklingContext.Provider value={value}>{children}</InklingContext.Provider>;
+}

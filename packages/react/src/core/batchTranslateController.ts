@@ -1,0 +1,266 @@
+import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult } from '@inkling/scheduler';
+import { type ResultCache, inklingKeys } from './cacheKeys.js';
+import { chunkText } from './chunkText.js';
+import type { FrameScheduler } from './frameScheduler.js';
+import { MountTracker } from './mountTracker.js';
+import { Store } from './store.js';
+import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
+
+/** Where one item of a batch is. `running` shows partial text; only `done` text is a translation. */
+export type TranslationStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled';
+
+/** One item of a batch. */
+export interface TranslationResult {
+  readonly source: string;
+  /** The translation when `done`; the partial text while `running`; else `''`. */
+  readonly text: string;
+  readonly status: TranslationStatus;
+  readonly error: InklingError | null;
+}
+
+/**
+ * `idle`: nothing submitted (no items, or waiting for `start()`). `running`:
+ * jobs in the pool. Then `done` (every item), `error` (some failed) or
+ * `cancelled`.
+ */
+export type BatchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+
+/** What a batch shows. */
+export interface BatchTranslateState {
+  /** One result per item, in the items' order (repeated strings repeat their result). */
+  readonly results: readonly TranslationResult[];
+  /** Items `done`, of all items. */
+  readonly progress: { readonly done: number; readonly total: number };
+  readonly status: BatchStatus;
+}
+
+/** Options of a `BatchTranslateController` (and of `useBatchTranslate`). */
+export interface BatchTranslateOptions {
+  /** The pool task every item runs under: the batch holds at most one engine. */
+  task: string;
+  /** The strings to translate. */
+  items: readonly string[];
+  /** Target language: a BCP 47 code (`'fr'`) or a name. */
+  to: string;
+  /** Source language. Default: the model works it out (`'auto'` in cache keys). */
+  from?: string;
+  /** Start as soon as there are items (and again when they change). Off: wait for `start()`. Default `true`. */
+  enabled?: boolean;
+  /** Builds each item's request. Default: `defaultTranslateParams`. Cache keys do not see it. */
+  buildParams?: (input: TranslateParamsInput) => ChatCompletionRequest;
+}
+
+/** What a `BatchTranslateController` is built with besides its options. */
+export interface BatchTranslateEnvironment {
+  /** Where finished items are kept and looked up. Default: nowhere. */
+  cache?: ResultCache;
+  /** The model part of cache keys. Default `'default'`. */
+  modelId?: string;
+  scheduleFrame?: FrameScheduler;
+}
+
+type Action =
+  | { type: 'items'; results: readonly TranslationResult[] }
+  | { type: 'item'; source: string; result: Omit<TranslationResult, 'source'>; urgent: boolean };
+
+function patchResults(results: readonly TranslationResult[], source: string, result: Omit<TranslationResult, 'source'>): readonly TranslationResult[] {
+  let updated: TranslationResult | undefined;
+  return results.map((r) => (r.source === source ? (updated ??= { source, ...result }) : r));
+}
+
+const QUEUED = { text: '', status: 'queued', error: null } as const;
+
+/**
+ * Translates a list of strings as one pool task, at normal priority and
+ * preemptible, so ghost text and other interactive work cut in between
+ * tokens. A preempted item is resubmitted at once and shows as `queued`
+ * again, never as done with partial text. Finished items go to the cache
+ * under model, languages and text, so a repeated string costs no engine call.
+ *
+ * @example
+ * const options = { task: 'page', items: ['Hello', 'Bye'], to: 'fr' };
+ * const batch = new BatchTranslateController(pool, options); // does nothing yet
+ * batch.setOptions(options); // starts (as the hook's effect does)
+ * batch.subscribe(() => console.log(batch.getSnapshot().progress));
+ */
+export class BatchTranslateController extends Store<BatchTranslateState> {
+  readonly #pool: EnginePool;
+  readonly #environment: BatchTranslateEnvironment;
+  readonly #mounts = new MountTracker(() => this.dispose());
+  #options: BatchTranslateOptions;
+  /** Jobs in flight, by source string; a result whose controller is no longer here is stale. */
+  readonly #jobs = new Map<string, AbortController>();
+  /** Sources whose jobs a disposal stopped, resumed by the next mount. */
+  #interrupted: string[] = [];
+  #applied: BatchTranslateOptions | undefined;
+
+  constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
+    super({ results: [], progress: { done: 0, total: 0 }, status: 'idle' }, environment.scheduleFrame);
+    this.#pool = pool;
+    this.#options = options;
+    this.#environment = environment;
+  }
+
+  /** Takes new items and languages; keeps work on items that stay, cancels the rest. */
+  setOptions(options: BatchTranslateOptions): void {
+    this.#options = options;
+    const previous = this.#applied;
+    const languagesChanged = !previous || previous.to !== options.to || previous.from !== options.from;
+    if (!languagesChanged && previous.enabled === options.enabled && sameItems(previous.items, options.items)) return;
+    this.#applied = options;
+    const keep = new Set(options.items);
+    for (const [source, controller] of this.#jobs) {
+      if (languagesChanged || !keep.has(source)) {
+        this.#jobs.delete(source);
+        controller.abort();
+      }
+    }
+    const known = languagesChanged ? new Map() : new Map(this.state.results.map((r) => [r.source, r]));
+    const results = options.items.map((source): TranslationResult => {
+      const cached = this.#cached(source);
+      if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
+      return known.get(source) ?? { source, ...QUEUED };
+    });
+    this.#dispatch({ type: 'items', results });
+    if (options.enabled !== false) this.#submit((r) => r.status === 'queued');
+  }
+
+  /** Submits every item not done and not already in the pool. Bound. */
+  readonly start = (): void => this.#submit((r) => r.status !== 'done');
+
+  /** Submits the items that failed or were cancelled. Bound. */
+  readonly retry = (): void => this.#submit((r) => r.status === 'error' || r.status === 'cancelled');
+
+  /** Cancels every item not done yet. Bound. */
+  readonly cancel = (): void => {
+    for (const controller of this.#jobs.values()) controller.abort();
+    this.#jobs.clear();
+    this.#interrupted = [];
+    const results = this.state.results.map((r) => (r.status === 'done' ? r : { ...r, text: '', status: 'cancelled' as const, error: null }));
+    this.#dispatch({ type: 'items', results });
+  };
+
+  /** Records a mount (resuming work a disposal stopped); the last unmount disposes. */
+  mount(): () => void {
+    const release = this.#mounts.mount();
+    const interrupted = new Set(this.#interrupted);
+    this.#interrupted = [];
+    if (interrupted.size > 0) this.#submit((r) => interrupted.has(r.source));
+    return release;
+  }
+
+  /** Cancels the jobs in flight (a later mount resumes them) and any pending notification. */
+  dispose(): void {
+    this.#interrupted = [...this.#jobs.keys()];
+    for (const controller of this.#jobs.values()) controller.abort();
+    this.#jobs.clear();
+    this.cancelPendingFrame();
+  }
+
+  // ----------------------------------------------------------------- internals
+
+  #cached(source: string): string | undefined {
+    const { cache, modelId = 'default' } = this.#environment;
+    const value = cache?.read(inklingKeys.translation(modelId, this.#options.from, this.#options.to, source));
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  #submit(which: (result: TranslationResult) => boolean): void {
+    const sources = new Set<string>();
+    for (const result of this.state.results) if (which(result) && !this.#jobs.has(result.source)) sources.add(result.source);
+    for (const source of sources) this.#run(source);
+  }
+
+  #run(source: string): void {
+    const cached = this.#cached(source);
+    if (cached !== undefined) {
+      this.#item(source, { text: cached, status: 'done', error: null }, true);
+      return;
+    }
+    const controller = new AbortController();
+    this.#jobs.set(source, controller);
+    this.#item(source, QUEUED, true);
+    const { to, from, buildParams = defaultTranslateParams } = this.#options;
+    let params: ChatCompletionRequest;
+    try {
+      params = buildParams({ text: source, to, from });
+    } catch (error) {
+      this.#jobs.delete(source);
+      const message = error instanceof Error ? error.message : String(error);
+      this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) }, true);
+      return;
+    }
+    let partial = '';
+    void this.#pool
+      .submit({
+        task: this.#options.task,
+        priority: 'normal',
+        preemptible: true,
+        params,
+        signal: controller.signal,
+        onChunk: (chunk) => {
+          const delta = chunkText(chunk);
+          if (!delta || this.#jobs.get(source) !== controller) return;
+          partial += delta;
+          this.#item(source, { text: partial, status: 'running', error: null }, false);
+        },
+      })
+      .then((result) => this.#finished(source, controller, result));
+  }
+
+  #finished(source: string, controller: AbortController, result: JobResult): void {
+    if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
+    this.#jobs.delete(source);
+    switch (result.status) {
+      case 'preempted':
+        // Interactive work took the engine mid-item: start the item over.
+        this.#run(source);
+        return;
+      case 'done': {
+        const text = result.text.trim();
+        const { cache, modelId = 'default' } = this.#environment;
+        cache?.write(inklingKeys.translation(modelId, this.#options.from, this.#options.to, source), text);
+        this.#item(source, { text, status: 'done', error: null }, true);
+        return;
+      }
+      case 'error':
+        this.#item(source, { text: '', status: 'error', error: result.error ?? null }, true);
+        return;
+      case 'cancelled':
+        this.#item(source, { text: '', status: 'cancelled', error: null }, true);
+        return;
+    }
+  }
+
+  #item(source: string, result: Omit<TranslationResult, 'source'>, urgent: boolean): void {
+    this.#dispatch({ type: 'item', source, result, urgent });
+  }
+
+  #dispatch(action: Action): void {
+    const results = action.type === 'items' ? action.results : patchResults(this.state.results, action.source, action.result);
+    const urgent = action.type === 'items' || action.urgent;
+    this.commit(summarize(results, this.#jobs.size > 0), urgent ? 'now' : 'frame');
+  }
+}
+
+function sameItems(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((item, i) => item === b[i]));
+}
+
+/** The state for a set of results: progress and the batch's status follow from them. */
+function summarize(results: readonly TranslationResult[], live: boolean): BatchTranslateState {
+  let done = 0;
+  let failed = 0;
+  let cancelled = 0;
+  for (const r of results) {
+    if (r.status === 'done') done += 1;
+    else if (r.status === 'error') failed += 1;
+    else if (r.status === 'cancelled') cancelled += 1;
+  }
+  const total = results.length;
+  let status: BatchStatus;
+  if (live) status = 'running';
+  else if (total === 0 || done + failed + cancelled < total) status = failed ? 'error' : cancelled ? 'cancelled' : 'idle';
+  else status = done === total ? 'done' : failed ? 'error' : 'cancelled';
+  return { results, progress: { done, total }, status };
+}

@@ -1,0 +1,164 @@
+import type {
+  ChatCompletionRequest,
+  CompletionUsage,
+  EnginePool,
+  FinishReason,
+  InklingError,
+  JobResult,
+  Priority,
+} from '@inkling/scheduler';
+import { chunkText, toRequest } from './chunkText.js';
+import type { FrameScheduler } from './frameScheduler.js';
+import { MountTracker } from './mountTracker.js';
+import { Store } from './store.js';
+
+/**
+ * Where a streamed job is: `queued` until its first token, `streaming` while
+ * tokens arrive, then `done`, `cancelled` (stopped, superseded, preempted or
+ * unloaded: `text` keeps what had arrived) or `error`.
+ */
+export type StreamStatus = 'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error';
+
+/** The state of one streaming completion. */
+export interface CompletionState {
+  /** Everything streamed so far (partial while streaming or when cancelled). */
+  readonly text: string;
+  readonly status: StreamStatus;
+  /** Why `status` is `'error'`; `null` otherwise. */
+  readonly error: InklingError | null;
+  /** How the last job ended: `'stop'`, `'length'` (hit `max_tokens`), `'abort'`... */
+  readonly finishReason: FinishReason | null;
+  /** Token counts of the last finished job. */
+  readonly usage: CompletionUsage | null;
+}
+
+/** Options of a `CompletionController` (and of `useCompletion`). */
+export interface CompletionOptions {
+  /** Scheduler band. Default `'high'` (a person asked and is watching). */
+  priority?: Priority;
+  /** Pool session: a later job of the same session anywhere in the app cancels this one. Default: none. */
+  session?: string;
+  /** Pool task: the unit that owns an engine. Default: the session, else each job its own. */
+  task?: string;
+  /** Called with each finished job's result, whatever its status. Default: none. */
+  onFinish?: (result: JobResult) => void;
+}
+
+type Action =
+  | { type: 'submit' }
+  | { type: 'text'; text: string }
+  | { type: 'finish'; result: JobResult }
+  | { type: 'stop' };
+
+const IDLE: CompletionState = { text: '', status: 'idle', error: null, finishReason: null, usage: null };
+
+/** The end state a job result maps to. */
+export function finishedState(result: JobResult): Pick<CompletionState, 'status' | 'error' | 'finishReason' | 'usage'> {
+  const status = result.status === 'done' ? 'done' : result.status === 'error' ? 'error' : 'cancelled';
+  return {
+    status,
+    error: result.error ?? null,
+    finishReason: result.finishReason ?? null,
+    usage: (result.usage as CompletionUsage | undefined) ?? null,
+  };
+}
+
+function reduce(state: CompletionState, action: Action): CompletionState {
+  switch (action.type) {
+    case 'submit':
+      return { ...IDLE, status: 'queued' };
+    case 'text':
+      return { ...state, text: action.text, status: 'streaming' };
+    case 'finish':
+      return { ...state, text: action.result.text, ...finishedState(action.result) };
+    case 'stop':
+      return { ...state, status: 'cancelled', finishReason: 'abort' };
+  }
+}
+
+/**
+ * One streaming completion at a time over an `EnginePool`: `complete()`
+ * starts a job (cancelling the one before), `stop()` ends it. An external
+ * store: streamed text reaches listeners at most once per frame.
+ *
+ * @example
+ * const completion = new CompletionController(pool, { priority: 'high' });
+ * completion.subscribe(() => render(completion.getSnapshot().text));
+ * await completion.complete('Write a haiku about autumn.');
+ */
+export class CompletionController extends Store<CompletionState> {
+  readonly #pool: EnginePool;
+  readonly #mounts = new MountTracker(() => this.dispose());
+  #options: CompletionOptions;
+  /** The job whose output is shown; a finished or replaced one is ignored. */
+  #current: AbortController | undefined;
+
+  constructor(pool: EnginePool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
+    super(IDLE, scheduleFrame);
+    this.#pool = pool;
+    this.#options = options;
+  }
+
+  /** Replaces the options; the running job keeps the ones it started with. */
+  setOptions(options: CompletionOptions): void {
+    this.#options = options;
+  }
+
+  /**
+   * Starts a job (a prompt string or a full request), cancelling the previous
+   * one at once. Resolves with the job's result; never rejects. Bound.
+   */
+  readonly complete = (input: string | ChatCompletionRequest): Promise<JobResult> => {
+    this.#current?.abort();
+    const controller = new AbortController();
+    this.#current = controller;
+    this.#dispatch({ type: 'submit' });
+    let text = '';
+    const { priority = 'high', session, task, onFinish } = this.#options;
+    const job = this.#pool.submit({
+      params: toRequest(input),
+      priority,
+      session,
+      task,
+      signal: controller.signal,
+      onChunk: (chunk) => {
+        const delta = chunkText(chunk);
+        if (!delta || this.#current !== controller) return;
+        text += delta;
+        this.#dispatch({ type: 'text', text });
+      },
+    });
+    return job.then((result) => {
+      if (this.#current === controller) {
+        this.#current = undefined;
+        this.#dispatch({ type: 'finish', result });
+      }
+      onFinish?.(result);
+      return result;
+    });
+  };
+
+  /** Cancels the running job; `text` keeps what had streamed. Bound. */
+  readonly stop = (): void => {
+    const current = this.#current;
+    if (!current) return;
+    this.#current = undefined;
+    current.abort();
+    this.#dispatch({ type: 'stop' });
+  };
+
+  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
+  mount(): () => void {
+    return this.#mounts.mount();
+  }
+
+  /** Cancels the running job and any pending notification. */
+  dispose(): void {
+    this.stop();
+    this.cancelPendingFrame();
+  }
+
+  #dispatch(action: Action): void {
+    this.commit(reduce(this.state, action), action.type === 'text' ? 'frame' : 'now');
+  }
+}

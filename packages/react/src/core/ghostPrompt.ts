@@ -1,0 +1,120 @@
+import type { ChatCompletionRequest } from '@inkling/scheduler';
+
+/** The text around the caret that a ghost-text request is for. */
+export interface GhostContext {
+  /** The text before the caret. */
+  readonly before: string;
+  /** The text after the caret. */
+  readonly after: string;
+}
+
+/** What `buildParams` of `useGhostText` is given. */
+export interface GhostParamsInput extends GhostContext {
+  /** The `maxTokens` option. */
+  readonly maxTokens: number;
+}
+
+/** Characters of context sent each way: enough to continue a paragraph, little enough for a fast prefill. */
+const BEFORE_CHARS = 1500;
+const AFTER_CHARS = 400;
+
+const SYSTEM_PROMPT = [
+  'You are the autocomplete of a text editor.',
+  'You get the text before the cursor and the text after it.',
+  'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence.',
+  'Never repeat text you were given. No quotes, no explanations.',
+  'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.',
+].join(' ');
+
+/**
+ * The default request of `useGhostText`: asks a chat model to continue the
+ * text before the caret, knowing the text after it, in at most `maxTokens`
+ * tokens at temperature 0.
+ *
+ * @example
+ * pool.submit({ params: defaultGhostParams({ before: 'Dear Sam, thank', after: '', maxTokens: 24 }) });
+ */
+export function defaultGhostParams({ before, after, maxTokens }: GhostParamsInput): ChatCompletionRequest {
+  const head = before.slice(-BEFORE_CHARS);
+  const tail = after.slice(0, AFTER_CHARS);
+  const user = tail.trim()
+    ? `<before_cursor>${head}</before_cursor>\n<after_cursor>${tail}</after_cursor>`
+    : `<before_cursor>${head}</before_cursor>`;
+  return {
+    messages: [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: user },
+    ],
+    max_tokens: maxTokens,
+    temperature: 0,
+  };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const BREAK_CHAR = /[\s\p{P}\p{S}]/u;
+/** Scripts written without spaces: any character of them starts a word. */
+const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+function wordChars(text: string): number {
+  let n = 0;
+  for (const ch of text) if (WORD_CHAR.test(ch)) n += 1;
+  return n;
+}
+
+/**
+ * Length of the longest start of `out` that `before` ends with, when that
+ * stretch of `before` starts a word: the model repeating the last words, or
+ * the half-typed word, before continuing.
+ */
+function repeatedTail(before: string, out: string): number {
+  for (let k = Math.min(before.length, out.length); k > 0; k -= 1) {
+    const piece = out.slice(0, k);
+    if (!before.endsWith(piece) || wordChars(piece) === 0) continue;
+    const start = before.length - k;
+    const previous = before[start - 1] ?? ' ';
+    const startsWord = BREAK_CHAR.test(previous) || BREAK_CHAR.test(piece[0] ?? '');
+    const spaceless = NO_SPACE_SCRIPT.test(previous) && wordChars(piece) >= 2;
+    if (startsWord || spaceless) return k;
+  }
+  return 0;
+}
+
+/** Where `out` starts to repeat the text after the caret, or `out.length`. */
+function repeatedAfter(out: string, after: string): number {
+  const next = after.trimStart().slice(0, 24);
+  if (wordChars(next) < 2) return out.length;
+  const whole = out.indexOf(next);
+  if (whole >= 0) return whole;
+  // A trailing start of it, while it streams or when the reply ends on it.
+  for (let k = Math.min(next.length - 1, out.length); k >= 4; k -= 1) {
+    if (out.endsWith(next.slice(0, k))) return out.length - k;
+  }
+  return out.length;
+}
+
+/**
+ * Turns a model's raw reply into the text to insert at the caret: drops an
+ * echo of the text before the caret (whole, or its last words), cuts where it
+ * starts repeating the text after it, and avoids a double space. While the
+ * reply streams (`final` false) a start that may still turn into an echo is
+ * held back rather than shown and then taken away.
+ *
+ * @example
+ * stripRepetition('brown fox jumps', { before: 'The quick brown', after: '' }, true); // ' fox jumps'
+ */
+export function stripRepetition(raw: string, { before, after }: GhostContext, final: boolean): string {
+  let out = raw;
+  if (before.trim()) {
+    if (out.startsWith(before)) out = out.slice(before.length);
+    else if (!final && before.startsWith(out)) return '';
+    const tail = repeatedTail(before, out);
+    if (tail === out.length && !final) return '';
+    out = out.slice(tail);
+  }
+  if (after) {
+    const cut = repeatedAfter(out, after);
+    if (cut < out.length) out = /^\s/.test(after) ? out.slice(0, cut).trimEnd() : out.slice(0, cut);
+  }
+  if (/\s$/.test(before) || before === '') out = out.trimStart();
+  return out;
+}

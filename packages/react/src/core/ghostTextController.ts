@@ -1,0 +1,288 @@
+import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
+import { chunkText } from './chunkText.js';
+import type { FrameScheduler } from './frameScheduler.js';
+import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
+import { MountTracker } from './mountTracker.js';
+import { nextWord } from './nextWord.js';
+import { Store } from './store.js';
+
+/**
+ * `idle`: nothing to show. `pending`: waiting out the debounce or for the
+ * engine. `streaming`: the suggestion is arriving. `ready`: it is complete.
+ */
+export type GhostTextStatus = 'idle' | 'pending' | 'streaming' | 'ready' | 'error';
+
+/** What a ghost-text session shows. */
+export interface GhostTextState {
+  /** The text to show (and insert) at the caret; `''` when there is none. */
+  readonly suggestion: string;
+  readonly status: GhostTextStatus;
+  /** Why `status` is `'error'`; `null` otherwise. */
+  readonly error: InklingError | null;
+}
+
+/** Options of a `GhostTextController` (and of `useGhostText`). */
+export interface GhostTextOptions {
+  /** The pool session: each request supersedes the previous one of the same session. */
+  session: string;
+  /** The editor's whole text. */
+  text: string;
+  /** Where the caret is, 0..text.length. Default: the end of the text. */
+  caret?: number;
+  /** Off: no requests, no suggestion. Default `true`. */
+  enabled?: boolean;
+  /** Quiet time after a change before asking the model. Default `120`. */
+  debounceMs?: number;
+  /** The most tokens a suggestion may have. Default `24`. */
+  maxTokens?: number;
+  /** Builds the request from the text around the caret. Default: `defaultGhostParams`. */
+  buildParams?: (input: GhostParamsInput) => ChatCompletionRequest;
+  /** Locale for splitting words in `acceptWord()`. Default: the runtime's. */
+  locale?: string;
+}
+
+/** What a `GhostTextController` is built with besides its options. */
+export interface GhostTextEnvironment {
+  /** Timers for the debounce. Default: the global ones, looked up when used. */
+  timers?: PoolTimers;
+  scheduleFrame?: FrameScheduler;
+}
+
+/** One request and what the model has said so far. */
+interface Request extends GhostContext {
+  readonly controller: AbortController;
+  raw: string;
+  done: boolean;
+}
+
+type Action =
+  | { type: 'clear' }
+  | { type: 'pending' }
+  | { type: 'show'; suggestion: string; status: GhostTextStatus }
+  | { type: 'error'; error: InklingError };
+
+const IDLE: GhostTextState = { suggestion: '', status: 'idle', error: null };
+
+function reduce(state: GhostTextState, action: Action): GhostTextState {
+  switch (action.type) {
+    case 'clear':
+      return state.status === 'idle' && !state.suggestion ? state : IDLE;
+    case 'pending':
+      return state.status === 'pending' && !state.suggestion ? state : { suggestion: '', status: 'pending', error: null };
+    case 'show':
+      return state.suggestion === action.suggestion && state.status === action.status
+        ? state
+        : { suggestion: action.suggestion, status: action.status, error: null };
+    case 'error':
+      return { suggestion: '', status: 'error', error: action.error };
+  }
+}
+
+const globalTimers: PoolTimers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+function contextOf(text: string, caret: number | undefined): GhostContext {
+  const at = Math.max(0, Math.min(text.length, caret ?? text.length));
+  return { before: text.slice(0, at), after: text.slice(at) };
+}
+
+function sameContext(a: GhostContext | undefined, b: GhostContext): boolean {
+  return a !== undefined && a.before === b.before && a.after === b.after;
+}
+
+/**
+ * Ghost text for one editor: debounced, interactive requests superseding one
+ * another through the pool's `session`; type-through (typing the suggestion's
+ * next characters keeps the rest, no new request); a suggestion that no
+ * longer fits is dropped at once, never shown stale; no request for blank or
+ * unchanged text. Feed it the text and caret with `setOptions` on every change.
+ *
+ * @example
+ * const ghost = new GhostTextController(pool, { session: 'notes', text: '' });
+ * textarea.oninput = () => ghost.setOptions({ session: 'notes', text: textarea.value, caret: textarea.selectionStart });
+ * ghost.subscribe(() => overlay.textContent = ghost.getSnapshot().suggestion);
+ */
+export class GhostTextController extends Store<GhostTextState> {
+  readonly #pool: EnginePool;
+  readonly #timers: PoolTimers;
+  readonly #mounts = new MountTracker(() => this.dispose());
+  #options: GhostTextOptions;
+  /** The context the state describes; `undefined` forces the next `setOptions` to act. */
+  #context: GhostContext | undefined;
+  #request: Request | undefined;
+  #timer: unknown;
+  #dismissed: GhostContext | undefined;
+  #composing = false;
+
+  constructor(pool: EnginePool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
+    super(IDLE, environment.scheduleFrame);
+    this.#pool = pool;
+    this.#options = options;
+    this.#timers = environment.timers ?? globalTimers;
+  }
+
+  /** Takes the latest text, caret and options; acts only when the context changed. */
+  setOptions(options: GhostTextOptions): void {
+    const previous = this.#options;
+    this.#options = options;
+    // Another session is another editor (or document): nothing carries over.
+    if (options.session !== previous.session) this.#context = undefined;
+    if (options.enabled === false) {
+      this.#context = undefined;
+      this.#reset();
+      return;
+    }
+    const context = contextOf(options.text, options.caret);
+    if (sameContext(this.#context, context)) return;
+    this.#context = context;
+    if (!this.#composing) this.#changed(context);
+  }
+
+  /**
+   * Tells it an IME composition is in progress (`true`) or over (`false`).
+   * While composing, the suggestion is hidden and nothing is requested. Bound.
+   */
+  readonly setComposing = (composing: boolean): void => {
+    if (composing === this.#composing) return;
+    this.#composing = composing;
+    if (composing) this.#reset();
+    else if (this.#context && this.#options.enabled !== false) this.#changed(this.#context);
+  };
+
+  /** The text with the whole suggestion inserted at the caret (the text as it is when there is none). Bound. */
+  readonly accept = (): string => this.#insert(this.getSnapshot().suggestion);
+
+  /**
+   * The text with the suggestion's next word inserted at the caret (words as
+   * `Intl.Segmenter` finds them, so CJK works). Feed the result back as the
+   * text, with the caret after the insertion, and the rest stays. Bound.
+   */
+  readonly acceptWord = (): string => this.#insert(nextWord(this.getSnapshot().suggestion, this.#options.locale));
+
+  /** Hides the suggestion and cancels its request; nothing more until the text or caret changes. Bound. */
+  readonly dismiss = (): void => {
+    this.#dismissed = this.#context;
+    this.#reset();
+  };
+
+  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
+  mount(): () => void {
+    return this.#mounts.mount();
+  }
+
+  /** Cancels the request, the debounce and any pending notification. */
+  dispose(): void {
+    this.#context = undefined;
+    this.#reset();
+    this.cancelPendingFrame();
+  }
+
+  // ----------------------------------------------------------------- internals
+
+  #insert(piece: string): string {
+    const { before, after } = contextOf(this.#options.text, this.#options.caret);
+    return before + piece + after;
+  }
+
+  /** The text or caret moved: keep what still fits, else drop it and ask again. */
+  #changed(context: GhostContext): void {
+    if (this.#request && this.#show(this.#request, context, 'now')) return;
+    this.#reset();
+    if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
+    this.#dismissed = undefined;
+    this.#dispatch({ type: 'pending' });
+    const debounceMs = this.#options.debounceMs ?? 120;
+    this.#timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      this.#ask(context);
+    }, debounceMs);
+  }
+
+  /**
+   * Shows what `request` has produced as it applies to `context`. Returns
+   * false (showing nothing) when it no longer fits: the text was not typed
+   * through its suggestion, or the suggestion has been typed in full.
+   */
+  #show(request: Request, context: GhostContext, urgency: 'now' | 'frame'): boolean {
+    if (context.after !== request.after || !context.before.startsWith(request.before)) return false;
+    const typed = context.before.slice(request.before.length);
+    const full = stripRepetition(request.raw, request, request.done);
+    let suggestion: string;
+    if (full.startsWith(typed)) suggestion = full.slice(typed.length);
+    else if (!request.done && typed.startsWith(full)) suggestion = ''; // typing ahead of the stream
+    else return false;
+    if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
+    const status: GhostTextStatus = request.done ? (suggestion ? 'ready' : 'idle') : suggestion ? 'streaming' : 'pending';
+    this.commit(reduce(this.state, { type: 'show', suggestion, status }), urgency);
+    return true;
+  }
+
+  #ask(context: GhostContext): void {
+    const controller = new AbortController();
+    const request: Request = { ...context, controller, raw: '', done: false };
+    this.#request = request;
+    const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
+    let params: ChatCompletionRequest;
+    try {
+      params = buildParams({ ...context, maxTokens });
+    } catch (error) {
+      this.#request = undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      this.#dispatch({ type: 'error', error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
+      return;
+    }
+    void this.#pool
+      .submit({
+        session: this.#options.session,
+        priority: 'interactive',
+        params,
+        signal: controller.signal,
+        onChunk: (chunk) => {
+          const delta = chunkText(chunk);
+          if (!delta || this.#request !== request) return;
+          request.raw += delta;
+          this.#follow(request, 'frame');
+        },
+      })
+      .then((result) => this.#finished(request, result));
+  }
+
+  #finished(request: Request, result: JobResult): void {
+    if (this.#request !== request) return; // superseded or dismissed: never shown
+    request.done = true;
+    if (result.status === 'done') {
+      request.raw = result.text;
+      this.#follow(request, 'now');
+    } else if (result.status === 'error' && result.error) {
+      this.#request = undefined;
+      this.#dispatch({ type: 'error', error: result.error });
+    } else {
+      // Cancelled from outside (the same session elsewhere, unload): nothing to show.
+      this.#request = undefined;
+      this.#dispatch({ type: 'clear' });
+    }
+  }
+
+  /** Shows new output; output that stopped fitting the text is dropped and asked again. */
+  #follow(request: Request, urgency: 'now' | 'frame'): void {
+    const context = this.#context;
+    if (!context || this.#composing) return;
+    if (!this.#show(request, context, urgency)) this.#changed(context);
+  }
+
+  /** Cancels the request and the debounce and shows nothing. */
+  #reset(): void {
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const request = this.#request;
+    this.#request = undefined;
+    request?.controller.abort();
+    this.#dispatch({ type: 'clear' });
+  }
+
+  #dispatch(action: Action): void {
+    this.commit(reduce(this.state, action), 'now');
+  }
+}

@@ -1,0 +1,84 @@
+// React bindings.
+export { PoolProvider } from './PoolProvider.js';
+export { usePool } from './usePool.js';
+export { usePoolStatus } from './usePoolStatus.js';
+export { useModelLoad } from './useModelLoad.js';
+export { useCompletion } from './useCompletion.js';
+export { useChat } from './useChat.js';
+export { useGhostText } from './useGhostText.js';
+export { useBatchTranslate } from './useBatchTranslate.js';
+export { useEmbeddings } from './useEmbeddings.js';
+
+// Building blocks the hooks' options take.
+export { animationFrame } from './core/frameScheduler.js';
+export { inklingKeys } from './core/cacheKeys.js';
+export { defaultGhostParams } from './core/ghostPrompt.js';
+export { defaultTranslateParams } from './core/translatePrompt.js';
+
+export type { PoolProviderProps } from './PoolProvider.js';
+export type { UseModelLoadOptions, UseModelLoadResult } from './useModelLoad.js';
+export type { UseCompletionOptions, UseCompletionResult } from './useCompletion.js';
+export type { UseChatOptions, UseChatResult } from './useChat.js';
+export type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
+export type { UseBatchTranslateOptions, UseBatchTranslateResult } from './useBatchTranslate.js';
+export type { EmbeddingsStatus, UseEmbeddingsOptions, UseEmbeddingsResult } from './useEmbeddings.js';
+export type { FrameScheduler } from './core/frameScheduler.js';
+export type { ModelLoadState } from './core/modelLoadState.js';
+export type { CompletionState, StreamStatus } from './core/completionController.js';
+export type { ChatState } from './core/chatController.js';
+export type { GhostTextState, GhostTextStatus } from './core/ghostTextController.js';
+export type { GhostContext, GhostParamsInput } from './core/ghostPrompt.js';
+export type {
+  BatchStatus,
+  BatchTranslateState,
+  TranslationResult,
+  TranslationStatus,
+} from './core/batchTranslateController.js';
+export type { TranslateParamsInput } from './core/translatePrompt.js';
+
+// The scheduler, so an app imports from one place (never its /testing entry).
+export {
+  EngineCrashedError,
+  EngineError,
+  EngineLoadError,
+  EnginePool,
+  InklingError,
+  InvalidJobError,
+  InvalidOptionError,
+  JOB_KIND,
+  PRIORITY,
+  PRIORITY_ORDER,
+  isFatalEngineError,
+} from '@inkling/scheduler';
+export type {
+  CancelReason,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  ChatJobSpec,
+  ChatMessage,
+  CompletionUsage,
+  CreateEmbeddingResponse,
+  CreateEngine,
+  Embedding,
+  EmbeddingCreateParams,
+  EmbeddingJobSpec,
+  Engine,
+  EngineCallOptions,
+  EngineInfo,
+  EnginePoolOptions,
+  FinishReason,
+  JobInfo,
+  JobKind,
+  JobRecord,
+  JobResult,
+  JobSpec,
+  JobStatus,
+  LoadProgress,
+  PoolLoadProgress,
+  PoolPhase,
+  PoolStatus,
+  PoolTimers,
+  Priority,
+  StreamingChatCompletionRequest,
+  ToolCall,
+} from '@inkling/scheduler';

@@ -1,0 +1,28 @@
+import { type EnginePool, InklingError } from '@inkling/scheduler';
+import type { QueryClient } from '@tanstack/react-query';
+import { createContext, useContext } from 'react';
+import type { FrameScheduler } from './core/frameScheduler.js';
+
+/** What `<PoolProvider>` gives the hooks below it. */
+export interface InklingContextValue {
+  readonly pool: EnginePool;
+  /** The model part of every cache key. */
+  readonly modelId: string;
+  /** Where results are cached. */
+  readonly queryClient: QueryClient;
+  /** Paces streamed text: at most one render per frame. */
+  readonly scheduleFrame: FrameScheduler;
+}
+
+export const InklingContext = createContext<InklingContextValue | null>(null);
+
+/** The provider's value; outside one, an error that names the fix. */
+export function useInklingContext(hook: string): InklingContextValue {
+  const value = useContext(InklingContext);
+  if (!value) {
+    throw new InklingError(
+      `${hook}() found no engine pool. Wrap your tree in <PoolProvider pool={pool}> (from @inkling/react), with a pool built by new EnginePool({ createEngine }).`,
+    );
+  }
+  return value;
+}

@@ -1,0 +1,65 @@
+import type { ChatCompletionRequest } from '@inkling/scheduler';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  type BatchTranslateOptions,
+  type BatchTranslateState,
+  BatchTranslateController,
+} from './core/batchTranslateController.js';
+import { queryClientCache } from './core/cacheKeys.js';
+import { type TranslateParamsInput, defaultTranslateParams } from './core/translatePrompt.js';
+import { useInklingContext } from './poolContext.js';
+import { useEffectEvent } from './useEffectEvent.js';
+import { useStore } from './useStore.js';
+
+/** Options of `useBatchTranslate`. */
+export interface UseBatchTranslateOptions extends Omit<BatchTranslateOptions, 'task'> {
+  /** Throw the first item's error to the nearest error boundary once the batch ends in `'error'`. Default `false`. */
+  throwOnError?: boolean;
+}
+
+/** What `useBatchTranslate` returns. */
+export interface UseBatchTranslateResult extends BatchTranslateState {
+  /** Submits every item not done and not already queued (what `enabled` does by itself). */
+  start(): void;
+  /** Cancels every item not done yet. */
+  cancel(): void;
+  /** Submits the items that failed or were cancelled. */
+  retry(): void;
+}
+
+/**
+ * Translates a list of strings as one pool task (`task`), normal priority,
+ * preemptible: ghost text cuts in between tokens, and a preempted item is
+ * resubmitted at once. Each finished item is cached in TanStack Query under
+ * model, languages and text, so a repeated string costs no engine call and a
+ * remount shows cached results at once. Unmounting cancels what is left.
+ *
+ * @example
+ * const { results, progress, status, cancel } = useBatchTranslate('page', { items: paragraphs, to: 'fr' });
+ * <progress value={progress.done} max={progress.total} />
+ * {results.map((r, i) => <p key={i} data-status={r.status}>{r.status === 'done' ? r.text : r.source}</p>)}
+ */
+export function useBatchTranslate(task: string, options: UseBatchTranslateOptions): UseBatchTranslateResult {
+  const { pool, scheduleFrame, queryClient, modelId } = useInklingContext('useBatchTranslate');
+  const { items, to, from, enabled, throwOnError = false } = options;
+  const custom = options.buildParams;
+  const build = useEffectEvent((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
+  const [batch] = useState(
+    () =>
+      new BatchTranslateController(
+        pool,
+        { task, items, to, from, enabled, buildParams: build },
+        { cache: queryClientCache(queryClient), modelId, scheduleFrame },
+      ),
+  );
+  const state = useStore(batch);
+  useEffect(() => batch.mount(), [batch]);
+  useEffect(() => {
+    batch.setOptions({ task, items, to, from, enabled, buildParams: build });
+  }, [batch, task, items, to, from, enabled, build]);
+  if (throwOnError && state.status === 'error') {
+    const failed = state.results.find((r) => r.error);
+    if (failed?.error) throw failed.error;
+  }
+  return useMemo(() => ({ ...state, start: batch.start, cancel: batch.cancel, retry: batch.retry }), [state, batch]);
+}

@@ -1,0 +1,52 @@
+import type { ChatCompletionRequest, JobResult, Priority } from '@inkling/scheduler';
+import { useEffect, useMemo, useState } from 'react';
+import { type CompletionState, CompletionController } from './core/completionController.js';
+import { useInklingContext } from './poolContext.js';
+import { useEffectEvent } from './useEffectEvent.js';
+import { useStore } from './useStore.js';
+
+/** Options of `useCompletion`. */
+export interface UseCompletionOptions {
+  /** Scheduler band. Default `'high'`. */
+  priority?: Priority;
+  /** Pool session: a later job of the same session, here or elsewhere, cancels this one. Default: none. */
+  session?: string;
+  /** Pool task: the unit that owns an engine. Default: the session, else each job its own. */
+  task?: string;
+  /** Called with each finished job's result, whatever its status. Default: none. */
+  onFinish?: (result: JobResult) => void;
+  /** Throw a job's error to the nearest error boundary instead of returning it. Default `false`. */
+  throwOnError?: boolean;
+}
+
+/** What `useCompletion` returns. */
+export interface UseCompletionResult extends CompletionState {
+  /** Starts a job from a prompt or a request, cancelling the one before. Resolves with its result; never rejects. */
+  complete(input: string | ChatCompletionRequest): Promise<JobResult>;
+  /** Cancels the running job; `text` keeps what had streamed. */
+  stop(): void;
+}
+
+/**
+ * One streaming completion: `complete()` it, watch `text` grow (at most one
+ * render per frame), `stop()` it. Unmounting cancels the job.
+ *
+ * @example
+ * const { text, status, error, complete, stop } = useCompletion();
+ * <button onClick={() => complete('Summarise: ' + note)}>Summarise</button>
+ * {status === 'streaming' && <button onClick={stop}>Stop</button>}
+ * <output>{error ? error.message : text}</output>
+ */
+export function useCompletion(options: UseCompletionOptions = {}): UseCompletionResult {
+  const { pool, scheduleFrame } = useInklingContext('useCompletion');
+  const { priority, session, task, onFinish, throwOnError = false } = options;
+  const finish = useEffectEvent((result: JobResult) => onFinish?.(result));
+  const [completion] = useState(() => new CompletionController(pool, { priority, session, task, onFinish: finish }, scheduleFrame));
+  const state = useStore(completion);
+  useEffect(() => completion.mount(), [completion]);
+  useEffect(() => {
+    completion.setOptions({ priority, session, task, onFinish: finish });
+  }, [completion, priority, session, task, finish]);
+  if (throwOnError && state.error) throw state.error;
+  return useMemo(() => ({ ...state, complete: completion.complete, stop: completion.stop }), [state, completion]);
+}

@@ -1,0 +1,72 @@
+import type { ChatCompletionRequest } from '@inkling/scheduler';
+import { useEffect, useMemo, useState } from 'react';
+import { type GhostParamsInput, defaultGhostParams } from './core/ghostPrompt.js';
+import { type GhostTextOptions, type GhostTextState, GhostTextController } from './core/ghostTextController.js';
+import { useInklingContext } from './poolContext.js';
+import { useEffectEvent } from './useEffectEvent.js';
+import { useStore } from './useStore.js';
+
+/** Options of `useGhostText`. */
+export interface UseGhostTextOptions extends Omit<GhostTextOptions, 'session'> {
+  /** Throw a request's error to the nearest error boundary instead of returning it. Default `false`. */
+  throwOnError?: boolean;
+}
+
+/** What `useGhostText` returns. */
+export interface UseGhostTextResult extends GhostTextState {
+  /**
+   * The text with the whole suggestion inserted at the caret. Set it as the
+   * editor's text and put the caret `result.length - text.length` further on.
+   */
+  accept(): string;
+  /**
+   * The text with the suggestion's next word inserted at the caret (CJK
+   * words too). Set it, move the caret past the word, and the rest stays.
+   */
+  acceptWord(): string;
+  /** Hides the suggestion and cancels its request until the text or caret changes. */
+  dismiss(): void;
+  /** Call with `true` on `compositionstart` and `false` on `compositionend`: nothing is requested mid-composition. */
+  setComposing(composing: boolean): void;
+}
+
+/**
+ * Copilot-style ghost text for an editor: pass the text and caret on every
+ * render; get the `suggestion` to draw at the caret. Requests are
+ * interactive and supersede each other by `session`; they are debounced but
+ * the one in flight is cancelled at the first keystroke; typing the
+ * suggestion's next characters keeps the rest without a new request; a
+ * suggestion that no longer fits is never shown.
+ *
+ * @example
+ * const [text, setText] = useState('');
+ * const [caret, setCaret] = useState(0);
+ * const ghost = useGhostText('notes-editor', { text, caret });
+ * const onKeyDown = (e: KeyboardEvent) => {
+ *   if (e.key === 'Tab' && ghost.suggestion) {
+ *     e.preventDefault();
+ *     const next = ghost.accept();
+ *     setText(next);
+ *     setCaret(caret + next.length - text.length);
+ *   } else if (e.key === 'Escape') ghost.dismiss();
+ * };
+ */
+export function useGhostText(session: string, options: UseGhostTextOptions): UseGhostTextResult {
+  const { pool, scheduleFrame } = useInklingContext('useGhostText');
+  const { text, caret, enabled, debounceMs, maxTokens, locale, throwOnError = false } = options;
+  const custom = options.buildParams;
+  const build = useEffectEvent((input: GhostParamsInput): ChatCompletionRequest => (custom ?? defaultGhostParams)(input));
+  const [ghost] = useState(
+    () => new GhostTextController(pool, { session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build }, { scheduleFrame }),
+  );
+  const state = useStore(ghost);
+  useEffect(() => ghost.mount(), [ghost]);
+  useEffect(() => {
+    ghost.setOptions({ session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build });
+  }, [ghost, session, text, caret, enabled, debounceMs, maxTokens, locale, build]);
+  if (throwOnError && state.error) throw state.error;
+  return useMemo(
+    () => ({ ...state, accept: ghost.accept, acceptWord: ghost.acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),
+    [state, ghost],
+  );
+}

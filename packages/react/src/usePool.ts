@@ -1,0 +1,14 @@
+import type { EnginePool } from '@inkling/scheduler';
+import { useInklingContext } from './poolContext.js';
+
+/**
+ * The `EnginePool` of the nearest `<PoolProvider>`. Outside one it throws an
+ * error that says to wrap the tree in `<PoolProvider>`.
+ *
+ * @example
+ * const pool = usePool();
+ * const onClick = () => pool.cancel('notes-editor');
+ */
+export function usePool(): EnginePool {
+  return useInklingContext('usePool').pool;
+}

@@ -1,0 +1,156 @@
+// @vitest-environment node
+import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  type BatchTranslateOptions,
+  type BatchTranslateState,
+  BatchTranslateController,
+} from '../../src/core/batchTranslateController.js';
+import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
+import { engineCalls, fakePool } from './helpers.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+/** The fake "translation": the source upper-cased, word by word. */
+const shout = (request: StreamingChatCompletionRequest) => String(request.messages.at(-1)?.content).toUpperCase();
+
+async function setup(items: string[], engine: { prefillMs?: number; tokenMs?: number } = {}, cache = mapCache()) {
+  const { pool, createEngine } = fakePool({ reply: shout, ...engine }, { size: 1 });
+  await pool.load();
+  const options: BatchTranslateOptions = { task: 'page', items, to: 'fr' };
+  const batch = new BatchTranslateController(pool, options, { cache, modelId: 'm1' });
+  const history: BatchTranslateState[] = [];
+  batch.subscribe(() => history.push(batch.getSnapshot()));
+  return { pool, createEngine, batch, options, cache, history };
+}
+
+describe('BatchTranslateController', () => {
+  it('does nothing until its options are applied, then runs every item as one normal, preemptible task', async () => {
+    const { pool, batch, options, createEngine } = await setup(['hello there', 'good night']);
+    expect(engineCalls(createEngine)).toHaveLength(0);
+    batch.setOptions(options);
+    expect(pool.getSnapshot().jobs.map((j) => [j.task, j.priority, j.preemptible])).toEqual([
+      ['page', 'normal', true],
+      ['page', 'normal', true],
+    ]);
+    expect(batch.getSnapshot().status).toBe('running');
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot()).toEqual({
+      results: [
+        { source: 'hello there', text: 'HELLO THERE', status: 'done', error: null },
+        { source: 'good night', text: 'GOOD NIGHT', status: 'done', error: null },
+      ],
+      progress: { done: 2, total: 2 },
+      status: 'done',
+    });
+  });
+
+  it('resubmits a preempted item at once and never shows its partial text as done', async () => {
+    const { pool, batch, options, createEngine, history } = await setup(['one two three four five', 'six seven'], { tokenMs: 20 });
+    batch.setOptions(options);
+    await vi.advanceTimersByTimeAsync(50); // the first item is half way
+    const ghost = pool.submit({ priority: 'interactive', session: 'ghost', params: { messages: [{ role: 'user', content: 'hi' }] } });
+    await vi.runAllTimersAsync();
+    expect((await ghost).status).toBe('done');
+    const preempted = pool.getSnapshot().recent.filter((r) => r.status === 'preempted');
+    expect(preempted).toHaveLength(1);
+    expect(batch.getSnapshot().results.map((r) => [r.text, r.status])).toEqual([
+      ['ONE TWO THREE FOUR FIVE', 'done'],
+      ['SIX SEVEN', 'done'],
+    ]);
+    // The preempted item ran twice; no partial text was ever shown as done.
+    expect(engineCalls(createEngine).filter((c) => String(c.request.messages?.at?.(-1)?.content) === 'one two three four five')).toHaveLength(2);
+    for (const state of history) {
+      for (const r of state.results) if (r.status === 'done') expect(r.text).toBe(r.source.toUpperCase());
+    }
+    expect(history.some((s) => s.results[0]?.status === 'running')).toBe(true);
+  });
+
+  it('serves cached items without an engine call, and one call for a string repeated in the batch', async () => {
+    const cache = mapCache();
+    cache.write(inklingKeys.translation('m1', undefined, 'fr', 'cached'), 'EN CACHE');
+    const { batch, options, createEngine } = await setup(['cached', 'fresh', 'fresh'], {}, cache);
+    batch.setOptions(options);
+    expect(batch.getSnapshot().results[0]).toMatchObject({ status: 'done', text: 'EN CACHE' });
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    expect(batch.getSnapshot().results.map((r) => r.text)).toEqual(['EN CACHE', 'FRESH', 'FRESH']);
+    expect(cache.read(inklingKeys.translation('m1', undefined, 'fr', 'fresh'))).toBe('FRESH');
+  });
+
+  it('keys the cache by model and languages', async () => {
+    const cache = mapCache();
+    cache.write(inklingKeys.translation('m1', undefined, 'de', 'word'), 'WORT');
+    cache.write(inklingKeys.translation('m2', undefined, 'fr', 'word'), 'MOT (m2)');
+    const { batch, options, createEngine } = await setup(['word'], {}, cache);
+    batch.setOptions(options);
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    expect(batch.getSnapshot().results[0]?.text).toBe('WORD');
+  });
+
+  it('reports a failing item as an error without stopping the others; retry() runs it again', async () => {
+    const { batch, options, createEngine } = await setup(['a', 'b']);
+    createEngine.engines[0]!.failNext(new Error('bad input'));
+    batch.setOptions(options);
+    await vi.runAllTimersAsync();
+    const [first, second] = batch.getSnapshot().results;
+    expect(first).toMatchObject({ status: 'error', text: '' });
+    expect(first?.error?.name).toBe('EngineError');
+    expect(second).toMatchObject({ status: 'done', text: 'B' });
+    expect(batch.getSnapshot()).toMatchObject({ status: 'error', progress: { done: 1, total: 2 } });
+    batch.retry();
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 2, total: 2 } });
+  });
+
+  it('cancel() stops what is left; start() runs it again', async () => {
+    const { pool, batch, options } = await setup(['a b c d', 'e f g h', 'i j'], { tokenMs: 20 });
+    batch.setOptions(options);
+    await vi.advanceTimersByTimeAsync(30);
+    batch.cancel();
+    expect(batch.getSnapshot().status).toBe('cancelled');
+    expect(batch.getSnapshot().results.map((r) => r.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    await vi.runAllTimersAsync();
+    expect(pool.getSnapshot()).toMatchObject({ running: 0, queued: 0 });
+    batch.start();
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 3, total: 3 } });
+  });
+
+  it('waits for start() when not enabled', async () => {
+    const { batch, options, createEngine } = await setup(['x']);
+    batch.setOptions({ ...options, enabled: false });
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot()).toMatchObject({ status: 'idle', results: [{ status: 'queued' }] });
+    expect(engineCalls(createEngine)).toHaveLength(0);
+    batch.start();
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot().status).toBe('done');
+  });
+
+  it('keeps work on items that stay when the list changes, and cancels the ones that go', async () => {
+    const { pool, batch, options, createEngine } = await setup(['keep me', 'drop me', 'later'], { tokenMs: 20 });
+    batch.setOptions(options);
+    await vi.advanceTimersByTimeAsync(10);
+    batch.setOptions({ ...options, items: ['keep me', 'new one'] });
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot().results.map((r) => r.text)).toEqual(['KEEP ME', 'NEW ONE']);
+    expect(engineCalls(createEngine).map((c) => String(c.request.messages?.at?.(-1)?.content))).toEqual(['keep me', 'new one']);
+    expect(pool.getSnapshot().recent.filter((r) => r.status === 'cancelled')).toHaveLength(2);
+  });
+
+  it('dispose() cancels the jobs in flight; a later mount resumes them', async () => {
+    const { pool, batch, options } = await setup(['a b c', 'd e f'], { tokenMs: 20 });
+    const unmount = batch.mount();
+    batch.setOptions(options);
+    await vi.advanceTimersByTimeAsync(10);
+    unmount();
+    await vi.runAllTimersAsync();
+    expect(pool.getSnapshot()).toMatchObject({ running: 0, queued: 0 });
+    batch.mount();
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot().status).toBe('done');
+  });
+});
