@@ -9,6 +9,7 @@ export default defineProject({
     include: ['test/**/*.test.{ts,tsx}'],
     // React suites; the core's own tests and the SSR import test opt into `node` per file.
     environment: 'happy-dom',
+    setupFiles: ['./test/setup.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.{ts,tsx}'],

@@ -8,7 +8,7 @@ import {
 import { queryClientCache } from './core/cacheKeys.js';
 import { type TranslateParamsInput, defaultTranslateParams } from './core/translatePrompt.js';
 import { useInklingContext } from './poolContext.js';
-import { useEffectEvent } from './useEffectEvent.js';
+import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
 /** Options of `useBatchTranslate`. */
@@ -43,7 +43,7 @@ export function useBatchTranslate(task: string, options: UseBatchTranslateOption
   const { pool, scheduleFrame, queryClient, modelId } = useInklingContext('useBatchTranslate');
   const { items, to, from, enabled, throwOnError = false } = options;
   const custom = options.buildParams;
-  const build = useEffectEvent((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
+  const build = useLatestCallback((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
   const [batch] = useState(
     () =>
       new BatchTranslateController(

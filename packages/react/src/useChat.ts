@@ -2,7 +2,7 @@ import type { ChatCompletionRequest, ChatMessage, JobResult, Priority } from '@i
 import { useEffect, useMemo, useState } from 'react';
 import { type ChatState, ChatController } from './core/chatController.js';
 import { useInklingContext } from './poolContext.js';
-import { useEffectEvent } from './useEffectEvent.js';
+import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
 /** Options of `useChat`. */
@@ -48,7 +48,7 @@ export interface UseChatResult extends ChatState {
 export function useChat(options: UseChatOptions = {}): UseChatResult {
   const { pool, scheduleFrame } = useInklingContext('useChat');
   const { system, initialMessages, params, priority, session, task, onFinish, throwOnError = false } = options;
-  const finish = useEffectEvent((result: JobResult) => onFinish?.(result));
+  const finish = useLatestCallback((result: JobResult) => onFinish?.(result));
   const [chat] = useState(
     () => new ChatController(pool, { system, initialMessages, params, priority, session, task, onFinish: finish }, scheduleFrame),
   );

@@ -2,7 +2,7 @@ import type { ChatCompletionRequest, JobResult, Priority } from '@inkling/schedu
 import { useEffect, useMemo, useState } from 'react';
 import { type CompletionState, CompletionController } from './core/completionController.js';
 import { useInklingContext } from './poolContext.js';
-import { useEffectEvent } from './useEffectEvent.js';
+import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
 /** Options of `useCompletion`. */
@@ -40,7 +40,7 @@ export interface UseCompletionResult extends CompletionState {
 export function useCompletion(options: UseCompletionOptions = {}): UseCompletionResult {
   const { pool, scheduleFrame } = useInklingContext('useCompletion');
   const { priority, session, task, onFinish, throwOnError = false } = options;
-  const finish = useEffectEvent((result: JobResult) => onFinish?.(result));
+  const finish = useLatestCallback((result: JobResult) => onFinish?.(result));
   const [completion] = useState(() => new CompletionController(pool, { priority, session, task, onFinish: finish }, scheduleFrame));
   const state = useStore(completion);
   useEffect(() => completion.mount(), [completion]);

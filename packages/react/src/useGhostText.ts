@@ -1,9 +1,17 @@
 import type { ChatCompletionRequest } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type GhostParamsInput, defaultGhostParams } from './core/ghostPrompt.js';
-import { type GhostTextOptions, type GhostTextState, GhostTextController } from './core/ghostTextController.js';
+import {
+  type GhostTextOptions,
+  type GhostTextState,
+  GhostTextController,
+  contextOf,
+  insertAtCaret,
+  projectGhostText,
+} from './core/ghostTextController.js';
+import { nextWord } from './core/nextWord.js';
 import { useInklingContext } from './poolContext.js';
-import { useEffectEvent } from './useEffectEvent.js';
+import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
 /** Options of `useGhostText`. */
@@ -36,7 +44,7 @@ export interface UseGhostTextResult extends GhostTextState {
  * interactive and supersede each other by `session`; they are debounced but
  * the one in flight is cancelled at the first keystroke; typing the
  * suggestion's next characters keeps the rest without a new request; a
- * suggestion that no longer fits is never shown.
+ * suggestion that no longer fits is never shown, not even for one render.
  *
  * @example
  * const [text, setText] = useState('');
@@ -55,7 +63,7 @@ export function useGhostText(session: string, options: UseGhostTextOptions): Use
   const { pool, scheduleFrame } = useInklingContext('useGhostText');
   const { text, caret, enabled, debounceMs, maxTokens, locale, throwOnError = false } = options;
   const custom = options.buildParams;
-  const build = useEffectEvent((input: GhostParamsInput): ChatCompletionRequest => (custom ?? defaultGhostParams)(input));
+  const build = useLatestCallback((input: GhostParamsInput): ChatCompletionRequest => (custom ?? defaultGhostParams)(input));
   const [ghost] = useState(
     () => new GhostTextController(pool, { session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build }, { scheduleFrame }),
   );
@@ -64,9 +72,15 @@ export function useGhostText(session: string, options: UseGhostTextOptions): Use
   useEffect(() => {
     ghost.setOptions({ session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build });
   }, [ghost, session, text, caret, enabled, debounceMs, maxTokens, locale, build]);
-  if (throwOnError && state.error) throw state.error;
+  // This render's text may be a keystroke ahead of the controller, which
+  // hears of it in the effect above: show the state as it applies to it.
+  const view = useMemo(() => (enabled === false ? state : projectGhostText(state, contextOf(text, caret))), [state, text, caret, enabled]);
+  const { suggestion } = view;
+  const accept = useCallback(() => insertAtCaret(text, caret, suggestion), [text, caret, suggestion]);
+  const acceptWord = useCallback(() => insertAtCaret(text, caret, nextWord(suggestion, locale)), [text, caret, suggestion, locale]);
+  if (throwOnError && view.error) throw view.error;
   return useMemo(
-    () => ({ ...state, accept: ghost.accept, acceptWord: ghost.acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),
-    [state, ghost],
+    () => ({ ...view, accept, acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),
+    [view, accept, acceptWord, ghost],
   );
 }

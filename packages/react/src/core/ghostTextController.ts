@@ -19,6 +19,8 @@ export interface GhostTextState {
   readonly status: GhostTextStatus;
   /** Why `status` is `'error'`; `null` otherwise. */
   readonly error: InklingError | null;
+  /** The text around the caret this state is for; `null` before the first text. */
+  readonly context: GhostContext | null;
 }
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
@@ -56,26 +58,53 @@ interface Request extends GhostContext {
 }
 
 type Action =
-  | { type: 'clear' }
-  | { type: 'pending' }
-  | { type: 'show'; suggestion: string; status: GhostTextStatus }
-  | { type: 'error'; error: InklingError };
+  | { type: 'clear'; context: GhostContext | null }
+  | { type: 'pending'; context: GhostContext }
+  | { type: 'show'; suggestion: string; status: GhostTextStatus; context: GhostContext }
+  | { type: 'error'; error: InklingError; context: GhostContext | null };
 
-const IDLE: GhostTextState = { suggestion: '', status: 'idle', error: null };
+const IDLE: GhostTextState = { suggestion: '', status: 'idle', error: null, context: null };
 
 function reduce(state: GhostTextState, action: Action): GhostTextState {
-  switch (action.type) {
-    case 'clear':
-      return state.status === 'idle' && !state.suggestion ? state : IDLE;
-    case 'pending':
-      return state.status === 'pending' && !state.suggestion ? state : { suggestion: '', status: 'pending', error: null };
-    case 'show':
-      return state.suggestion === action.suggestion && state.status === action.status
-        ? state
-        : { suggestion: action.suggestion, status: action.status, error: null };
-    case 'error':
-      return { suggestion: '', status: 'error', error: action.error };
+  const next: GhostTextState =
+    action.type === 'show'
+      ? { suggestion: action.suggestion, status: action.status, error: null, context: action.context }
+      : action.type === 'error'
+        ? { suggestion: '', status: 'error', error: action.error, context: action.context }
+        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'pending', error: null, context: action.context };
+  const same =
+    next.suggestion === state.suggestion &&
+    next.status === state.status &&
+    next.error === state.error &&
+    (next.context === state.context || (next.context !== null && state.context !== null && sameContext(state.context, next.context)));
+  return same ? state : next;
+}
+
+/**
+ * The state as it applies to `context`, the text and caret on screen now,
+ * which may be a keystroke ahead of the state (React renders the new text
+ * before an effect hands it to the controller). A suggestion typed through
+ * keeps its rest; one that no longer fits is never shown.
+ *
+ * @example
+ * const view = projectGhostText(ghost.getSnapshot(), { before: text, after: '' });
+ */
+export function projectGhostText(state: GhostTextState, context: GhostContext): GhostTextState {
+  const at = state.context;
+  if (!at || sameContext(at, context)) return state;
+  if (state.suggestion && context.after === at.after && context.before.startsWith(at.before)) {
+    const typed = context.before.slice(at.before.length);
+    if (typed.length < state.suggestion.length && state.suggestion.startsWith(typed)) {
+      return { ...state, suggestion: state.suggestion.slice(typed.length), context };
+    }
   }
+  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'pending', error: null, context };
+}
+
+/** `text` with `piece` inserted at `caret` (default: the end). */
+export function insertAtCaret(text: string, caret: number | undefined, piece: string): string {
+  const { before, after } = contextOf(text, caret);
+  return before + piece + after;
 }
 
 const globalTimers: PoolTimers = {
@@ -83,13 +112,14 @@ const globalTimers: PoolTimers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-function contextOf(text: string, caret: number | undefined): GhostContext {
+/** The text before and after the caret (clamped into the text; default: the end). */
+export function contextOf(text: string, caret: number | undefined): GhostContext {
   const at = Math.max(0, Math.min(text.length, caret ?? text.length));
   return { before: text.slice(0, at), after: text.slice(at) };
 }
 
-function sameContext(a: GhostContext | undefined, b: GhostContext): boolean {
-  return a !== undefined && a.before === b.before && a.after === b.after;
+function sameContext(a: GhostContext | undefined | null, b: GhostContext): boolean {
+  return !!a && a.before === b.before && a.after === b.after;
 }
 
 /**
@@ -182,8 +212,7 @@ export class GhostTextController extends Store<GhostTextState> {
   // ----------------------------------------------------------------- internals
 
   #insert(piece: string): string {
-    const { before, after } = contextOf(this.#options.text, this.#options.caret);
-    return before + piece + after;
+    return insertAtCaret(this.#options.text, this.#options.caret, piece);
   }
 
   /** The text or caret moved: keep what still fits, else drop it and ask again. */
@@ -192,7 +221,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#reset();
     if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
     this.#dismissed = undefined;
-    this.#dispatch({ type: 'pending' });
+    this.#dispatch({ type: 'pending', context });
     const debounceMs = this.#options.debounceMs ?? 120;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
@@ -215,7 +244,7 @@ export class GhostTextController extends Store<GhostTextState> {
     else return false;
     if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
     const status: GhostTextStatus = request.done ? (suggestion ? 'ready' : 'idle') : suggestion ? 'streaming' : 'pending';
-    this.commit(reduce(this.state, { type: 'show', suggestion, status }), urgency);
+    this.commit(reduce(this.state, { type: 'show', suggestion, status, context }), urgency);
     return true;
   }
 
@@ -230,7 +259,7 @@ export class GhostTextController extends Store<GhostTextState> {
     } catch (error) {
       this.#request = undefined;
       const message = error instanceof Error ? error.message : String(error);
-      this.#dispatch({ type: 'error', error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
+      this.#dispatch({ type: 'error', context, error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
     void this.#pool
@@ -257,11 +286,11 @@ export class GhostTextController extends Store<GhostTextState> {
       this.#follow(request, 'now');
     } else if (result.status === 'error' && result.error) {
       this.#request = undefined;
-      this.#dispatch({ type: 'error', error: result.error });
+      this.#dispatch({ type: 'error', error: result.error, context: this.#context ?? null });
     } else {
       // Cancelled from outside (the same session elsewhere, unload): nothing to show.
       this.#request = undefined;
-      this.#dispatch({ type: 'clear' });
+      this.#dispatch({ type: 'clear', context: this.#context ?? null });
     }
   }
 
@@ -279,7 +308,7 @@ export class GhostTextController extends Store<GhostTextState> {
     const request = this.#request;
     this.#request = undefined;
     request?.controller.abort();
-    this.#dispatch({ type: 'clear' });
+    this.#dispatch({ type: 'clear', context: this.#context ?? null });
   }
 
   #dispatch(action: Action): void {

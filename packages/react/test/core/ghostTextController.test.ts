@@ -13,6 +13,9 @@ function beforeOf(request: StreamingChatCompletionRequest): string {
   return /<before_cursor>([\s\S]*?)<\/before_cursor>/.exec(String(user))?.[1] ?? '';
 }
 
+/** A reply that names the length of the text it answers. */
+const lengthReply = (before: string) => `${/\s$/.test(before) ? '' : ' '}<${before.length}> and more`;
+
 async function setup(reply: (before: string) => string, engine: { prefillMs?: number; tokenMs?: number } = {}) {
   const { pool, createEngine } = fakePool({ reply: (request) => reply(beforeOf(request)), ...engine }, { size: 1 });
   await pool.load();
@@ -32,7 +35,7 @@ describe('GhostTextController', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(engineCalls(createEngine)).toHaveLength(1);
     await vi.runAllTimersAsync();
-    expect(ghost.getSnapshot()).toEqual({ status: 'ready', suggestion: ' brown fox', error: null });
+    expect(ghost.getSnapshot()).toMatchObject({ status: 'ready', suggestion: ' brown fox', error: null });
   });
 
   it('sends an interactive job in its session, with the text after the caret in the prompt', async () => {
@@ -59,8 +62,7 @@ describe('GhostTextController', () => {
   });
 
   it('under fast typing shows only suggestions made for the text on screen', async () => {
-    const reply = (before: string) => `${/\s$/.test(before) ? '' : ' '}<${before.length}> and more`;
-    const { ghost, type, createEngine } = await setup(reply, { prefillMs: 40, tokenMs: 30 });
+    const { ghost, type, createEngine } = await setup(lengthReply, { prefillMs: 40, tokenMs: 30 });
     let current = '';
     const shown: Array<{ text: string; suggestion: string }> = [];
     ghost.subscribe(() => {
@@ -80,7 +82,7 @@ describe('GhostTextController', () => {
     // Each suggestion shown is (the streamed start of) the reply to the text
     // then on screen, or to an earlier text that later keystrokes typed through.
     const fits = ({ text, suggestion }: { text: string; suggestion: string }) =>
-      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) => reply(text.slice(0, k)).startsWith(text.slice(k) + suggestion));
+      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) => lengthReply(text.slice(0, k)).startsWith(text.slice(k) + suggestion));
     expect(shown.filter((s) => !fits(s))).toEqual([]);
     expect(ghost.getSnapshot().suggestion).toBe(` <${sentence.length}> and more`);
   });

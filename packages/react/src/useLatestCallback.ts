@@ -5,15 +5,17 @@ import { useCallback, useInsertionEffect, useLayoutEffect, useRef } from 'react'
 const useEarliestEffect = typeof useInsertionEffect === 'function' ? useInsertionEffect : useLayoutEffect;
 
 /**
- * A stable function that always calls the latest `fn`: pass callbacks from
- * props to long-lived objects without re-subscribing when they change. Call
- * it from effects and events, never during render.
+ * A stable function that always calls the latest `fn`, in the manner of
+ * React's `useEffectEvent` (which React 18 lacks, and whose result may not be
+ * passed on): hand callbacks from props to a long-lived controller without
+ * re-subscribing when they change. Call it from effects, events and the
+ * controller, never during render.
  *
  * @example
- * const finish = useEffectEvent((result: JobResult) => props.onFinish?.(result));
+ * const finish = useLatestCallback((result: JobResult) => props.onFinish?.(result));
  * useEffect(() => controller.setOptions({ onFinish: finish }), [controller, finish]);
  */
-export function useEffectEvent<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result {
+export function useLatestCallback<Args extends unknown[], Result>(fn: (...args: Args) => Result): (...args: Args) => Result {
   const latest = useRef(fn);
   useEarliestEffect(() => {
     latest.current = fn;
