@@ -32,7 +32,11 @@ export interface PoolProviderProps {
   /**
    * Where results are cached. Default: the client of the nearest
    * `<QueryClientProvider>` if there is one, else a private client that lives
-   * as long as this provider (it is not given to your own `useQuery` calls).
+   * as long as this provider and keeps results until then (it is not given
+   * to your own `useQuery` calls). In your own client, cached results are
+   * queries under `['inkling']` with no observer, so they follow its
+   * `gcTime` (5 minutes by default); keep them longer with
+   * `queryClient.setQueryDefaults(['inkling'], { gcTime: Infinity })`.
    */
   queryClient?: QueryClient;
   /**
@@ -44,8 +48,10 @@ export interface PoolProviderProps {
 }
 
 function privateClient(): QueryClient {
-  // Results of a model at temperature 0 do not go stale.
-  return new QueryClient({ defaultOptions: { queries: { staleTime: Number.POSITIVE_INFINITY, retry: false } } });
+  // Results of a model at temperature 0 do not go stale, and nobody else
+  // shares this client: keep them as long as the provider lives.
+  const forever = Number.POSITIVE_INFINITY;
+  return new QueryClient({ defaultOptions: { queries: { staleTime: forever, gcTime: forever, retry: false } } });
 }
 
 /**

@@ -95,10 +95,12 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #applied: BatchTranslateOptions | undefined;
 
   constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
-    super({ results: [], progress: { done: 0, total: 0 }, status: 'idle' }, environment.scheduleFrame);
+    super(summarize([], false), environment.scheduleFrame);
     this.#pool = pool;
     this.#options = options;
     this.#environment = environment;
+    // Reading the cache is not work: a remount shows cached items in its first render.
+    this.commit(summarize(options.items.map((source) => this.#initial(source)), false), 'now');
   }
 
   /** Takes new items and languages; keeps work on items that stay, cancels the rest. */
@@ -116,11 +118,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       }
     }
     const known = languagesChanged ? new Map() : new Map(this.state.results.map((r) => [r.source, r]));
-    const results = options.items.map((source): TranslationResult => {
-      const cached = this.#cached(source);
-      if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
-      return known.get(source) ?? { source, ...QUEUED };
-    });
+    const results = options.items.map((source) => this.#initial(source, known.get(source)));
     this.#dispatch({ type: 'items', results });
     if (options.enabled !== false) this.#submit((r) => r.status === 'queued');
   }
@@ -158,6 +156,13 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   }
 
   // ----------------------------------------------------------------- internals
+
+  /** An item's result before any work: cached, else as it was, else queued. */
+  #initial(source: string, known?: TranslationResult): TranslationResult {
+    const cached = this.#cached(source);
+    if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
+    return known ?? { source, ...QUEUED };
+  }
 
   #cached(source: string): string | undefined {
     const { cache, modelId = 'default' } = this.#environment;
