@@ -1,6 +1,6 @@
-import type { ChatCompletionRequest, ChatMessage, JobResult, Priority } from '@inkling/scheduler';
+import type { ChatMessage, JobResult, Priority } from '@inkling/scheduler';
 import { useEffect, useMemo, useState } from 'react';
-import { type ChatState, ChatController } from './core/chatController.js';
+import { type ChatRequestParams, type ChatState, ChatController } from './core/chatController.js';
 import { useInklingContext } from './poolContext.js';
 import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
@@ -11,8 +11,8 @@ export interface UseChatOptions {
   system?: string;
   /** The conversation to start from (read on mount and by `reset()`). Default: empty. */
   initialMessages?: readonly ChatMessage[];
-  /** Extra request parameters (`temperature`, `max_tokens`...). Default: none. */
-  params?: Omit<ChatCompletionRequest, 'messages'>;
+  /** Extra request parameters (`temperature`, `max_tokens`...); the messages come from `send()`. Default: none. */
+  params?: ChatRequestParams;
   /** Scheduler band. Default `'high'`. */
   priority?: Priority;
   /** Pool session; a later job of the same session cancels the reply. Default: none. */

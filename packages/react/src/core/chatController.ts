@@ -11,6 +11,12 @@ import type { FrameScheduler } from './frameScheduler.js';
 import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 
+/**
+ * A chat request without its messages. (`Omit` would not do: the request's
+ * index signature would swallow every named field.)
+ */
+export type ChatRequestParams = Partial<ChatCompletionRequest> & { messages?: never };
+
 /** The state of a conversation. */
 export interface ChatState extends Omit<CompletionState, 'text'> {
   /** The conversation so far, without the system prompt; a finished reply is appended here. */
@@ -25,8 +31,8 @@ export interface ChatOptions {
   system?: string;
   /** The conversation to start from (read once, and again by `reset()`). Default: empty. */
   initialMessages?: readonly ChatMessage[];
-  /** Extra request parameters (`temperature`, `max_tokens`...). Default: none. */
-  params?: Omit<ChatCompletionRequest, 'messages'>;
+  /** Extra request parameters (`temperature`, `max_tokens`...); the messages come from `send()`. Default: none. */
+  params?: ChatRequestParams;
   /** Scheduler band. Default `'high'`. */
   priority?: Priority;
   /** Pool session; a later job of the same session cancels the reply. Default: none. */
