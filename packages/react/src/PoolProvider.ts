@@ -1,6 +1,6 @@
 import type { EnginePool } from '@inkling/scheduler';
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
-import { type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { type ReactNode, createElement, useContext, useEffect, useMemo, useState } from 'react';
 import { type FrameScheduler, animationFrame } from './core/frameScheduler.js';
 import { retainPool } from './core/poolLease.js';
 import { poolModelId } from './core/poolModelId.js';
@@ -94,5 +94,6 @@ export function PoolProvider({
     () => ({ pool, modelId: modelId ?? poolModelId(pool), queryClient: client, scheduleFrame }),
     [pool, modelId, client, scheduleFrame],
   );
-  return <InklingContext.Provider value={value}>{children}</InklingContext.Provider>;
+  // createElement rather than JSX: the source runs as it is under any JSX setting (tsx, Vite, tests).
+  return createElement(InklingContext.Provider, { value }, children);
 }
