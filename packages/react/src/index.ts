@@ -26,7 +26,7 @@ export type { FrameScheduler } from './core/frameScheduler.js';
 export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';
 export type { ChatRequestParams, ChatState } from './core/chatController.js';
-export type { GhostTextState, GhostTextStatus } from './core/ghostTextController.js';
+export type { GhostTextState, GhostTextStatus } from './core/projectGhostText.js';
 export type { GhostContext, GhostParamsInput } from './core/ghostPrompt.js';
 export type {
   BatchStatus,

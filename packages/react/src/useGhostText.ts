@@ -1,14 +1,8 @@
 import type { ChatCompletionRequest } from '@inkling/scheduler';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type GhostParamsInput, defaultGhostParams } from './core/ghostPrompt.js';
-import {
-  type GhostTextOptions,
-  type GhostTextState,
-  GhostTextController,
-  contextOf,
-  insertAtCaret,
-  projectGhostText,
-} from './core/ghostTextController.js';
+import { type GhostTextOptions, GhostTextController } from './core/ghostTextController.js';
+import { type GhostTextState, contextOf, insertAtCaret, projectGhostText } from './core/projectGhostText.js';
 import { nextWord } from './core/nextWord.js';
 import { useInklingContext } from './poolContext.js';
 import { useLatestCallback } from './useLatestCallback.js';

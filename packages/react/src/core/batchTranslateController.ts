@@ -95,12 +95,11 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #applied: BatchTranslateOptions | undefined;
 
   constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
-    super(summarize([], false), environment.scheduleFrame);
+    // Reading the cache is not work: a remount shows cached items in its first render.
+    super(summarize(options.items.map((source) => initialResult(source, options, environment)), false), environment.scheduleFrame);
     this.#pool = pool;
     this.#options = options;
     this.#environment = environment;
-    // Reading the cache is not work: a remount shows cached items in its first render.
-    this.commit(summarize(options.items.map((source) => this.#initial(source)), false), 'now');
   }
 
   /** Takes new items and languages; keeps work on items that stay, cancels the rest. */
@@ -118,7 +117,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       }
     }
     const known = languagesChanged ? new Map() : new Map(this.state.results.map((r) => [r.source, r]));
-    const results = options.items.map((source) => this.#initial(source, known.get(source)));
+    const results = options.items.map((source) => initialResult(source, options, this.#environment, known.get(source)));
     this.#dispatch({ type: 'items', results });
     if (options.enabled !== false) this.#submit((r) => r.status === 'queued');
   }
@@ -157,17 +156,8 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
 
   // ----------------------------------------------------------------- internals
 
-  /** An item's result before any work: cached, else as it was, else queued. */
-  #initial(source: string, known?: TranslationResult): TranslationResult {
-    const cached = this.#cached(source);
-    if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
-    return known ?? { source, ...QUEUED };
-  }
-
   #cached(source: string): string | undefined {
-    const { cache, modelId = 'default' } = this.#environment;
-    const value = cache?.read(inklingKeys.translation(modelId, this.#options.from, this.#options.to, source));
-    return typeof value === 'string' ? value : undefined;
+    return cachedTranslation(source, this.#options, this.#environment);
   }
 
   #submit(which: (result: TranslationResult) => boolean): void {
@@ -246,6 +236,24 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     const urgent = action.type === 'items' || action.urgent;
     this.commit(summarize(results, this.#jobs.size > 0), urgent ? 'now' : 'frame');
   }
+}
+
+function cachedTranslation(source: string, options: BatchTranslateOptions, environment: BatchTranslateEnvironment): string | undefined {
+  const { cache, modelId = 'default' } = environment;
+  const value = cache?.read(inklingKeys.translation(modelId, options.from, options.to, source));
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** An item's result before any work: cached, else as it was, else queued. */
+function initialResult(
+  source: string,
+  options: BatchTranslateOptions,
+  environment: BatchTranslateEnvironment,
+  known?: TranslationResult,
+): TranslationResult {
+  const cached = cachedTranslation(source, options, environment);
+  if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
+  return known ?? { source, ...QUEUED };
 }
 
 function sameItems(a: readonly string[], b: readonly string[]): boolean {

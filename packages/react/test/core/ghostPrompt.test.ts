@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultGhostParams, stripRepetition } from '../../src/core/ghostPrompt.js';
 import { nextWord } from '../../src/core/nextWord.js';
+import { projectGhostText } from '../../src/core/projectGhostText.js';
 
 const at = (before: string, after = '') => ({ before, after });
 
@@ -69,5 +70,23 @@ describe('nextWord', () => {
   it('finds words in Japanese and Chinese', () => {
     expect(nextWord('良い天気ですね', 'ja')).toBe('良い');
     expect(nextWord('我们去公园', 'zh')).toBe('我们');
+  });
+});
+
+describe('projectGhostText', () => {
+  const ready = { suggestion: ' quick fox', status: 'ready' as const, error: null, context: at('The') };
+
+  it('keeps the rest of a suggestion the new text typed through', () => {
+    expect(projectGhostText(ready, at('The qu'))).toMatchObject({ suggestion: 'ick fox', status: 'ready' });
+  });
+
+  it('shows nothing for text the suggestion does not fit, or that typed it all', () => {
+    expect(projectGhostText(ready, at('The x'))).toMatchObject({ suggestion: '', status: 'pending' });
+    expect(projectGhostText(ready, at('The quick fox'))).toMatchObject({ suggestion: '' });
+    expect(projectGhostText(ready, at('The', ' end'))).toMatchObject({ suggestion: '' });
+  });
+
+  it('returns the state itself for the text it was made for', () => {
+    expect(projectGhostText(ready, at('The'))).toBe(ready);
   });
 });

@@ -1,0 +1,57 @@
+import type { InklingError } from '@inkling/scheduler';
+import type { GhostContext } from './ghostPrompt.js';
+
+/**
+ * `idle`: nothing to show. `pending`: waiting out the debounce or for the
+ * engine. `streaming`: the suggestion is arriving. `ready`: it is complete.
+ */
+export type GhostTextStatus = 'idle' | 'pending' | 'streaming' | 'ready' | 'error';
+
+/** What a ghost-text session shows. */
+export interface GhostTextState {
+  /** The text to show (and insert) at the caret; `''` when there is none. */
+  readonly suggestion: string;
+  readonly status: GhostTextStatus;
+  /** Why `status` is `'error'`; `null` otherwise. */
+  readonly error: InklingError | null;
+  /** The text around the caret this state is for; `null` before the first text. */
+  readonly context: GhostContext | null;
+}
+
+/** The text before and after the caret (clamped into the text; default: the end). */
+export function contextOf(text: string, caret: number | undefined): GhostContext {
+  const at = Math.max(0, Math.min(text.length, caret ?? text.length));
+  return { before: text.slice(0, at), after: text.slice(at) };
+}
+
+/** Whether two contexts are the same text around the same caret. */
+export function sameContext(a: GhostContext | undefined | null, b: GhostContext): boolean {
+  return !!a && a.before === b.before && a.after === b.after;
+}
+
+/**
+ * The state as it applies to `context`, the text and caret on screen now,
+ * which may be a keystroke ahead of the state (React renders the new text
+ * before an effect hands it to the controller). A suggestion typed through
+ * keeps its rest; one that no longer fits is never shown.
+ *
+ * @example
+ * const view = projectGhostText(ghost.getSnapshot(), { before: text, after: '' });
+ */
+export function projectGhostText(state: GhostTextState, context: GhostContext): GhostTextState {
+  const at = state.context;
+  if (!at || sameContext(at, context)) return state;
+  if (state.suggestion && context.after === at.after && context.before.startsWith(at.before)) {
+    const typed = context.before.slice(at.before.length);
+    if (typed.length < state.suggestion.length && state.suggestion.startsWith(typed)) {
+      return { ...state, suggestion: state.suggestion.slice(typed.length), context };
+    }
+  }
+  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'pending', error: null, context };
+}
+
+/** `text` with `piece` inserted at `caret` (default: the end). */
+export function insertAtCaret(text: string, caret: number | undefined, piece: string): string {
+  const { before, after } = contextOf(text, caret);
+  return before + piece + after;
+}
