@@ -14,9 +14,20 @@ export interface InklingContextValue {
   readonly scheduleFrame: FrameScheduler;
 }
 
+/**
+ * The context `<PoolProvider>` fills; hooks read it through `useInklingContext`.
+ *
+ * @example
+ * <InklingContext.Provider value={{ pool, modelId, queryClient, scheduleFrame }}>...</InklingContext.Provider>
+ */
 export const InklingContext = createContext<InklingContextValue | null>(null);
 
-/** The provider's value; outside one, an error that names the fix. */
+/**
+ * The provider's value; outside one, an error that names the hook and the fix.
+ *
+ * @example
+ * const { pool, modelId } = useInklingContext('useMyFeature');
+ */
 export function useInklingContext(hook: string): InklingContextValue {
   const value = useContext(InklingContext);
   if (!value) {

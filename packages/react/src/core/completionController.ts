@@ -52,7 +52,12 @@ type Action =
 
 const IDLE: CompletionState = { text: '', status: 'idle', error: null, finishReason: null, usage: null };
 
-/** The end state a job result maps to. */
+/**
+ * The end state a job result maps to.
+ *
+ * @example
+ * finishedState(await pool.submit(spec)).status; // 'done' | 'cancelled' | 'error'
+ */
 export function finishedState(result: JobResult): Pick<CompletionState, 'status' | 'error' | 'finishReason' | 'usage'> {
   const status = result.status === 'done' ? 'done' : result.status === 'error' ? 'error' : 'cancelled';
   return {

@@ -18,13 +18,23 @@ export interface GhostTextState {
   readonly context: GhostContext | null;
 }
 
-/** The text before and after the caret (clamped into the text; default: the end). */
+/**
+ * The text before and after the caret (clamped into the text; default: the end).
+ *
+ * @example
+ * contextOf('Hello world', 5); // { before: 'Hello', after: ' world' }
+ */
 export function contextOf(text: string, caret: number | undefined): GhostContext {
   const at = Math.max(0, Math.min(text.length, caret ?? text.length));
   return { before: text.slice(0, at), after: text.slice(at) };
 }
 
-/** Whether two contexts are the same text around the same caret. */
+/**
+ * Whether two contexts are the same text around the same caret.
+ *
+ * @example
+ * sameContext(contextOf('ab', 1), { before: 'a', after: 'b' }); // true
+ */
 export function sameContext(a: GhostContext | undefined | null, b: GhostContext): boolean {
   return !!a && a.before === b.before && a.after === b.after;
 }
@@ -50,7 +60,12 @@ export function projectGhostText(state: GhostTextState, context: GhostContext): 
   return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'pending', error: null, context };
 }
 
-/** `text` with `piece` inserted at `caret` (default: the end). */
+/**
+ * `text` with `piece` inserted at `caret` (default: the end).
+ *
+ * @example
+ * insertAtCaret('Hello world', 5, ' brave'); // 'Hello brave world'
+ */
 export function insertAtCaret(text: string, caret: number | undefined, piece: string): string {
   const { before, after } = contextOf(text, caret);
   return before + piece + after;

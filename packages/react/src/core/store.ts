@@ -14,6 +14,12 @@ export type Urgency = 'now' | 'frame';
  *
  * `getSnapshot` always returns the newest state (so a render for any other
  * reason never shows something stale); only the notifications are coalesced.
+ *
+ * @example
+ * class Counter extends Store<number> {
+ *   constructor() { super(0); }
+ *   add() { this.commit(this.state + 1, 'now'); }
+ * }
  */
 export abstract class Store<S> {
   readonly #listeners = new Set<() => void>();

@@ -10,7 +10,13 @@ export interface TranslateParamsInput {
   readonly from: string | undefined;
 }
 
-/** `'fr'` -> `'French'`; a name or anything unknown stays as it is. */
+/**
+ * A language's English name for a prompt; a name or anything unknown stays as it is.
+ *
+ * @example
+ * languageName('fr'); // 'French'
+ * languageName('Klingon'); // 'Klingon'
+ */
 export function languageName(language: string): string {
   try {
     const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language);
