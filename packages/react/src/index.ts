@@ -59,6 +59,7 @@ export type {
   CompletionUsage,
   CreateEmbeddingResponse,
   CreateEngine,
+  CreateEngineOptions,
   Embedding,
   EmbeddingCreateParams,
   EmbeddingJobSpec,

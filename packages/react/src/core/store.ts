@@ -44,11 +44,6 @@ export abstract class Store<S> {
   /** The current state; the same object until something changes. Bound. */
   readonly getSnapshot = (): S => this.#state;
 
-  /** How many listeners are subscribed (tests check none is left behind). */
-  get listenerCount(): number {
-    return this.#listeners.size;
-  }
-
   protected get state(): S {
     return this.#state;
   }

@@ -1,0 +1,11 @@
+// @vitest-environment node
+import { expect, it } from 'vitest';
+
+it('re-exports every runtime export of @inkling/scheduler, and nothing of its /testing entry', async () => {
+  const react = await import('../src/index.js');
+  const scheduler = await import('@inkling/scheduler');
+  const testing = await import('@inkling/scheduler/testing');
+  const missing = Object.entries(scheduler).filter(([name, value]) => (react as Record<string, unknown>)[name] !== value);
+  expect(missing.map(([name]) => name)).toEqual([]);
+  expect(Object.keys(testing).filter((name) => name in react)).toEqual([]);
+});
