@@ -68,7 +68,10 @@ export function useGhostText(session: string, options: UseGhostTextOptions): Use
   }, [ghost, session, text, caret, enabled, debounceMs, maxTokens, locale, build]);
   // This render's text may be a keystroke ahead of the controller, which
   // hears of it in the effect above: show the state as it applies to it.
-  const view = useMemo(() => (enabled === false ? state : projectGhostText(state, contextOf(text, caret))), [state, text, caret, enabled]);
+  const view = useMemo(
+    () => (enabled === false ? { ...state, suggestion: '', status: 'idle' as const, error: null } : projectGhostText(state, contextOf(text, caret))),
+    [state, text, caret, enabled],
+  );
   const { suggestion } = view;
   const accept = useCallback(() => insertAtCaret(text, caret, suggestion), [text, caret, suggestion]);
   const acceptWord = useCallback(() => insertAtCaret(text, caret, nextWord(suggestion, locale)), [text, caret, suggestion, locale]);

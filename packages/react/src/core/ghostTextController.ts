@@ -105,7 +105,11 @@ export class GhostTextController extends Store<GhostTextState> {
     const previous = this.#options;
     this.#options = options;
     // Another session is another editor (or document): nothing carries over.
-    if (options.session !== previous.session) this.#context = undefined;
+    if (options.session !== previous.session) {
+      this.#context = undefined;
+      this.#dismissed = undefined;
+      this.#reset();
+    }
     if (options.enabled === false) {
       this.#context = undefined;
       this.#reset();

@@ -271,3 +271,20 @@ describe('GhostTextController', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('GhostTextController sessions', () => {
+  it('drops the request of a session it leaves and asks again in the new one', async () => {
+    const { pool } = fakePool({ reply: ' next', prefillMs: 50, tokenMs: 50 }, { size: 1 });
+    await pool.load();
+    const ghost = new GhostTextController(pool, { session: 'doc-1', text: '' });
+    ghost.setOptions({ session: 'doc-1', text: 'Hello' });
+    await vi.advanceTimersByTimeAsync(130);
+    ghost.setOptions({ session: 'doc-2', text: 'Hello' });
+    await vi.runAllTimersAsync();
+    expect(pool.getSnapshot().recent.map((r) => [r.session, r.status])).toEqual([
+      ['doc-1', 'cancelled'],
+      ['doc-2', 'done'],
+    ]);
+    expect(ghost.getSnapshot().suggestion).toBe(' next');
+  });
+});
