@@ -9,11 +9,24 @@ export { useGhostText } from './useGhostText.js';
 export { useBatchTranslate } from './useBatchTranslate.js';
 export { useEmbeddings } from './useEmbeddings.js';
 
+// Components, and the behaviour hooks they are shells over.
+export { GhostTextarea } from './GhostTextarea.js';
+export { useGhostTextarea } from './useGhostTextarea.js';
+export { TranslateList } from './TranslateList.js';
+export { useTranslateList } from './useTranslateList.js';
+export { ModelLoadProgress } from './ModelLoadProgress.js';
+export { useModelLoadProgress } from './useModelLoadProgress.js';
+export { PoolInspector } from './PoolInspector.js';
+export { usePoolInspector } from './usePoolInspector.js';
+
 // Building blocks the hooks' options take.
 export { animationFrame } from './core/frameScheduler.js';
 export { inklingKeys } from './core/cacheKeys.js';
 export { defaultGhostParams } from './core/ghostPrompt.js';
 export { defaultTranslateParams } from './core/translatePrompt.js';
+export { inspectPool } from './core/inspectPool.js';
+export { loadErrorAdvice } from './core/loadErrorAdvice.js';
+export { insertText } from './core/insertText.js';
 
 export type { PoolProviderProps } from './PoolProvider.js';
 export type { UseModelLoadOptions, UseModelLoadResult } from './useModelLoad.js';
@@ -22,6 +35,13 @@ export type { UseChatOptions, UseChatResult } from './useChat.js';
 export type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
 export type { UseBatchTranslateOptions, UseBatchTranslateResult } from './useBatchTranslate.js';
 export type { EmbeddingsStatus, UseEmbeddingsOptions, UseEmbeddingsResult } from './useEmbeddings.js';
+export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } from './useGhostTextarea.js';
+export type { TranslateListAria, TranslateListLabels, TranslateListProps, TranslateListRow } from './useTranslateList.js';
+export type { ModelLoadProgressAria, ModelLoadProgressLabels, ModelLoadProgressProps } from './useModelLoadProgress.js';
+export type { PoolInspectorProps } from './PoolInspector.js';
+export type { UsePoolInspectorOptions, UsePoolInspectorResult } from './usePoolInspector.js';
+export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './core/inspectPool.js';
+export type { DataAttributes } from './dataAttributes.js';
 export type { FrameScheduler } from './core/frameScheduler.js';
 export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';

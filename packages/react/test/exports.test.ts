@@ -9,3 +9,10 @@ it('re-exports every runtime export of @inkling/scheduler, and nothing of its /t
   expect(missing.map(([name]) => name)).toEqual([]);
   expect(Object.keys(testing).filter((name) => name in react)).toEqual([]);
 });
+
+it('keeps the simulated engines on their own /testing entry', async () => {
+  const react = await import('../src/index.js');
+  const testing = await import('../src/testing/index.js');
+  expect(Object.keys(testing).toSorted()).toEqual(['pseudoTranslate', 'simulatedEngines', 'simulatedGhostReply', 'simulatedReply']);
+  expect(Object.keys(testing).filter((name) => name in react)).toEqual([]);
+});

@@ -9,6 +9,16 @@ export interface ModelLoadState {
   readonly text: string;
   /** Why `status` is `'error'`; `null` otherwise. */
   readonly error: InklingError | null;
+  /** Seconds since the load started, when the engine reports it (`timeElapsed`); else `null`. */
+  readonly timeElapsed: number | null;
+  /** Bytes fetched so far, when the engine reports them (`loadedBytes`); else `null`. */
+  readonly loadedBytes: number | null;
+  /** Bytes to fetch in all, when the engine reports them (`totalBytes`); else `null`. */
+  readonly totalBytes: number | null;
+}
+
+function numberOr(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 /**
@@ -23,15 +33,17 @@ export interface ModelLoadState {
 export function createModelLoadSelector(): (status: PoolStatus) => ModelLoadState {
   let last: ModelLoadState | undefined;
   return (pool) => {
+    const report = pool.loadProgress;
     const next: ModelLoadState = {
       status: pool.phase,
-      progress: pool.phase === 'ready' ? 1 : (pool.loadProgress?.progress ?? 0),
-      text: pool.loadProgress?.text ?? '',
+      progress: pool.phase === 'ready' ? 1 : (report?.progress ?? 0),
+      text: report?.text ?? '',
       error: pool.error,
+      timeElapsed: numberOr(report?.timeElapsed),
+      loadedBytes: numberOr(report?.loadedBytes),
+      totalBytes: numberOr(report?.totalBytes),
     };
-    if (last && last.status === next.status && last.progress === next.progress && last.text === next.text && last.error === next.error) {
-      return last;
-    }
+    if (last && (Object.keys(next) as Array<keyof ModelLoadState>).every((key) => last?.[key] === next[key])) return last;
     last = next;
     return next;
   };

@@ -1,0 +1,50 @@
+import { EngineLanes } from './inspector/EngineLanes.js';
+import { InspectorSummary } from './inspector/InspectorSummary.js';
+import { JobTable } from './inspector/JobTable.js';
+import { QueueBands } from './inspector/QueueBands.js';
+import { type UsePoolInspectorOptions, usePoolInspector } from './usePoolInspector.js';
+
+/** Props of `PoolInspector`. */
+export interface PoolInspectorProps extends UsePoolInspectorOptions {
+  /** The heading. Default `'Engine pool'`. */
+  title?: string;
+  /** The time the engine lanes cover. Default `10_000` ms. */
+  windowMs?: number;
+  /** Rows of the job table. Default `20`. */
+  maxJobs?: number;
+  /** Class of the wrapper. */
+  className?: string;
+}
+
+/**
+ * The pool live, as a devtools panel: a summary (phase, engines, running,
+ * queued, and how recent jobs ended), each engine with the job it runs and a
+ * lane of the jobs it ran, the queue per priority, and a table of jobs
+ * newest first with outcome (supersessions, preemptions, cancels, errors),
+ * time to first token and tokens per second. Outcomes are on `data-outcome`
+ * for colour. Needs a `<PoolProvider>`.
+ *
+ * @example
+ * <PoolProvider pool={pool}>
+ *   <App />
+ *   <PoolInspector />
+ * </PoolProvider>
+ */
+export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJobs = 20, className, ...options }: PoolInspectorProps) {
+  const { status, inspection } = usePoolInspector(options);
+  return (
+    <section
+      className={className ? `inkling-inspector ${className}` : 'inkling-inspector'}
+      aria-label={title}
+      data-phase={status.phase}
+      data-running={status.running}
+      data-queued={status.queued}
+    >
+      <div className="inkling-inspector-title">{title}</div>
+      <InspectorSummary status={status} inspection={inspection} />
+      <EngineLanes inspection={inspection} windowMs={windowMs} />
+      <QueueBands inspection={inspection} />
+      <JobTable inspection={inspection} maxJobs={maxJobs} />
+    </section>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The computed properties of a textarea that decide where its text wraps and
+ * where each character sits; the ghost overlay copies them.
+ */
+export const MIRRORED_PROPERTIES = [
+  'box-sizing',
+  'font-family',
+  'font-size',
+  'font-style',
+  'font-weight',
+  'font-variant',
+  'font-stretch',
+  'font-kerning',
+  'font-feature-settings',
+  'font-variation-settings',
+  'line-height',
+  'letter-spacing',
+  'word-spacing',
+  'text-indent',
+  'text-transform',
+  'text-align',
+  'text-rendering',
+  'direction',
+  'tab-size',
+  'word-break',
+  'hyphens',
+  'padding-top',
+  'padding-right',
+  'padding-bottom',
+  'padding-left',
+  'border-top-width',
+  'border-right-width',
+  'border-bottom-width',
+  'border-left-width',
+] as const;
+
+/** What `attachGhostOverlay` returns. */
+export interface GhostOverlayHandle {
+  /** Copies the textarea's style, box and scroll position again (after a change the observers cannot see). */
+  sync(): void;
+  /** Copies only the scroll position. */
+  syncScroll(): void;
+  /** Removes every listener and observer. */
+  detach(): void;
+}
+
+function px(value: string): number {
+  const n = Number.parseFloat(value);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * Makes `overlay` lie exactly over `textarea` and lay text out as it does:
+ * same font, padding, borders (transparent), line height, letter spacing,
+ * wrapping, box and scroll position, with room for the textarea's scrollbar.
+ * Both must share an offset parent (a `position: relative` wrapper).
+ *
+ * @example
+ * mirrorTextareaStyle(textarea, overlay);
+ * overlay.textContent = textarea.value.slice(0, caret); // ends where the caret is
+ */
+export function mirrorTextareaStyle(textarea: HTMLTextAreaElement, overlay: HTMLElement): void {
+  const view = textarea.ownerDocument.defaultView;
+  if (!view) return;
+  const computed = view.getComputedStyle(textarea);
+  const style = overlay.style;
+  for (const name of MIRRORED_PROPERTIES) {
+    const value = computed.getPropertyValue(name);
+    if (value) style.setProperty(name, value);
+  }
+  style.setProperty('white-space', computed.getPropertyValue('white-space') || 'pre-wrap');
+  style.setProperty('overflow-wrap', computed.getPropertyValue('overflow-wrap') || 'break-word');
+  style.setProperty('border-style', 'solid');
+  style.setProperty('border-color', 'transparent');
+  // A vertical scrollbar narrows the textarea's text; narrow the overlay's as much.
+  const borders = px(computed.getPropertyValue('border-left-width')) + px(computed.getPropertyValue('border-right-width'));
+  const scrollbar = Math.max(0, textarea.offsetWidth - textarea.clientWidth - borders);
+  if (scrollbar > 0) style.setProperty('padding-right', `${px(computed.getPropertyValue('padding-right')) + scrollbar}px`);
+  style.setProperty('top', `${textarea.offsetTop}px`);
+  style.setProperty('left', `${textarea.offsetLeft}px`);
+  style.setProperty('width', `${textarea.offsetWidth}px`);
+  style.setProperty('height', `${textarea.offsetHeight}px`);
+}
+
+/**
+ * Keeps `overlay` mirroring `textarea` (see `mirrorTextareaStyle`): now, when
+ * the textarea scrolls, when it or the window resizes (`ResizeObserver`), and
+ * when web fonts finish loading. Everything is looked up on the textarea's
+ * window when attached, never at import.
+ *
+ * @example
+ * const overlay = attachGhostOverlay(textarea, overlayElement);
+ * // later
+ * overlay.detach();
+ */
+export function attachGhostOverlay(textarea: HTMLTextAreaElement, overlay: HTMLElement): GhostOverlayHandle {
+  const view = textarea.ownerDocument.defaultView;
+  const syncScroll = () => {
+    overlay.scrollTop = textarea.scrollTop;
+    overlay.scrollLeft = textarea.scrollLeft;
+  };
+  const sync = () => {
+    mirrorTextareaStyle(textarea, overlay);
+    syncScroll();
+  };
+  sync();
+  textarea.addEventListener('scroll', syncScroll, { passive: true });
+  view?.addEventListener('resize', sync);
+  const observer = view && typeof view.ResizeObserver === 'function' ? new view.ResizeObserver(sync) : undefined;
+  observer?.observe(textarea);
+  const fonts = (textarea.ownerDocument as Document & { fonts?: EventTarget }).fonts;
+  fonts?.addEventListener?.('loadingdone', sync);
+  return {
+    sync,
+    syncScroll,
+    detach() {
+      textarea.removeEventListener('scroll', syncScroll);
+      view?.removeEventListener('resize', sync);
+      observer?.disconnect();
+      fonts?.removeEventListener?.('loadingdone', sync);
+    },
+  };
+}

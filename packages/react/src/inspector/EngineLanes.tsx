@@ -1,0 +1,103 @@
+import type { InspectedJob, PoolInspection } from '../core/inspectPool.js';
+import { formatMs } from './format.js';
+import { OUTCOME_LABELS } from './outcomeLabels.js';
+
+/** Props of `EngineLanes`. */
+export interface EngineLanesProps {
+  inspection: PoolInspection;
+  /** The time the lanes cover, ending at the latest event. */
+  windowMs: number;
+}
+
+function jobTitle(job: InspectedJob): string {
+  const parts = [job.id, job.task, job.priority, OUTCOME_LABELS[job.outcome], `${job.tokens} tok`];
+  if (job.ttftMs !== null) parts.push(`first token ${formatMs(job.ttftMs)}`);
+  return parts.join(' · ');
+}
+
+/** One engine's track: a block per job it ran, placed on the time axis. */
+function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: number; range: number }) {
+  return (
+    <div className="inkling-lane">
+      {jobs.map((job) => {
+        const from = Math.max(job.startedAt ?? job.endAt, start);
+        const left = ((from - start) / range) * 100;
+        const width = ((job.endAt - from) / range) * 100;
+        const prefill = job.firstTokenAt === undefined ? 100 : ((Math.max(job.firstTokenAt, from) - from) / Math.max(job.endAt - from, 1)) * 100;
+        return (
+          <div
+            key={job.id}
+            className="inkling-lane-job"
+            data-outcome={job.outcome}
+            data-priority={job.priority}
+            title={jobTitle(job)}
+            style={{ left: `${left}%`, width: `${Math.max(width, 0.4)}%` }}
+          >
+            <div className="inkling-lane-prefill" style={{ width: `${Math.min(100, prefill)}%` }} />
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/**
+ * A table of the pool's engines: state, the job each runs (id, task,
+ * priority, tokens so far) and a lane with every job it ran in the last
+ * `windowMs`, coloured by outcome, the prefill part lighter. A preempted
+ * block ends where the interactive job after it starts.
+ *
+ * @example
+ * <EngineLanes inspection={inspection} windowMs={10_000} />
+ */
+export function EngineLanes({ inspection, windowMs }: EngineLanesProps) {
+  const end = inspection.span.end;
+  const start = Math.max(inspection.span.start, end - windowMs);
+  const range = Math.max(end - start, 1);
+  return (
+    <table className="inkling-engines">
+      <caption>Engines</caption>
+      <thead>
+        <tr>
+          <th scope="col">Engine</th>
+          <th scope="col">State</th>
+          <th scope="col">Running</th>
+          <th scope="col" className="inkling-lane-head">
+            Last {formatMs(range)}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {inspection.engines.length === 0 ? (
+          <tr>
+            <td colSpan={4} className="inkling-empty">
+              No engine loaded
+            </td>
+          </tr>
+        ) : null}
+        {inspection.engines.map((engine) => (
+          <tr key={engine.index} data-state={engine.state}>
+            <th scope="row">{engine.index + 1}</th>
+            <td>
+              <span className="inkling-engine-state" data-state={engine.state}>
+                {engine.state}
+              </span>
+            </td>
+            <td className="inkling-engine-jobs">
+              {engine.jobs.length === 0
+                ? '–'
+                : engine.jobs.map((job) => (
+                    <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
+                      <code>{job.id}</code> {job.task} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
+                    </span>
+                  ))}
+            </td>
+            <td className="inkling-lane-cell" aria-hidden="true">
+              <Lane jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)} start={start} range={range} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,74 @@
+import type { PoolInspection } from '../core/inspectPool.js';
+import { formatMs, formatRate } from './format.js';
+import { OUTCOME_LABELS } from './outcomeLabels.js';
+
+/**
+ * Live and recent jobs, newest first: id, task, priority, engine, outcome
+ * (superseded and preempted told apart), wait in the queue, time to first
+ * token, decode tokens per second and tokens. Rows carry `data-outcome`.
+ *
+ * @example
+ * <JobTable inspection={inspection} maxJobs={20} />
+ */
+export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; maxJobs: number }) {
+  const jobs = inspection.jobs.slice(0, maxJobs);
+  return (
+    <table className="inkling-jobs">
+      <caption>Jobs, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Job</th>
+          <th scope="col">Task</th>
+          <th scope="col">Priority</th>
+          <th scope="col">Engine</th>
+          <th scope="col">Outcome</th>
+          <th scope="col" className="inkling-num">
+            Wait
+          </th>
+          <th scope="col" className="inkling-num">
+            <abbr title="Time to first token">TTFT</abbr>
+          </th>
+          <th scope="col" className="inkling-num">
+            Tok/s
+          </th>
+          <th scope="col" className="inkling-num">
+            Tokens
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {jobs.length === 0 ? (
+          <tr>
+            <td colSpan={9} className="inkling-empty">
+              No jobs yet
+            </td>
+          </tr>
+        ) : null}
+        {jobs.map((job) => (
+          <tr key={job.id} data-outcome={job.outcome} data-priority={job.priority}>
+            <td>
+              <code>{job.id}</code>
+            </td>
+            <td className="inkling-task">{job.task}</td>
+            <td>
+              <span className="inkling-priority" data-priority={job.priority}>
+                {job.priority}
+              </span>
+              {job.preemptible ? <span className="inkling-preemptible" title="preemptible"> ✂</span> : null}
+            </td>
+            <td>{job.engineIndex === undefined ? '–' : job.engineIndex + 1}</td>
+            <td>
+              <span className="inkling-outcome" data-outcome={job.outcome} title={job.error}>
+                {OUTCOME_LABELS[job.outcome]}
+              </span>
+            </td>
+            <td className="inkling-num">{formatMs(job.waitMs)}</td>
+            <td className="inkling-num">{formatMs(job.ttftMs)}</td>
+            <td className="inkling-num">{formatRate(job.tokensPerSecond)}</td>
+            <td className="inkling-num">{job.tokens}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

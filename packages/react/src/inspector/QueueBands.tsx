@@ -1,0 +1,40 @@
+import { PRIORITY_ORDER } from '@inkling/scheduler';
+import type { PoolInspection } from '../core/inspectPool.js';
+
+/** How many queued jobs each band lists by name before `+N more`. */
+const SHOWN = 4;
+
+/**
+ * The queue, one band per priority (interactive, high, normal, low): how
+ * many wait in each and the first few by id and task, in the order they
+ * will start.
+ *
+ * @example
+ * <QueueBands inspection={inspection} />
+ */
+export function QueueBands({ inspection }: { inspection: PoolInspection }) {
+  return (
+    <section className="inkling-queues" aria-label="Queue">
+      <span className="inkling-queues-title">Queue</span>
+      <ul>
+        {PRIORITY_ORDER.map((priority) => {
+          const jobs = inspection.queues[priority];
+          return (
+            <li key={priority} data-priority={priority} data-count={jobs.length}>
+              <span className="inkling-priority" data-priority={priority}>
+                {priority}
+              </span>
+              <span className="inkling-queue-count">{jobs.length}</span>
+              {jobs.slice(0, SHOWN).map((job) => (
+                <span key={job.id} className="inkling-job-chip">
+                  <code>{job.id}</code> {job.task}
+                </span>
+              ))}
+              {jobs.length > SHOWN ? <span className="inkling-queue-more">+{jobs.length - SHOWN} more</span> : null}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+import type { ButtonHTMLAttributes, HTMLAttributes, ProgressHTMLAttributes } from 'react';
+import type { TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
+import type { DataAttributes } from './dataAttributes.js';
+import { type UseBatchTranslateOptions, type UseBatchTranslateResult, useBatchTranslate } from './useBatchTranslate.js';
+
+/** Words `TranslateList` shows; translate them here. */
+export interface TranslateListLabels {
+  /** The list's accessible name. */
+  list: string;
+  source: string;
+  translation: string;
+  status: string;
+  start: string;
+  cancel: string;
+  retry: string;
+  /** The progress line, e.g. `3 of 10 translated`. */
+  progress: (done: number, total: number) => string;
+  /** Each item's status in words. */
+  statuses: Record<TranslationStatus, string>;
+}
+
+const DEFAULT_LABELS: TranslateListLabels = {
+  list: 'Translations',
+  source: 'Source',
+  translation: 'Translation',
+  status: 'Status',
+  start: 'Translate',
+  cancel: 'Cancel',
+  retry: 'Retry',
+  progress: (done, total) => `${done} of ${total} translated`,
+  statuses: { queued: 'Queued', running: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
+};
+
+/** Props of `useTranslateList` and `TranslateList`. */
+export interface TranslateListProps extends UseBatchTranslateOptions {
+  /** The pool task the whole batch runs under. Default `'translate-list'`. */
+  task?: string;
+  /** Words shown. Default: English. */
+  labels?: Partial<TranslateListLabels>;
+  /** Class of the wrapper. */
+  className?: string;
+}
+
+/** One row of the list, with its props. */
+export interface TranslateListRow extends TranslationResult {
+  /** For the row: `data-status`. */
+  rowProps: HTMLAttributes<HTMLTableRowElement> & DataAttributes;
+  /** For the source cell: `lang` when `from` is a language code. */
+  sourceProps: HTMLAttributes<HTMLElement>;
+  /** For the translation cell: `lang` when `to` is a language code. */
+  translationProps: HTMLAttributes<HTMLElement>;
+  /** The status in words. */
+  statusLabel: string;
+}
+
+/** What `useTranslateList` returns. */
+export interface TranslateListAria {
+  batch: UseBatchTranslateResult;
+  labels: TranslateListLabels;
+  rootProps: HTMLAttributes<HTMLDivElement> & DataAttributes;
+  progressProps: ProgressHTMLAttributes<HTMLProgressElement>;
+  /** The progress line in words. */
+  progressLabel: string;
+  /** Starts the items not done (shown when `enabled` is false or something is left to do). */
+  startButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
+  cancelButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
+  retryButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
+  rows: TranslateListRow[];
+}
+
+/** A BCP 47 code that can go in `lang` (a name such as `'French'` cannot). */
+function langOf(language: string | undefined): string | undefined {
+  return language && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(language) ? language : undefined;
+}
+
+/**
+ * The behaviour of a batch translation list: `useBatchTranslate` plus prop
+ * bags for a progress bar, start, cancel and retry buttons (each disabled
+ * when it has nothing to do) and a row per item with its status. Needs a
+ * `<PoolProvider>`.
+ *
+ * @example
+ * const list = useTranslateList({ items, to: 'fr' });
+ * <progress {...list.progressProps} />
+ * <button {...list.cancelButtonProps}>{list.labels.cancel}</button>
+ */
+export function useTranslateList(props: TranslateListProps): TranslateListAria {
+  const { task = 'translate-list', labels: custom, className, ...options } = props;
+  const batch = useBatchTranslate(task, options);
+  const labels = { ...DEFAULT_LABELS, ...custom, statuses: { ...DEFAULT_LABELS.statuses, ...custom?.statuses } };
+  const { done, total } = batch.progress;
+  const running = batch.status === 'running';
+  const retryable = batch.results.some((r) => r.status === 'error' || r.status === 'cancelled');
+  const startable = !running && batch.results.some((r) => r.status === 'queued');
+  const lang = langOf(options.to);
+  const sourceLang = langOf(options.from);
+  const progressLabel = labels.progress(done, total);
+  return {
+    batch,
+    labels,
+    rootProps: {
+      'data-status': batch.status,
+      className: className ? `inkling-translate-list ${className}` : 'inkling-translate-list',
+    },
+    progressProps: { value: done, max: Math.max(total, 1), 'aria-label': progressLabel, className: 'inkling-progress' },
+    progressLabel,
+    startButtonProps: { type: 'button', disabled: !startable, onClick: batch.start },
+    cancelButtonProps: { type: 'button', disabled: !running, onClick: batch.cancel },
+    retryButtonProps: { type: 'button', disabled: running || !retryable, onClick: batch.retry },
+    rows: batch.results.map((result, index) => ({
+      ...result,
+      rowProps: { 'data-status': result.status, 'data-index': String(index) },
+      sourceProps: { lang: sourceLang },
+      translationProps: { lang },
+      statusLabel: labels.statuses[result.status],
+    })),
+  };
+}

@@ -1,0 +1,254 @@
+import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { act, fireEvent, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type ComponentProps, createRef, useState } from 'react';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { GhostTextarea, type GhostTextareaProps } from '../src/index.js';
+import { advance, describeEachReactMode, engineCalls, fakePool, renderWithPool, settle } from './utils.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+function beforeOf(request: StreamingChatCompletionRequest): string {
+  return /<before_cursor>([\s\S]*?)<\/before_cursor>/.exec(String(request.messages.at(-1)?.content))?.[1] ?? '';
+}
+
+async function setup(reply: (before: string) => string = () => ' jumps over the dog') {
+  const made = fakePool({ reply: (request) => reply(beforeOf(request)), tokenMs: 10 });
+  await made.pool.load();
+  const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+  return { ...made, user };
+}
+
+const textarea = () => screen.getByLabelText<HTMLTextAreaElement>('Note');
+const root = () => textarea().parentElement as HTMLElement;
+const overlay = () => root().querySelector<HTMLElement>('[data-inkling-overlay]') as HTMLElement;
+const ghost = () => root().querySelector<HTMLElement>('[data-inkling-ghost]');
+
+function Form(props: Partial<ComponentProps<typeof GhostTextarea>>) {
+  return (
+    <>
+      <button type="button">Before</button>
+      <GhostTextarea aria-label="Note" {...props} />
+      <button type="button">After</button>
+    </>
+  );
+}
+
+function Controlled(props: Partial<GhostTextareaProps>) {
+  const [text, setText] = useState('');
+  return (
+    <>
+      <GhostTextarea aria-label="Note" value={text} onChange={(event) => setText(event.target.value)} {...props} />
+      <output data-testid="parent">{text}</output>
+    </>
+  );
+}
+
+describeEachReactMode('GhostTextarea', (mode) => {
+  it('shows the suggestion after the caret, and Tab accepts it (uncontrolled)', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<Form defaultValue="" />, pool, mode);
+    await user.type(textarea(), 'The fox');
+    expect(root().dataset.state).toBe('pending');
+    await settle();
+    expect(ghost()?.textContent).toBe(' jumps over the dog');
+    expect(root().dataset).toMatchObject({ state: 'ready', hasSuggestion: 'true' });
+    expect(textarea().dataset.state).toBe('ready');
+    await user.keyboard('{Tab}');
+    expect(textarea().value).toBe('The fox jumps over the dog');
+    expect(textarea().selectionStart).toBe('The fox jumps over the dog'.length);
+    expect(document.activeElement).toBe(textarea());
+    expect(ghost()).toBeNull();
+  });
+
+  it('starts from defaultValue and hands an accepted suggestion to a controlled onChange', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<Controlled />, pool, mode);
+    await user.type(textarea(), 'Hi');
+    await settle();
+    await user.keyboard('{Tab}');
+    expect(screen.getByTestId('parent').textContent).toBe('Hi jumps over the dog');
+    expect(textarea().value).toBe('Hi jumps over the dog');
+  });
+
+  it('Tab moves focus as usual when no suggestion is visible, and Shift+Tab is never taken', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<Form />, pool, mode);
+    await user.click(textarea());
+    await user.keyboard('{Tab}');
+    expect(document.activeElement).toBe(screen.getByText('After'));
+    await user.type(textarea(), 'The fox');
+    await settle();
+    expect(ghost()?.textContent).toBe(' jumps over the dog');
+    await user.keyboard('{Shift>}{Tab}{/Shift}');
+    expect(document.activeElement).toBe(screen.getByText('Before'));
+    expect(textarea().value).toBe('The fox');
+  });
+
+  it('Ctrl+ArrowRight and Alt+ArrowRight accept one word at a time', async () => {
+    const { pool, user, createEngine } = await setup();
+    renderWithPool(<Form />, pool, mode);
+    await user.type(textarea(), 'The fox');
+    await settle();
+    await user.keyboard('{Control>}{ArrowRight}{/Control}');
+    expect(textarea().value).toBe('The fox jumps');
+    expect(ghost()?.textContent).toBe(' over the dog');
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    expect(textarea().value).toBe('The fox jumps over');
+    expect(ghost()?.textContent).toBe(' the dog');
+    expect(engineCalls(createEngine)).toHaveLength(1);
+  });
+
+  it('Escape dismisses the suggestion and asks nothing more', async () => {
+    const { pool, user, createEngine } = await setup();
+    renderWithPool(<Form />, pool, mode);
+    await user.type(textarea(), 'Some');
+    await settle();
+    expect(ghost()).not.toBeNull();
+    await user.keyboard('{Escape}');
+    expect(ghost()).toBeNull();
+    expect(root().dataset.hasSuggestion).toBeUndefined();
+    await settle();
+    expect(ghost()).toBeNull();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+  });
+
+  it('never asks or accepts during an IME composition', async () => {
+    const { pool, user, createEngine } = await setup(() => 'です');
+    renderWithPool(<Form />, pool, mode);
+    await user.click(textarea());
+    fireEvent.compositionStart(textarea());
+    fireEvent.change(textarea(), { target: { value: 'きょう' } });
+    await settle();
+    expect(engineCalls(createEngine)).toHaveLength(0);
+    fireEvent.change(textarea(), { target: { value: '今日' } });
+    fireEvent.compositionEnd(textarea());
+    await settle();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    expect(ghost()?.textContent).toBe('です');
+    // A Tab that an IME is handling (a new composition) is the IME's.
+    fireEvent.compositionStart(textarea());
+    fireEvent.keyDown(textarea(), { key: 'Tab', isComposing: true });
+    expect(textarea().value).toBe('今日');
+  });
+
+  it('renders a suggestion as text, never as HTML', async () => {
+    const { pool, user } = await setup(() => ' <b>bold</b> <img src=x onerror=alert(1)>');
+    renderWithPool(<Form />, pool, mode);
+    await user.type(textarea(), 'Say');
+    await settle();
+    expect(ghost()?.textContent).toBe(' <b>bold</b> <img src=x onerror=alert(1)>');
+    expect(overlay().querySelector('b, img')).toBeNull();
+  });
+
+  it('is an inline autocomplete: ghost hidden from assistive technology, a polite announcement without the suggestion', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<Form announceDelayMs={500} />, pool, mode);
+    expect(textarea().getAttribute('aria-autocomplete')).toBe('inline');
+    expect(overlay().getAttribute('aria-hidden')).toBe('true');
+    const status = screen.getByRole('status');
+    expect(status.getAttribute('aria-live')).toBe('polite');
+    await user.type(textarea(), 'The fox');
+    await advance(300); // suggestion visible, not yet announced
+    expect(ghost()).not.toBeNull();
+    expect(status.textContent).toBe('');
+    await advance(600);
+    expect(status.textContent).toMatch(/Suggestion available.*Tab to accept/);
+    expect(status.textContent).not.toContain('jumps');
+    await user.keyboard('{Escape}');
+    expect(status.textContent).toBe('');
+  });
+
+  it('draws the overlay as text before the caret, the ghost, and text after it, in the textarea\'s style', async () => {
+    const { pool, user } = await setup((before) => (before === 'Hello' ? ' big' : ' there'));
+    renderWithPool(
+      <Form style={{ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', padding: '9px 11px', fontFamily: 'Georgia' }} defaultValue="Hello world" />,
+      pool,
+      mode,
+    );
+    const style = overlay().style;
+    expect(style).toMatchObject({ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', paddingTop: '9px', paddingLeft: '11px', fontFamily: 'Georgia' });
+    expect(style).toMatchObject({ position: 'absolute', pointerEvents: 'none', whiteSpace: 'pre-wrap', overflowWrap: 'break-word', borderStyle: 'solid' });
+    await user.click(textarea());
+    textarea().setSelectionRange(5, 5);
+    fireEvent.select(textarea());
+    await settle();
+    const parts = [...overlay().childNodes].map((node) => [node.nodeName, node.textContent]);
+    expect(parts).toEqual([
+      ['#text', 'Hello'],
+      ['SPAN', ' big'],
+      ['#text', ' world'],
+    ]);
+    await user.keyboard('{Tab}');
+    expect(textarea().value).toBe('Hello big world');
+    expect(textarea().selectionStart).toBe(9);
+  });
+
+  it('keeps the overlay scrolled with the textarea', async () => {
+    const { pool } = await setup();
+    renderWithPool(<Form defaultValue={'line\n'.repeat(50)} rows={2} />, pool, mode);
+    textarea().scrollTop = 40;
+    fireEvent.scroll(textarea());
+    expect(overlay().scrollTop).toBe(40);
+  });
+
+  it('a tap on the ghost accepts it and keeps the focus in the textarea', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<Form />, pool, mode);
+    await user.type(textarea(), 'The fox');
+    await settle();
+    await user.click(ghost() as HTMLElement);
+    expect(textarea().value).toBe('The fox jumps over the dog');
+    expect(document.activeElement).toBe(textarea());
+  });
+
+  it('forwards its ref and textarea props, and lets an onKeyDown that prevents default keep the key', async () => {
+    const { pool, user } = await setup();
+    const ref = createRef<HTMLTextAreaElement>();
+    const onAccept = vi.fn();
+    let prevent = true;
+    renderWithPool(
+      <Form
+        ref={ref}
+        rows={7}
+        placeholder="Write"
+        className="mine"
+        onAccept={onAccept}
+        onKeyDown={(event) => {
+          if (prevent && event.key === 'Tab') event.preventDefault();
+        }}
+      />,
+      pool,
+      mode,
+    );
+    expect(ref.current).toBe(textarea());
+    expect(['rows', 'placeholder', 'class'].map((name) => textarea().getAttribute(name))).toEqual(['7', 'Write', 'mine']);
+    await user.type(textarea(), 'The fox');
+    await settle();
+    await user.keyboard('{Tab}');
+    expect(textarea().value).toBe('The fox');
+    prevent = false;
+    await user.keyboard('{Tab}');
+    expect(textarea().value).toBe('The fox jumps over the dog');
+    expect(onAccept).toHaveBeenCalledWith(' jumps over the dog', 'all');
+  });
+
+  it('suggests only while focused, with no selection, and not when suggest is false', async () => {
+    const { pool, user, createEngine } = await setup();
+    const view = renderWithPool(<Form defaultValue="The fox" />, pool, mode);
+    await settle();
+    expect(engineCalls(createEngine)).toHaveLength(0);
+    await user.click(textarea());
+    await settle();
+    expect(ghost()).not.toBeNull();
+    await user.tab();
+    expect(ghost()).toBeNull();
+    view.rerender(<Form defaultValue="The fox" suggest={false} />);
+    await user.click(textarea());
+    await settle();
+    expect(ghost()).toBeNull();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    await act(async () => {});
+  });
+});

@@ -1,0 +1,117 @@
+import { act, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { PoolInspector, inspectPool } from '../src/index.js';
+import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const jobRow = (id: string) =>
+  within(screen.getByRole('table', { name: /Jobs/ }))
+    .getAllByRole('row')
+    .find((row) => row.querySelector('code')?.textContent === id) as HTMLElement;
+const engineRows = () => within(screen.getByRole('table', { name: 'Engines' })).getAllByRole('row').slice(1);
+const count = (outcome: string) => document.querySelector(`.inkling-inspector-counts [data-outcome="${outcome}"]`)?.textContent;
+
+async function setup() {
+  const made = fakePool({ reply: 'one two three four five six seven eight', tokenMs: 50, prefillMs: 20 });
+  await made.pool.load();
+  return made;
+}
+
+describeEachReactMode('PoolInspector', (mode) => {
+  it('shows what each engine runs and the queue per priority', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'page-1', task: 'page', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({ id: 'page-2', task: 'page', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({ id: 'bg', task: 'index', priority: 'low', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    const [engine] = engineRows();
+    expect(engine?.dataset.state).toBe('busy');
+    expect(engine?.textContent).toMatch(/page-1\s*page\s*normal\s*2 tok/);
+    const queue = screen.getByRole('region', { name: 'Queue' });
+    expect(within(queue).getByText('normal').closest('li')?.dataset.count).toBe('1');
+    expect(within(queue).getByText('low').closest('li')?.dataset.count).toBe('1');
+    expect(jobRow('page-2').dataset.outcome).toBe('queued');
+    await settle();
+    expect(engineRows()[0]?.dataset.state).toBe('idle');
+    expect(count('done')).toBe('3 done');
+  });
+
+  it('shows a preemption: the batch item cut short for interactive work', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'item-1', task: 'translate', preemptible: true, params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(120);
+    act(() => {
+      void pool.submit({ id: 'ghost-1', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await settle();
+    expect(jobRow('item-1').dataset.outcome).toBe('preempted');
+    expect(within(jobRow('item-1')).getByText('preempted')).toBeTruthy();
+    expect(jobRow('ghost-1').dataset.outcome).toBe('done');
+    expect(count('preempted')).toBe('1 preempted');
+    const lane = document.querySelector('.inkling-lane') as HTMLElement;
+    expect([...lane.children].map((block) => (block as HTMLElement).dataset.outcome)).toEqual(['done', 'preempted']);
+  });
+
+  it('shows a supersession apart from a cancel, with time to first token and tokens per second', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'ghost-1', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    act(() => {
+      void pool.submit({ id: 'ghost-2', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({ id: 'other', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    act(() => pool.cancel('other'));
+    await settle();
+    expect(jobRow('ghost-1').dataset.outcome).toBe('superseded');
+    expect(jobRow('other').dataset.outcome).toBe('cancelled');
+    expect(count('superseded')).toBe('1 superseded');
+    expect(count('cancelled')).toBe('1 cancelled');
+    const cells = within(jobRow('ghost-2')).getAllByRole('cell').map((cell) => cell.textContent);
+    // Job, task, priority, engine, outcome, wait, TTFT, tok/s, tokens
+    expect(cells.slice(0, 5)).toEqual(['ghost-2', 'editor', 'interactive', '1', 'done']);
+    expect(cells[8]).toBe('8');
+    expect(cells[6]).toMatch(/^\d+ ms$/);
+    expect(cells[7]).toMatch(/^\d+(\.\d)?$/);
+  });
+});
+
+it('inspectPool works out wait, time to first token and decode speed', () => {
+  const view = inspectPool(
+    {
+      phase: 'ready',
+      loadProgress: null,
+      error: null,
+      size: 1,
+      maxSize: 2,
+      growing: false,
+      growthBlocked: null,
+      busy: 0,
+      running: 0,
+      queued: 0,
+      queuedByPriority: { interactive: 0, high: 0, normal: 0, low: 0 },
+      engines: [{ index: 0, state: 'idle', concurrency: 1, jobs: [] }],
+      jobs: [],
+      recent: [
+        {
+          id: 'a', task: 'a', session: undefined, priority: 'normal', kind: 'chat', preemptible: false, engineIndex: 0,
+          submittedAt: 1000, startedAt: 1100, firstTokenAt: 1300, finishedAt: 2300, tokens: 21,
+          status: 'done', cancelReason: undefined, error: undefined,
+        },
+      ],
+    },
+    5000,
+  );
+  expect(view.jobs[0]).toMatchObject({ outcome: 'done', waitMs: 100, ttftMs: 300, tokensPerSecond: 20 });
+  expect(view.span).toEqual({ start: 1000, end: 2300 });
+});

@@ -1,0 +1,81 @@
+import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { TranslateList } from '../src/index.js';
+import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const ITEMS = ['Good morning', 'See you soon', 'Thank you'];
+const reply = (request: StreamingChatCompletionRequest) => `fr ${String(request.messages.at(-1)?.content).toLowerCase()} ok`;
+
+async function setup() {
+  const made = fakePool({ reply, tokenMs: 20 });
+  await made.pool.load();
+  return { ...made, user: userEvent.setup({ advanceTimers: vi.advanceTimersByTime }) };
+}
+
+const rows = () => screen.getAllByRole('row').slice(1);
+const statuses = () => rows().map((row) => row.dataset.status);
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
+
+describeEachReactMode('TranslateList', (mode) => {
+  it('shows each source beside its translation, per-item status and a progress bar', async () => {
+    const { pool } = await setup();
+    renderWithPool(<TranslateList items={ITEMS} to="fr" />, pool, mode);
+    await advance(0);
+    expect(statuses()).toEqual(['queued', 'queued', 'queued']);
+    expect(screen.getByRole('progressbar')).toMatchObject({ value: 0, max: 3 });
+    await advance(50);
+    expect(statuses()).toEqual(['running', 'queued', 'queued']);
+    expect(within(rows()[0] as HTMLElement).getByText('Translating…')).toBeTruthy();
+    await settle();
+    expect(statuses()).toEqual(['done', 'done', 'done']);
+    const cells = within(rows()[1] as HTMLElement).getAllByRole('cell');
+    expect(cells.map((cell) => cell.textContent)).toEqual(['See you soon', 'fr see you soon ok', 'Done']);
+    expect(cells[1]?.getAttribute('lang')).toBe('fr');
+    expect(screen.getByRole('progressbar')).toMatchObject({ value: 3, max: 3 });
+    expect(screen.getByText('3 of 3 translated')).toBeTruthy();
+    expect(screen.getByRole('table').closest('[data-status]')?.getAttribute('data-status')).toBe('done');
+  });
+
+  it('Cancel stops what is left; Retry translates it', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<TranslateList items={ITEMS} to="fr" />, pool, mode);
+    await advance(0);
+    expect(button('Retry').disabled).toBe(true);
+    await user.click(button('Cancel'));
+    expect(statuses()).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(button('Cancel').disabled).toBe(true);
+    expect(button('Retry').disabled).toBe(false);
+    await user.click(button('Retry'));
+    await settle();
+    expect(statuses()).toEqual(['done', 'done', 'done']);
+    expect(button('Retry').disabled).toBe(true);
+  });
+
+  it('shows a failed item with its error, and Retry translates it', async () => {
+    const { pool, user, createEngine } = await setup();
+    createEngine.engines[0]?.failNext(new Error('tokenizer broke'));
+    renderWithPool(<TranslateList items={ITEMS} to="fr" />, pool, mode);
+    await settle();
+    expect(statuses()).toEqual(['error', 'done', 'done']);
+    expect(within(rows()[0] as HTMLElement).getByText(/tokenizer broke/)).toBeTruthy();
+    await user.click(button('Retry'));
+    await settle();
+    expect(statuses()).toEqual(['done', 'done', 'done']);
+  });
+
+  it('waits for Translate when not enabled', async () => {
+    const { pool, user } = await setup();
+    renderWithPool(<TranslateList items={ITEMS} to="French" enabled={false} labels={{ start: 'Go' }} />, pool, mode);
+    await settle();
+    expect(statuses()).toEqual(['queued', 'queued', 'queued']);
+    expect(rows()[0]?.querySelectorAll('[lang]')).toHaveLength(0); // a name is no language code
+    await user.click(button('Go'));
+    await settle();
+    expect(statuses()).toEqual(['done', 'done', 'done']);
+  });
+});

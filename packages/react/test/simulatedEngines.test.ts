@@ -1,0 +1,40 @@
+// @vitest-environment node
+import { EnginePool } from '@inkling/scheduler';
+import { expect, it } from 'vitest';
+import { defaultGhostParams, defaultTranslateParams } from '../src/index.js';
+import { pseudoTranslate, simulatedEngines, simulatedReply } from '../src/testing/index.js';
+
+const ghost = (before: string, after = '') => simulatedReply({ ...defaultGhostParams({ before, after, maxTokens: 24 }), stream: true });
+const translate = (text: string, to: string, from?: string) => simulatedReply({ ...defaultTranslateParams({ text, to, from }), stream: true });
+
+it('continues ghost text plausibly, deterministically, differently for different text', () => {
+  expect(ghost('Thanks for the')).toBe(ghost('Thanks for the'));
+  expect(ghost('Thanks for the')).toMatch(/^ [a-z]/);
+  expect(ghost('Thanks for the ')).toMatch(/^[a-z]/);
+  expect(ghost('See you tomorrow')).not.toBe(ghost('Thanks for the'));
+  expect(ghost('We had a good meet')).toMatch(/^ing /); // finishes a half-typed word
+  expect(ghost('Done. ')).toMatch(/^[A-Z]/); // a new sentence
+  expect(ghost('')).toBe('');
+  expect(ghost('Hello', ' world').split(' ').length).toBeLessThanOrEqual(4); // mid text: a few words
+});
+
+it('pseudo-translates into French, Spanish and German, and marks other languages', () => {
+  expect(translate('Good morning, team', 'fr')).toBe('Bon matin, équipe');
+  expect(translate('Thank you', 'es', 'en')).toBe('Gracias tú');
+  expect(translate('Hello world', 'German')).toBe('Hallo Welt');
+  expect(translate('Hello', 'ja')).toBe('[Japanese: Héllö]');
+  expect(pseudoTranslate('Hello', 'Klingon')).toBe('[Klingon: Héllö]');
+});
+
+it('answers other requests with a reply that says it is simulated', () => {
+  expect(simulatedReply({ messages: [{ role: 'user', content: 'Hi there' }], stream: true })).toMatch(/simulated.*Hi there/);
+});
+
+it('streams through a pool, with its defaults overridable and undefined options ignored', async () => {
+  const createEngine = simulatedEngines({ loadMs: 0, prefillMs: 0, tokenMs: undefined });
+  const pool = new EnginePool({ createEngine });
+  await pool.load();
+  const result = await pool.submit({ params: defaultTranslateParams({ text: 'See you soon', to: 'fr', from: undefined }) });
+  expect(result).toMatchObject({ status: 'done', text: 'Voir vous bientôt' });
+  await pool.unload();
+});
