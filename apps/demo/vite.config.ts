@@ -1,0 +1,11 @@
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  // Run the workspace packages from their sources.
+  resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
+  // Engines run in module workers.
+  worker: { format: 'es' },
+  server: { port: 5173 },
+});

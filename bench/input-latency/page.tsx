@@ -1,0 +1,40 @@
+/**
+ * The page the input-latency bench types into: a 200-item translation and
+ * ghost text streaming from two simulated engines, with either a
+ * GhostTextarea (`?mode=ghost`) or a plain textarea (`?mode=plain`) to type in.
+ * The background work is the same in both; only the field differs.
+ */
+import { EnginePool, GhostTextarea, PoolProvider, useBatchTranslate } from '@inkling/react';
+import { simulatedEngines } from '@inkling/react/testing';
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { startProbe } from './probe.js';
+
+const mode = new URLSearchParams(location.search).get('mode') === 'plain' ? 'plain' : 'ghost';
+// 30 tokens/s and 80 ms prefill, like the scheduler bench; loads at once.
+const pool = new EnginePool({ size: 2, createEngine: simulatedEngines({ tokenMs: 33, prefillMs: 80, loadMs: 0 }) });
+const ITEMS = Array.from({ length: 200 }, (_, i) => `Paragraph ${i + 1}: the meeting moved to Thursday and everyone agreed.`);
+
+function Translation() {
+  const { progress } = useBatchTranslate('page', { items: ITEMS, to: 'French' });
+  return <output id="progress">{progress.done}</output>;
+}
+
+function Field() {
+  const [text, setText] = useState('');
+  return mode === 'ghost' ? (
+    <GhostTextarea id="field" aria-label="Field" value={text} onChange={(e) => setText(e.target.value)} rows={8} cols={80} />
+  ) : (
+    <textarea id="field" aria-label="Field" value={text} onChange={(e) => setText(e.target.value)} rows={8} cols={80} />
+  );
+}
+
+startProbe();
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <PoolProvider pool={pool}>
+      <Field />
+      <Translation />
+    </PoolProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,36 @@
+/**
+ * Measures, in the page, each keydown's delay to the next paint (the frame
+ * after it, then a message posted from that frame's callback runs after the
+ * paint), and every long task. Results are on `window.__latency`.
+ */
+declare global {
+  interface Window {
+    __latency: { delays: number[]; longTasks: number[] };
+    /** Forgets what was measured so far (page load), before typing starts. */
+    __latencyReset: () => void;
+  }
+}
+
+export function startProbe(): void {
+  const results = { delays: [] as number[], longTasks: [] as number[] };
+  window.__latency = results;
+  window.__latencyReset = () => {
+    results.delays.length = 0;
+    results.longTasks.length = 0;
+  };
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      const start = event.timeStamp;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => results.delays.push(performance.now() - start);
+        channel.port2.postMessage(null);
+      });
+    },
+    { capture: true },
+  );
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) results.longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+}

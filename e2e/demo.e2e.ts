@@ -1,0 +1,91 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { screenshot } from './support/artifacts.js';
+import { launchChromium } from './support/chromium.js';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  await page.goto(`${inject('demoUrl')}/?engine=simulated`);
+  await page.locator('.inkling-inspector[data-phase="ready"]').waitFor();
+});
+
+const editor = () => page.locator('#note-body');
+const ghost = () => page.locator('.inkling-ghost-textarea');
+
+/** Puts the caret at the end of the note and types like a person. */
+async function typeAtEnd(text: string) {
+  await editor().click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text, { delay: 60 });
+}
+
+async function waitForSuggestion(): Promise<string> {
+  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"]').waitFor({ timeout: 15_000 });
+  return (await page.locator('.inkling-ghost-textarea [aria-hidden="true"] span').first().textContent()) ?? '';
+}
+
+describe('the demo, on the simulated engine', () => {
+  it('says the engine is simulated', async () => {
+    await expect(page.locator('.badge.simulated').textContent()).resolves.toBe('Simulated');
+  });
+
+  it('typing shows a ghost suggestion, and Tab puts it into the text', async () => {
+    await typeAtEnd(' Next we');
+    const suggestion = await waitForSuggestion();
+    expect(suggestion.trim().length).toBeGreaterThan(0);
+    await screenshot(page, 'demo-suggestion');
+    const before = await editor().inputValue();
+    await page.keyboard.press('Tab');
+    await expect.poll(() => editor().inputValue()).toBe(before + suggestion);
+    // Focus stayed in the editor: Tab was taken by the suggestion.
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('note-body');
+  });
+
+  it('Escape dismisses the suggestion and Tab then moves focus as usual', async () => {
+    await typeAtEnd(' The plan');
+    await waitForSuggestion();
+    const text = await editor().inputValue();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => ghost().getAttribute('data-has-suggestion')).toBe('false');
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.not.toBe('note-body');
+    expect(await editor().inputValue()).toBe(text);
+  });
+
+  it('translating the page while typing finishes every item, ghost text keeps appearing, and the inspector shows a preemption', async () => {
+    await page.getByRole('button', { name: 'Translate this page' }).click();
+    const rows = page.locator('.inkling-translate-list tbody tr');
+    await rows.first().waitFor();
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(3);
+
+    // The first suggestion takes an engine from the translation (and the pool grows).
+    await typeAtEnd(' Then');
+    await waitForSuggestion();
+    const preempted = page.locator('.inkling-inspector-counts [data-outcome="preempted"]');
+    await expect.poll(() => preempted.getAttribute('data-count')).not.toBe('0');
+    // Later ones keep coming while the translation runs.
+    for (const word of [' we', ' will']) {
+      await typeAtEnd(word);
+      await expect(waitForSuggestion()).resolves.not.toBe('');
+    }
+    expect(await page.locator('.inkling-translate-list').getAttribute('data-status')).toBe('running');
+    await screenshot(page, 'demo-translating');
+
+    await expect.poll(() => page.locator('.inkling-translate-list').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    expect(await page.locator('.inkling-translate-list tbody tr[data-status="done"]').count()).toBe(total);
+    await screenshot(page, 'demo-translated');
+  });
+});
