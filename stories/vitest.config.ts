@@ -1,0 +1,24 @@
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import { defaultClientConditions } from 'vite';
+import { defineProject } from 'vitest/config';
+
+// Every story's play function and axe check, in Debian's Chromium (never a downloaded browser).
+export default defineProject({
+  plugins: [storybookTest({ configDir: '.storybook' })],
+  resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
+  test: {
+    name: 'storybook',
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});
