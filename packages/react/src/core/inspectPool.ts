@@ -1,4 +1,4 @@
-import { PRIORITY_ORDER, type JobInfo, type JobRecord, type PoolStatus, type Priority } from '@inkling/scheduler';
+import { type CancelReason, PRIORITY_ORDER, type JobInfo, type JobRecord, type PoolStatus, type Priority } from '@inkling/scheduler';
 
 /**
  * How a job ended or where it is: the pool's `JobStatus` with cancellations
@@ -30,6 +30,8 @@ export interface InspectedJob {
   readonly ttftMs: number | null;
   /** Decode speed after the first token; `null` with fewer than two tokens. */
   readonly tokensPerSecond: number | null;
+  /** Who cancelled it (`cancel`, `abort`, `supersede`, `unload`), for `cancelled` and `superseded`. */
+  readonly cancelReason: CancelReason | undefined;
   /** The error message, for `error`. */
   readonly error: string | undefined;
 }
@@ -82,6 +84,7 @@ function inspectJob(job: JobInfo | JobRecord, now: number): InspectedJob {
     waitMs: Math.max(0, (job.startedAt ?? endAt) - job.submittedAt),
     ttftMs: job.firstTokenAt === undefined ? null : job.firstTokenAt - job.submittedAt,
     tokensPerSecond: job.tokens > 1 && decodeMs > 0 ? ((job.tokens - 1) * 1000) / decodeMs : null,
+    cancelReason: live ? undefined : job.cancelReason,
     error: live ? undefined : job.error,
   };
 }
