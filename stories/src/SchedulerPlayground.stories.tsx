@@ -26,7 +26,7 @@ function Playground({ preemptible, to }: PlaygroundArgs) {
       <section className="playground-panel" aria-labelledby="pg-editor">
         <h2 id="pg-editor">Ghost text</h2>
         <ModelLoadProgress />
-        <GhostTextarea aria-label="Note" rows={7} placeholder="Type here while the batch translates…" />
+        <GhostTextarea aria-label="Note" session="editor" rows={7} placeholder="Type here while the batch translates…" />
         <p className="story-caption">Interactive priority, superseding by session: each pause asks again and cancels the last request.</p>
       </section>
       <section className="playground-panel" aria-labelledby="pg-batch">
@@ -40,8 +40,7 @@ function Playground({ preemptible, to }: PlaygroundArgs) {
           <TranslateList task="translate-notes" items={NOTES} to={to} preemptible={preemptible} />
         </PoolProvider>
       </section>
-      <section className="playground-panel playground-inspector" aria-labelledby="pg-pool">
-        <h2 id="pg-pool">Pool</h2>
+      <section className="playground-panel playground-inspector" aria-label="Pool">
         <PoolInspector title="Pool inspector" maxJobs={14} />
       </section>
     </div>
