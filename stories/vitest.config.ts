@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions } from 'vite';
@@ -5,7 +6,8 @@ import { defineProject } from 'vitest/config';
 
 // Every story's play function and axe check, in Debian's Chromium (never a downloaded browser).
 export default defineProject({
-  plugins: [storybookTest({ configDir: '.storybook' })],
+  // An absolute configDir: the root's `vitest run` starts this project from the repository root.
+  plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
   resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
   test: {
     name: 'storybook',
