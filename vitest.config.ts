@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*'],
+    // The packages' suites (happy-dom, node) and the stories' play functions and axe checks (Chromium).
+    projects: ['packages/*', 'stories'],
   },
 });

@@ -18,16 +18,19 @@ import { type GhostTextareaProps, useGhostTextarea } from './useGhostTextarea.js
 export const GhostTextarea = forwardRef<HTMLTextAreaElement, GhostTextareaProps>(function GhostTextarea(props, forwarded) {
   const ref = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(forwarded, () => ref.current as HTMLTextAreaElement, []);
-  const { rootProps, textareaProps, overlayProps, ghostProps, liveRegionProps, before, suggestion, after, announcement } = useGhostTextarea(props, ref);
+  const { rootProps, textareaProps, overlayProps, ghostProps, textProps, liveRegionProps, before, suggestion, after, announcement } = useGhostTextarea(
+    props,
+    ref,
+  );
   return (
     <div {...rootProps}>
       <textarea {...textareaProps} ref={ref} />
       <div {...overlayProps}>
         {suggestion ? (
           <>
-            {before}
+            <span {...textProps}>{before}</span>
             <span {...ghostProps}>{suggestion}</span>
-            {after}
+            <span {...textProps}>{after}</span>
           </>
         ) : null}
       </div>

@@ -41,22 +41,22 @@ export interface UseBatchTranslateResult extends BatchTranslateState {
  */
 export function useBatchTranslate(task: string, options: UseBatchTranslateOptions): UseBatchTranslateResult {
   const { pool, scheduleFrame, queryClient, modelId } = useInklingContext('useBatchTranslate');
-  const { items, to, from, enabled, throwOnError = false } = options;
+  const { items, to, from, enabled, preemptible, throwOnError = false } = options;
   const custom = options.buildParams;
   const build = useLatestCallback((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
   const [batch] = useState(
     () =>
       new BatchTranslateController(
         pool,
-        { task, items, to, from, enabled, buildParams: build },
+        { task, items, to, from, enabled, preemptible, buildParams: build },
         { cache: queryClientCache(queryClient), modelId, scheduleFrame },
       ),
   );
   const state = useStore(batch);
   useEffect(() => batch.mount(), [batch]);
   useEffect(() => {
-    batch.setOptions({ task, items, to, from, enabled, buildParams: build });
-  }, [batch, task, items, to, from, enabled, build]);
+    batch.setOptions({ task, items, to, from, enabled, preemptible, buildParams: build });
+  }, [batch, task, items, to, from, enabled, preemptible, build]);
   if (throwOnError && state.status === 'error') {
     const failed = state.results.find((r) => r.error);
     if (failed?.error) throw failed.error;

@@ -62,6 +62,13 @@ export interface GhostTextareaAria {
   overlayProps: HTMLAttributes<HTMLDivElement> & { ref: RefObject<HTMLDivElement | null> } & DataAttributes;
   /** For the span holding the suggestion inside the overlay. */
   ghostProps: HTMLAttributes<HTMLSpanElement> & DataAttributes;
+  /**
+   * For the spans holding `before` and `after` in the overlay: transparent
+   * when the ghost ends the text; mid-text, the overlay draws the text itself
+   * (the textarea's turns transparent, its caret stays) so the text after the
+   * caret moves aside for the ghost instead of running under it.
+   */
+  textProps: HTMLAttributes<HTMLSpanElement>;
   /** For a visually hidden polite live region holding `announcement`. */
   liveRegionProps: HTMLAttributes<HTMLDivElement>;
   /** The text before the caret: the overlay's first (transparent) part. */
@@ -97,6 +104,10 @@ const OVERLAY_STYLE: CSSProperties = {
 // The ghost's own colour comes from the stylesheet, or this fallback.
 const GHOST_STYLE: CSSProperties = { pointerEvents: 'auto', color: 'var(--inkling-ghost-color, GrayText)', cursor: 'pointer' };
 
+const TRANSPARENT_TEXT: CSSProperties = { color: 'transparent' };
+const SHOWN_TEXT: CSSProperties = { color: 'var(--inkling-text-color, CanvasText)' };
+const HIDDEN_TEXT: CSSProperties = { color: 'transparent', caretColor: 'var(--inkling-text-color, CanvasText)' };
+
 const VISUALLY_HIDDEN: CSSProperties = {
   position: 'absolute',
   width: 1,
@@ -124,7 +135,9 @@ const VISUALLY_HIDDEN: CSSProperties = {
  *   return (
  *     <div {...g.rootProps}>
  *       <textarea {...g.textareaProps} ref={ref} />
- *       <div {...g.overlayProps}>{g.suggestion && <>{g.before}<span {...g.ghostProps}>{g.suggestion}</span>{g.after}</>}</div>
+ *       <div {...g.overlayProps}>
+ *         {g.suggestion && <><span {...g.textProps}>{g.before}</span><span {...g.ghostProps}>{g.suggestion}</span><span {...g.textProps}>{g.after}</span></>}
+ *       </div>
  *       <div {...g.liveRegionProps}>{g.announcement}</div>
  *     </div>
  *   );
@@ -159,6 +172,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const { suggestion } = ghost;
   const visible = suggestion !== '';
   const { before, after } = contextOf(text, caret);
+  const midText = visible && after !== '';
 
   const overlayRef = useRef<HTMLDivElement>(null);
   const overlay = useRef<GhostOverlayHandle | undefined>(undefined);
@@ -218,6 +232,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     textareaProps: {
       ...textareaRest,
       ...state,
+      style: midText ? { ...textareaRest.style, ...HIDDEN_TEXT } : textareaRest.style,
       value: text,
       'aria-autocomplete': 'inline',
       onChange: (event) => {
@@ -269,6 +284,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
         accept();
       },
     },
+    textProps: { style: midText ? SHOWN_TEXT : TRANSPARENT_TEXT },
     liveRegionProps: { role: 'status', 'aria-live': 'polite', 'aria-atomic': true, className: 'inkling-ghost-announcer', style: VISUALLY_HIDDEN },
     before,
     suggestion,

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type RefObject, useCallback, useState } from 'react';
+import { type ChangeEvent, type RefObject, useCallback, useEffect, useState } from 'react';
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect.js';
 
 /** The selection of a textarea; `start === end` is a caret. */
@@ -50,6 +50,26 @@ export function useTextareaState(ref: RefObject<HTMLTextAreaElement | null>, val
 
   // A parent that changes `value` moves the caret without any event.
   useIsomorphicLayoutEffect(readSelection, [text, readSelection]);
+
+  // A caret moved by script (`setSelectionRange`) reaches React's `onSelect`
+  // only in some browsers: Chromium fires `selectionchange` at the textarea
+  // itself, older engines at the document.
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const doc = element.ownerDocument;
+    const onDocument = () => {
+      if (doc.activeElement === element) readSelection();
+    };
+    element.addEventListener('selectionchange', readSelection);
+    element.addEventListener('select', readSelection);
+    doc.addEventListener('selectionchange', onDocument);
+    return () => {
+      element.removeEventListener('selectionchange', readSelection);
+      element.removeEventListener('select', readSelection);
+      doc.removeEventListener('selectionchange', onDocument);
+    };
+  }, [ref, readSelection]);
 
   return { text, selection, changed, readSelection };
 }

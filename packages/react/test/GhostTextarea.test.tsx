@@ -174,15 +174,19 @@ describeEachReactMode('GhostTextarea', (mode) => {
     textarea().setSelectionRange(5, 5);
     fireEvent.select(textarea());
     await settle();
-    const parts = [...overlay().childNodes].map((node) => [node.nodeName, node.textContent]);
+    const parts = [...overlay().childNodes].map((node) => [(node as HTMLElement).className, node.textContent]);
     expect(parts).toEqual([
-      ['#text', 'Hello'],
-      ['SPAN', ' big'],
-      ['#text', ' world'],
+      ['', 'Hello'],
+      ['inkling-ghost', ' big'],
+      ['', ' world'],
     ]);
+    // Mid-text the overlay draws the text, so the rest moves aside for the ghost; the textarea keeps its caret.
+    expect((overlay().firstChild as HTMLElement).style.color).toContain('--inkling-text-color');
+    expect(textarea().style.color).toBe('transparent');
     await user.keyboard('{Tab}');
     expect(textarea().value).toBe('Hello big world');
     expect(textarea().selectionStart).toBe(9);
+    expect(textarea().style.color).toBe('');
   });
 
   it('keeps the overlay scrolled with the textarea', async () => {

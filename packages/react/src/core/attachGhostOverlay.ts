@@ -76,6 +76,10 @@ export function mirrorTextareaStyle(textarea: HTMLTextAreaElement, overlay: HTML
   const borders = px(computed.getPropertyValue('border-left-width')) + px(computed.getPropertyValue('border-right-width'));
   const scrollbar = Math.max(0, textarea.offsetWidth - textarea.clientWidth - borders);
   if (scrollbar > 0) style.setProperty('padding-right', `${px(computed.getPropertyValue('padding-right')) + scrollbar}px`);
+  // The text colour, for drawing the text itself in the overlay while the
+  // textarea's is hidden (a ghost mid-text); not while it is hidden.
+  const color = computed.getPropertyValue('color');
+  if (color && !/^(transparent|rgba\(.*,\s*0\))$/.test(color)) overlay.parentElement?.style.setProperty('--inkling-text-color', color);
   style.setProperty('top', `${textarea.offsetTop}px`);
   style.setProperty('left', `${textarea.offsetLeft}px`);
   style.setProperty('width', `${textarea.offsetWidth}px`);

@@ -48,6 +48,12 @@ export interface BatchTranslateOptions {
   enabled?: boolean;
   /** Builds each item's request. Default: `defaultTranslateParams`. Cache keys do not see it. */
   buildParams?: (input: TranslateParamsInput) => ChatCompletionRequest;
+  /**
+   * Let interactive work (ghost text) interrupt an item when no engine is
+   * free; the item starts over. Off, interactive work waits for the item to
+   * finish. Default `true`.
+   */
+  preemptible?: boolean;
 }
 
 /** What a `BatchTranslateController` is built with besides its options. */
@@ -190,7 +196,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       .submit({
         task: this.#options.task,
         priority: 'normal',
-        preemptible: true,
+        preemptible: this.#options.preemptible !== false,
         params,
         signal: controller.signal,
         onChunk: (chunk) => {

@@ -1,4 +1,4 @@
-import { PRIORITY_ORDER, type JobInfo, type JobRecord, type PoolStatus, type Priority } from '@inkling/scheduler';
+import { type CancelReason, PRIORITY_ORDER, type JobInfo, type JobRecord, type PoolStatus, type Priority } from '@inkling/scheduler';
 
 /**
  * How a job ended or where it is: the pool's `JobStatus` with cancellations
@@ -28,8 +28,10 @@ export interface InspectedJob {
   readonly waitMs: number;
   /** Submit to first token; `null` before any token. */
   readonly ttftMs: number | null;
-  /** Decode speed after the first token; `null` with fewer than two tokens. */
+  /** Decode speed after the first token; `null` with fewer than three tokens (too few to say). */
   readonly tokensPerSecond: number | null;
+  /** Who cancelled it (`cancel`, `abort`, `supersede`, `unload`), for `cancelled` and `superseded`. */
+  readonly cancelReason: CancelReason | undefined;
   /** The error message, for `error`. */
   readonly error: string | undefined;
 }
@@ -81,7 +83,8 @@ function inspectJob(job: JobInfo | JobRecord, now: number): InspectedJob {
     endAt,
     waitMs: Math.max(0, (job.startedAt ?? endAt) - job.submittedAt),
     ttftMs: job.firstTokenAt === undefined ? null : job.firstTokenAt - job.submittedAt,
-    tokensPerSecond: job.tokens > 1 && decodeMs > 0 ? ((job.tokens - 1) * 1000) / decodeMs : null,
+    tokensPerSecond: job.tokens > 2 && decodeMs > 0 ? ((job.tokens - 1) * 1000) / decodeMs : null,
+    cancelReason: live ? undefined : job.cancelReason,
     error: live ? undefined : job.error,
   };
 }

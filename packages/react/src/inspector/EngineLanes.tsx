@@ -2,6 +2,8 @@ import type { InspectedJob, PoolInspection } from '../core/inspectPool.js';
 import { formatMs } from './format.js';
 import { OUTCOME_LABELS } from './outcomeLabels.js';
 
+const LEGEND = ['running', 'done', 'preempted', 'superseded', 'cancelled', 'error'] as const;
+
 /** Props of `EngineLanes`. */
 export interface EngineLanesProps {
   inspection: PoolInspection;
@@ -55,49 +57,63 @@ export function EngineLanes({ inspection, windowMs }: EngineLanesProps) {
   const start = Math.max(inspection.span.start, end - windowMs);
   const range = Math.max(end - start, 1);
   return (
-    <table className="inkling-engines">
-      <caption>Engines</caption>
-      <thead>
-        <tr>
-          <th scope="col">Engine</th>
-          <th scope="col">State</th>
-          <th scope="col">Running</th>
-          <th scope="col" className="inkling-lane-head">
-            Last {formatMs(range)}
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {inspection.engines.length === 0 ? (
+    <div className="inkling-engines-wrap">
+      <table className="inkling-engines">
+        <caption>Engines</caption>
+        <thead>
           <tr>
-            <td colSpan={4} className="inkling-empty">
-              No engine loaded
-            </td>
+            <th scope="col">Engine</th>
+            <th scope="col">State</th>
+            <th scope="col">Running</th>
+            <th scope="col" className="inkling-lane-head">
+              Last {formatMs(range)}
+            </th>
           </tr>
-        ) : null}
-        {inspection.engines.map((engine) => (
-          <tr key={engine.index} data-state={engine.state}>
-            <th scope="row">{engine.index + 1}</th>
-            <td>
-              <span className="inkling-engine-state" data-state={engine.state}>
-                {engine.state}
-              </span>
-            </td>
-            <td className="inkling-engine-jobs">
-              {engine.jobs.length === 0
-                ? '–'
-                : engine.jobs.map((job) => (
-                    <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
-                      <code>{job.id}</code> {job.task} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
-                    </span>
-                  ))}
-            </td>
-            <td className="inkling-lane-cell" aria-hidden="true">
-              <Lane jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)} start={start} range={range} />
-            </td>
-          </tr>
+        </thead>
+        <tbody>
+          {inspection.engines.length === 0 ? (
+            <tr>
+              <td colSpan={4} className="inkling-empty">
+                No engine loaded
+              </td>
+            </tr>
+          ) : null}
+          {inspection.engines.map((engine) => (
+            <tr key={engine.index} data-state={engine.state}>
+              <th scope="row">{engine.index + 1}</th>
+              <td>
+                <span className="inkling-engine-state" data-state={engine.state}>
+                  {engine.state}
+                </span>
+              </td>
+              <td className="inkling-engine-jobs">
+                {engine.jobs.length === 0
+                  ? '–'
+                  : engine.jobs.map((job) => (
+                      <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
+                        <code>{job.id}</code> {job.task} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
+                      </span>
+                    ))}
+              </td>
+              <td className="inkling-lane-cell" aria-hidden="true">
+                <Lane jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)} start={start} range={range} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ul className="inkling-lane-legend" aria-hidden="true">
+        {LEGEND.map((outcome) => (
+          <li key={outcome}>
+            <span className="inkling-lane-swatch" data-outcome={outcome} />
+            {OUTCOME_LABELS[outcome]}
+          </li>
         ))}
-      </tbody>
-    </table>
+        <li>
+          <span className="inkling-lane-swatch" data-part="prefill" />
+          prefill
+        </li>
+      </ul>
+    </div>
   );
 }

@@ -61,6 +61,9 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
               <span className="inkling-outcome" data-outcome={job.outcome} title={job.error}>
                 {OUTCOME_LABELS[job.outcome]}
               </span>
+              {job.outcome === 'cancelled' && job.cancelReason && job.cancelReason !== 'cancel' ? (
+                <span className="inkling-reason"> by {job.cancelReason}</span>
+              ) : null}
             </td>
             <td className="inkling-num">{formatMs(job.waitMs)}</td>
             <td className="inkling-num">{formatMs(job.ttftMs)}</td>

@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
+import { defaultClientConditions } from 'vite';
+import { defineProject } from 'vitest/config';
+
+// Every story's play function and axe check, in Debian's Chromium (never a downloaded browser).
+export default defineProject({
+  // An absolute configDir: the root's `vitest run` starts this project from the repository root.
+  plugins: [storybookTest({ configDir: fileURLToPath(new URL('./.storybook', import.meta.url)) })],
+  resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
+  test: {
+    name: 'storybook',
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});
