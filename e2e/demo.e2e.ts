@@ -33,7 +33,7 @@ async function typeAtEnd(text: string) {
 
 async function waitForSuggestion(): Promise<string> {
   await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"]').waitFor({ timeout: 15_000 });
-  return (await page.locator('.inkling-ghost-textarea [aria-hidden="true"] span').first().textContent()) ?? '';
+  return (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
 }
 
 describe('the demo, on the simulated engine', () => {
