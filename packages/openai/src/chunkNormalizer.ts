@@ -93,7 +93,7 @@ export class ChunkNormalizer {
     this.#finish = reason;
     const delta: Delta = { role: 'assistant', content: '' };
     if (this.#tools.size > 0) {
-      delta.tool_calls = [...this.#tools.entries()].sort(([a], [b]) => a - b).map(([, call]) => call as ToolCall);
+      delta.tool_calls = [...this.#tools.entries()].toSorted(([a], [b]) => a - b).map(([, call]) => call as ToolCall);
     }
     return this.#chunk(delta, reason);
   }

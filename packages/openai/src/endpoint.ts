@@ -26,7 +26,7 @@ export class Endpoint {
     this.#headers = headers;
     this.#secrets = [options.apiKey, ...Object.values(options.headers ?? {}), ...urlSecrets(this.#base)]
       .filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length);
+      .toSorted((a, b) => b.length - a.length);
     this.shown = showURL(this.#base);
   }
 

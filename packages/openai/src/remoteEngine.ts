@@ -115,7 +115,7 @@ export class RemoteEngine implements OpenAIEngine {
     }
     const data = (raw.data as Array<{ embedding: number[]; index?: number }>)
       .map((item, position) => ({ object: 'embedding' as const, embedding: item.embedding, index: item.index ?? position }))
-      .sort((a, b) => a.index - b.index);
+      .toSorted((a, b) => a.index - b.index);
     const response: CreateEmbeddingResponse = { object: 'list', model: typeof raw.model === 'string' ? raw.model : this.model, data };
     if (raw.usage) response.usage = raw.usage;
     return response;

@@ -48,7 +48,7 @@ export async function startServer(routes: Routes = {}, port = 0): Promise<TestSe
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('data', (piece: Buffer) => chunks.push(piece));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       let resolveDone!: () => void;
@@ -162,7 +162,7 @@ export async function streamReply(req: ReceivedRequest, res: ServerResponse, tok
 function embeddingsReply(req: ReceivedRequest, res: ServerResponse): void {
   const inputs: unknown[] = Array.isArray(req.body.input) ? req.body.input : [req.body.input];
   // Out of order on purpose: the engine sorts by index.
-  const data = inputs.map((input, index) => ({ object: 'embedding', index, embedding: [String(input).length, index] })).reverse();
+  const data = inputs.map((input, index) => ({ object: 'embedding', index, embedding: [String(input).length, index] })).toReversed();
   json(res, 200, { object: 'list', model: req.body.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } });
 }
 

@@ -3,17 +3,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openaiEngines } from '../src/index.js';
 import { type Routes, type TestServer, USAGE, chunk, json, openStream, send, startServer, streamReply } from './openaiServer.js';
 
-let server: TestServer | undefined;
+let current: TestServer | undefined;
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
+  await current?.close();
+  current = undefined;
 });
 
 async function engineFor(routes: Routes = {}, extra: Partial<Parameters<typeof openaiEngines>[0]> = {}) {
-  server = await startServer(routes);
+  const server = await startServer(routes);
+  current = server;
   const engine = await openaiEngines({ baseURL: server.baseURL, model: 'test-model', ...extra })(0, () => {});
   return { engine, server };
 }
+
+const toolCallChunk = (fragment: Record<string, unknown>) => ({
+  ...chunk(undefined),
+  choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }],
+});
 
 async function collect(engine: Engine, content = 'Hi'): Promise<ChatCompletionChunk[]> {
   const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content }], stream: true });
@@ -84,7 +90,7 @@ describe('streaming chat completions', () => {
       },
     });
     expect(shape(await collect(engine))).toEqual(['text:a', 'finish:stop']);
-    await server?.close();
+    await current?.close();
     const second = await engineFor({
       chat: (_req, res) => {
         openStream(res);
@@ -102,10 +108,9 @@ describe('streaming chat completions', () => {
     const { engine } = await engineFor({
       chat: (_req, res) => {
         openStream(res);
-        const call = (fragment: Record<string, unknown>) => ({ ...chunk(undefined), choices: [{ index: 0, delta: { tool_calls: [fragment] }, finish_reason: null }] });
-        send(res, call({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }));
-        send(res, call({ index: 0, function: { arguments: '{"city":' } }));
-        send(res, call({ index: 0, function: { arguments: '"Paris"}' } }));
+        send(res, toolCallChunk({ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }));
+        send(res, toolCallChunk({ index: 0, function: { arguments: '{"city":' } }));
+        send(res, toolCallChunk({ index: 0, function: { arguments: '"Paris"}' } }));
         send(res, chunk(undefined, 'tool_calls'));
         send(res, '[DONE]');
         res.end();
@@ -149,7 +154,8 @@ describe('streaming chat completions', () => {
   });
 
   it('runs a job through a pool: the result has the text, the server usage and the finish reason', async () => {
-    server = await startServer({ chat: (req, res) => streamReply(req, res, ['One', ' two'], { finish: 'length' }) });
+    const server = await startServer({ chat: (req, res) => streamReply(req, res, ['One', ' two'], { finish: 'length' }) });
+    current = server;
     const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model' }), size: 1 });
     const progress: string[] = [];
     await pool.load((r) => progress.push(r.text));
@@ -174,7 +180,8 @@ describe('embeddings', () => {
   });
 
   it('runs embedding jobs through the pool', async () => {
-    server = await startServer();
+    const server = await startServer();
+    current = server;
     const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model' }), size: 1 });
     await pool.load();
     const result = await pool.submit({ kind: 'embedding', params: { input: 'hello' } });
@@ -193,14 +200,15 @@ describe('openaiEngines options', () => {
   });
 
   it('exposes concurrency (default 8) so the pool gives the engine that many lanes', async () => {
-    const { engine } = await engineFor({}, { concurrency: 3 });
+    const { engine, server } = await engineFor({}, { concurrency: 3 });
     expect(engine.concurrency).toBe(3);
-    const byDefault = await openaiEngines({ baseURL: server!.baseURL, model: 'm' })(0, () => {});
+    const byDefault = await openaiEngines({ baseURL: server.baseURL, model: 'm' })(0, () => {});
     expect(byDefault.concurrency).toBe(8);
   });
 
   it('uses the fetch it is given, looked up per call', async () => {
-    server = await startServer();
+    const server = await startServer();
+    current = server;
     const urls: string[] = [];
     const engine = await openaiEngines({
       baseURL: `${server.baseURL}/`,
