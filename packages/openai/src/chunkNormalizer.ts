@@ -135,6 +135,9 @@ export class ChunkNormalizer {
 /**
  * A server's finish reason in WebLLM's words. Reasons WebLLM has no word for
  * (`content_filter`, `eos`, `end_turn`) read as `'stop'`: the answer ended.
+ *
+ * @example
+ * finishReasonOf('function_call'); // 'tool_calls'
  */
 export function finishReasonOf(value: unknown): FinishReason | undefined {
   if (value === null || value === undefined || value === '') return undefined;

@@ -7,6 +7,11 @@ const MIN_SECRET_LENGTH = 6;
  * Where requests go and what they carry, and the one place that knows the
  * secrets, so that everything said about a request (`shown`, `redact`) is
  * safe to put in an error.
+ *
+ * @example
+ * const endpoint = new Endpoint({ baseURL: 'http://localhost:8000/v1', model: 'm', apiKey });
+ * await endpoint.fetch('/models', { method: 'GET' });
+ * endpoint.redact(`refused ${apiKey}`); // 'refused [redacted]'
  */
 export class Endpoint {
   /** The base URL as errors show it: no credentials, no query, no fragment. */

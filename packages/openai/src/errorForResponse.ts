@@ -81,7 +81,13 @@ async function readDetail(response: Response, endpoint: Endpoint): Promise<strin
   return endpoint.redact(messageIn(text)).slice(0, MAX_DETAIL);
 }
 
-/** Servers put the message in different places: OpenAI `error.message`, FastAPI `detail`, plain text. */
+/**
+ * The message in an error body. Servers put it in different places: OpenAI
+ * `error.message`, FastAPI `detail`, llama.cpp `error.message`, plain text.
+ *
+ * @example
+ * messageIn('{"detail":"Not Found"}'); // 'Not Found'
+ */
 export function messageIn(text: string): string {
   try {
     const body = JSON.parse(text) as Record<string, unknown>;

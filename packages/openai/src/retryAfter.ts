@@ -16,7 +16,12 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The wait before retry number `attempt` (1-based) when the server gave no advice. */
+/**
+ * The wait before retry number `attempt` (1-based) when the server gave no advice.
+ *
+ * @example
+ * backoffMs(2); // 2000
+ */
 export function backoffMs(attempt: number): number {
   return 1000 * 2 ** (attempt - 1);
 }

@@ -58,6 +58,9 @@ export async function sendRequest(
 /**
  * The error for a `fetch` that rejected: nothing answered. In a browser a
  * CORS refusal looks exactly like this, so the message names it too.
+ *
+ * @example
+ * try { await endpoint.fetch('/models', { method: 'GET' }); } catch (e) { throw unreachable(endpoint, '/models', e); }
  */
 export function unreachable(endpoint: Endpoint, path: string, error: unknown): ServerUnreachableError {
   const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;

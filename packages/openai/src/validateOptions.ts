@@ -1,7 +1,12 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import type { OpenAIEnginesOptions } from './types.js';
 
-/** Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`. */
+/**
+ * Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`.
+ *
+ * @example
+ * validateOptions({ baseURL: 'localhost', model: 'm' }); // throws: baseURL needs http(s):// and /v1
+ */
 export function validateOptions(options: OpenAIEnginesOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError(
