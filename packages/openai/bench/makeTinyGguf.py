@@ -5,8 +5,9 @@ download. Needs numpy and llama.cpp's gguf-py on PYTHONPATH.
 
     python3 makeTinyGguf.py OUT.gguf [--embd 512 --layers 8 --ff 1536 --vocab 4096]
 
-Every token but the three controls is plain ASCII, so whatever the random
-model samples is valid UTF-8.
+Every token but the three controls is plain ASCII (byte-fallback tokens
+only for 0x00-0x7F), so whatever the random model samples is valid UTF-8;
+the prompts must be ASCII too.
 """
 import argparse
 
@@ -26,6 +27,9 @@ a = p.parse_args()
 rng = np.random.default_rng(0)
 tokens = ["<unk>", "<s>", "</s>"]
 types = [TokenType.UNKNOWN, TokenType.CONTROL, TokenType.CONTROL]
+for b in range(128):  # byte fallback, for newline and the like
+    tokens.append(f"<0x{b:02X}>")
+    types.append(TokenType.BYTE)
 for c in range(32, 127):
     tokens.append("\u2581" if c == 32 else chr(c))
     types.append(TokenType.NORMAL)

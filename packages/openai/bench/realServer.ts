@@ -20,6 +20,8 @@ const levels = (args.get('concurrency') ?? '1,4,16').split(',').map(Number);
 const slotsURL = args.get('slots');
 const batchTokens = Number(args.get('batchTokens') ?? 32);
 const ghostTokens = Number(args.get('ghostTokens') ?? 8);
+// A person typing: one ghost-text request per debounce, not back to back.
+const ghostGapMs = Number(args.get('ghostGapMs') ?? 150);
 // llama.cpp's server takes it; a random model would otherwise stop at a random EOS.
 const extra = args.get('ignoreEos') === 'no' ? {} : { ignore_eos: true };
 
@@ -67,8 +69,9 @@ async function checkShape(p: EnginePool) {
 
 /** Cancels a long generation after a few tokens; the server's slot must go idle at once. */
 async function checkCancel(p: EnginePool) {
-  const job = p.submit(chat('Write a very long story.', 4000, { id: 'long' }));
-  while ((p.getSnapshot().jobs.find((j) => j.id === 'long')?.tokens ?? 0) < 5) await sleep(2);
+  let over = false;
+  const job = p.submit(chat('Write a very long story.', 4000, { id: 'long' })).finally(() => (over = true));
+  while (!over && (p.getSnapshot().jobs.find((j) => j.id === 'long')?.tokens ?? 0) < 5) await sleep(2);
   const busyBefore = await busySlots();
   const cancelledAt = performance.now();
   p.cancel('long');
@@ -91,7 +94,7 @@ async function ghostLoop(p: EnginePool, keepGoing: () => boolean, max = Number.P
   for (let i = 0; keepGoing() && i < max; i += 1) {
     const r = await p.submit(chat(`Continue: "Dear team, thank you for ${i}`, ghostTokens, { session: 'ghost', priority: 'interactive' }));
     if (r.status === 'done') latencies.push(firstToken(r));
-    await sleep(40);
+    await sleep(ghostGapMs);
   }
   return latencies;
 }
@@ -153,4 +156,4 @@ for (const level of levels) {
   log('level', JSON.stringify(r));
   results.push(r);
 }
-log('RESULT', JSON.stringify({ baseURL, model, items, batchTokens, ghostTokens, shape, cancel, results }));
+log('RESULT', JSON.stringify({ baseURL, model, items, batchTokens, ghostTokens, ghostGapMs, shape, cancel, results }));

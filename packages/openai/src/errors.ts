@@ -27,8 +27,10 @@
 import { EngineCrashedError, EngineError } from '@inkling/scheduler';
 
 /**
- * Nothing answered at `baseURL`: the server is down, the address is wrong, or
- * (in a browser) it does not allow this origin (CORS). Fatal to the engine.
+ * Nothing answered at `baseURL`, twice in a row (the first failure is retried
+ * at once, since a server may drop a kept-alive connection just as a request
+ * goes out on it): the server is down, the address is wrong, or (in a
+ * browser) it does not allow this origin (CORS). Fatal to the engine.
  *
  * @example
  * if (pool.getSnapshot().error instanceof ServerUnreachableError) showOfflineBanner();

@@ -34,13 +34,8 @@ export async function sendRequest(
 ): Promise<Response | undefined> {
   const { endpoint } = context;
   for (let attempt = 1; ; attempt += 1) {
-    let response: Response;
-    try {
-      response = await endpoint.fetch(path, { method: 'POST', body, signal, accept });
-    } catch (error) {
-      if (signal.aborted) return undefined;
-      throw unreachable(endpoint, path, error);
-    }
+    const response = await fetchOnce(endpoint, () => endpoint.fetch(path, { method: 'POST', body, signal, accept }), path, signal);
+    if (!response) return undefined;
     if (response.ok) return response;
 
     const advised = retryAfterMs(response.headers, context.now());
@@ -52,6 +47,32 @@ export async function sendRequest(
       continue;
     }
     throw await errorForResponse(response, endpoint, path, advised);
+  }
+}
+
+/**
+ * Calls `send`, and once more at once if it rejects: a server may close an
+ * idle kept-alive connection just as a request goes out on it (seen with
+ * llama.cpp's server under a batch), which fails the request before any byte
+ * of an answer, like an unreachable server would. A second failure is taken
+ * at its word. Resolves `undefined` when `signal` aborted.
+ *
+ * @example
+ * const response = await fetchOnce(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
+ */
+export async function fetchOnce(
+  endpoint: Endpoint,
+  send: () => Promise<Response>,
+  path: string,
+  signal?: AbortSignal,
+): Promise<Response | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await send();
+    } catch (error) {
+      if (signal?.aborted) return undefined;
+      if (attempt >= 2) throw unreachable(endpoint, path, error);
+    }
   }
 }
 

@@ -85,6 +85,24 @@ describe('an unreachable server', () => {
   });
 });
 
+describe('a connection closed before any answer', () => {
+  it('is sent once more at once, as when a server closes a kept-alive connection a request just went out on', async () => {
+    let seen = 0;
+    const server = await serve({ chat: (req, res) => (++seen === 1 ? res.socket?.destroy() : streamReply(req, res, ['fine'])) });
+    const pool = await poolFor(server);
+    expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: 'fine' });
+    expect(seen).toBe(2);
+    await pool.unload();
+  });
+
+  it('twice in a row is taken at its word: ServerUnreachableError', async () => {
+    const server = await serve({ chat: (_req, res) => void res.socket?.destroy() });
+    const engine = await openaiEngines({ baseURL: server.baseURL, model: 'test-model' })(0, () => {});
+    await expect(drainChat(engine)).rejects.toBeInstanceOf(ServerUnreachableError);
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(2);
+  });
+});
+
 describe('errors from the server', () => {
   it.each([401, 403])('%i: AuthenticationError, not fatal, and the key is in no message, cause, stack or log', async (status) => {
     const logged: unknown[] = [];
