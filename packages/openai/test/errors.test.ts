@@ -88,7 +88,7 @@ describe('an unreachable server', () => {
 describe('a connection closed before any answer', () => {
   it('is sent once more at once, as when a server closes a kept-alive connection a request just went out on', async () => {
     let seen = 0;
-    const server = await serve({ chat: (req, res) => (++seen === 1 ? res.socket?.destroy() : streamReply(req, res, ['fine'])) });
+    const server = await serve({ chat: (req, res) => (++seen === 1 ? void res.socket?.destroy() : streamReply(req, res, ['fine'])) });
     const pool = await poolFor(server);
     expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: 'fine' });
     expect(seen).toBe(2);
