@@ -26,7 +26,16 @@ PYTHONPATH=llama.cpp/gguf-py python3 "$D/makeTinyGguf.py" tiny.gguf ${GGUF_ARGS:
 say "model made"
 
 KIND=cpu; SERVER=./llama-server-cpu; NGL=""
-if command -v nvcc > /dev/null && [ "${SKIP_CUDA:-0}" != 1 ]; then
+# A CUDA build made beforehand (llama-server-cuda.xz) needs only libcudart and
+# libcublas 13, which PyTorch's CUDA 13 wheels bring.
+if [ -f "$D/llama-server-cuda.xz" ] && [ "${SKIP_CUDA:-0}" != 1 ]; then
+  unxz_to "$D/llama-server-cuda.xz" llama-server-cuda
+  LIBS=$(find /usr/local/cuda*/lib64 /opt /usr/lib -name 'libcublas.so.13*' -o -name 'libcublasLt.so.13*' -o -name 'libcudart.so.13*' 2>/dev/null | xargs -r -n1 dirname | sort -u | paste -sd:)
+  export LD_LIBRARY_PATH="$LIBS:${LD_LIBRARY_PATH:-}"
+  say "CUDA libraries from: $LIBS"
+  if ldd llama-server-cuda | grep -q 'not found'; then ldd llama-server-cuda | grep 'not found'; else KIND=cuda; SERVER=./llama-server-cuda; NGL="-ngl 99"; fi
+fi
+if [ $KIND = cpu ] && command -v nvcc > /dev/null && [ "${SKIP_CUDA:-0}" != 1 ] && [ "${BUILD_ON_DEVICE:-1}" = 1 ]; then
   say "$(nvcc --version | tail -1)"
   timeout "${BUILD_LIMIT:-330}" bash -c "cmake -S llama.cpp -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DGGML_CUDA_FA=OFF -DGGML_CUDA_NCCL=OFF \
@@ -38,16 +47,22 @@ if command -v nvcc > /dev/null && [ "${SKIP_CUDA:-0}" != 1 ]; then
 fi
 [ $KIND = cpu ] && unxz_to "$D/llama-server-cpu.xz" llama-server-cpu
 
+nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null | sed 's/^/GPU memory before the server: /'
 $SERVER -m tiny.gguf -a tiny --host 127.0.0.1 --port 8080 --parallel 16 -c 16384 $NGL --slots > server.log 2>&1 &
 SERVER_PID=$!
 health() { ./node -e "fetch('http://127.0.0.1:8080/health').then(async (r) => { console.log(r.status, await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(1))"; }
 for _ in $(seq 1 120); do health > /dev/null 2>&1 && break; sleep 0.5; done
 say "llama-server ($KIND) up: $(health 2>&1)"
-grep -iE "CUDA0|offloaded|model buffer|n_parallel|build:" server.log | head -8
+grep -iE "CUDA0|offloaded|model buffer|n_slots|build_info|system_info" server.log | head -8
+nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader 2>/dev/null | sed 's/^/GPU with the server up: /'
+(while sleep 1; do nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits 2>/dev/null; done > "$W/gpu-util.log") &
+UTIL_PID=$!
 
 ./node "$D/realServer.mjs" --baseURL http://127.0.0.1:8080/v1 --model tiny --items "${ITEMS:-200}" \
   --concurrency "${LEVELS:-1,4,16}" --slots http://127.0.0.1:8080/slots 2>&1 | tee "$OUT/runner-$KIND.log"
 say "runner done"
+kill "$UTIL_PID" 2>/dev/null
+echo "GPU utilisation during the runs (%, 1 s samples): max $(sort -n "$W/gpu-util.log" | tail -1), samples $(wc -l < "$W/gpu-util.log")"
 echo "server log lines mentioning cancel: $(grep -ci cancel server.log)"
 grep -i cancel server.log | head -3
 cp server.log "$OUT/server-$KIND.log"

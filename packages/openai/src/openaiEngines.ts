@@ -1,7 +1,7 @@
 import type { CreateEngine, PoolTimers } from '@inkling/scheduler';
 import { Endpoint } from './endpoint.js';
 import { RemoteEngine } from './remoteEngine.js';
-import { type RequestContext, fetchOnce } from './sendRequest.js';
+import { type RequestContext, fetchOrUnreachable } from './sendRequest.js';
 import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
 import { validateOptions } from './validateOptions.js';
 
@@ -61,6 +61,6 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
  * and a wrong key or model is reported by the jobs that hit it.
  */
 async function probe(endpoint: Endpoint): Promise<void> {
-  const response = await fetchOnce(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
+  const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
   await response?.body?.cancel().catch(() => {});
 }

@@ -34,7 +34,7 @@ export async function sendRequest(
 ): Promise<Response | undefined> {
   const { endpoint } = context;
   for (let attempt = 1; ; attempt += 1) {
-    const response = await fetchOnce(endpoint, () => endpoint.fetch(path, { method: 'POST', body, signal, accept }), path, signal);
+    const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch(path, { method: 'POST', body, signal, accept }), path, signal);
     if (!response) return undefined;
     if (response.ok) return response;
 
@@ -58,9 +58,9 @@ export async function sendRequest(
  * at its word. Resolves `undefined` when `signal` aborted.
  *
  * @example
- * const response = await fetchOnce(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
+ * const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
  */
-export async function fetchOnce(
+export async function fetchOrUnreachable(
   endpoint: Endpoint,
   send: () => Promise<Response>,
   path: string,
