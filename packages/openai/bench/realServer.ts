@@ -142,12 +142,25 @@ async function runLevel(concurrency: number) {
   };
 }
 
+/** What the real server's failures turn into. */
+async function checkErrors(p: EnginePool) {
+  const bad = await p.submit({ params: { messages: [{ role: 'user', content: 'x' }], temperature: 'hot' as unknown as number } });
+  const down = new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://127.0.0.1:9/v1', model }), size: 1 });
+  const loadError = await down.load().then(() => undefined, (error: unknown) => error as Error);
+  return {
+    badParam: `${bad.error?.name}: ${bad.error?.message.slice(0, 220)}`,
+    unreachable: `${loadError?.name}: ${loadError?.message.slice(0, 120)}`,
+  };
+}
+
 const checks = pool(4);
 await checks.load();
 const shape = await checkShape(checks);
 log('shape', JSON.stringify(shape));
 const cancel = await checkCancel(checks);
 log('cancel', JSON.stringify(cancel));
+const errors = await checkErrors(checks);
+log('errors', JSON.stringify(errors));
 await checks.unload();
 
 const results = [];
@@ -156,4 +169,4 @@ for (const level of levels) {
   log('level', JSON.stringify(r));
   results.push(r);
 }
-log('RESULT', JSON.stringify({ baseURL, model, items, batchTokens, ghostTokens, ghostGapMs, shape, cancel, results }));
+log('RESULT', JSON.stringify({ baseURL, model, items, batchTokens, ghostTokens, ghostGapMs, shape, cancel, errors, results }));
