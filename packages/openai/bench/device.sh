@@ -2,8 +2,10 @@
 # The GPU-machine run behind the figures in the report: builds llama.cpp's
 # server with CUDA (falls back to a carried CPU build), makes a random tiny
 # Llama GGUF, and drives the server with the built @inkling/openai through
-# realServer.mjs. Everything it needs sits beside it: node.xz, llama-src.tar.xz,
-# llama-server-cpu.xz, makeTinyGguf.py, realServer.mjs.
+# realServer.mjs. Everything it needs sits beside it: node.xz, gguf-py.tar.xz
+# (llama.cpp's), llama-server-cuda.xz and llama-server-cpu.xz (llama.cpp's server
+# built beforehand), makeTinyGguf.py, realServer.mjs; llama-src.tar.xz only for
+# BUILD_ON_DEVICE=1, which takes ~10 minutes on 16 cores.
 set -u
 D="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-/tmp/inkling-out}"; mkdir -p "$OUT"
@@ -21,8 +23,8 @@ python3 -c "import sys, transformers; print('python', sys.version.split()[0], 't
 if python3 -c "import fastapi, uvicorn, pydantic, openai" > "$OUT/serve-check.txt" 2>&1; then HF=1; else HF=0; fi
 say "transformers serve importable: $HF $(tail -1 "$OUT/serve-check.txt")"
 
-tar xJf "$D/llama-src.tar.xz"
-PYTHONPATH=llama.cpp/gguf-py python3 "$D/makeTinyGguf.py" tiny.gguf ${GGUF_ARGS:---embd 512 --layers 8 --ff 1536 --vocab 4096}
+tar xJf "$D/gguf-py.tar.xz"
+PYTHONPATH=gguf-py python3 "$D/makeTinyGguf.py" tiny.gguf ${GGUF_ARGS:---embd 512 --layers 8 --ff 1536 --vocab 4096}
 say "model made"
 
 KIND=cpu; SERVER=./llama-server-cpu; NGL=""
@@ -35,7 +37,8 @@ if [ -f "$D/llama-server-cuda.xz" ] && [ "${SKIP_CUDA:-0}" != 1 ]; then
   say "CUDA libraries from: $LIBS"
   if ldd llama-server-cuda | grep -q 'not found'; then ldd llama-server-cuda | grep 'not found'; else KIND=cuda; SERVER=./llama-server-cuda; NGL="-ngl 99"; fi
 fi
-if [ $KIND = cpu ] && command -v nvcc > /dev/null && [ "${SKIP_CUDA:-0}" != 1 ] && [ "${BUILD_ON_DEVICE:-1}" = 1 ]; then
+if [ $KIND = cpu ] && command -v nvcc > /dev/null && [ "${SKIP_CUDA:-0}" != 1 ] && [ "${BUILD_ON_DEVICE:-0}" = 1 ]; then
+  tar xJf "$D/llama-src.tar.xz"
   say "$(nvcc --version | tail -1)"
   timeout "${BUILD_LIMIT:-330}" bash -c "cmake -S llama.cpp -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
       -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 -DGGML_CUDA_FA=OFF -DGGML_CUDA_NCCL=OFF \

@@ -109,6 +109,7 @@ async function runLevel(concurrency: number) {
   let peakRunning = 0;
   let preempted = 0;
   let tokens = 0;
+  const failed: string[] = [];
   const watch = setInterval(() => (peakRunning = Math.max(peakRunning, p.getSnapshot().running)), 5);
   const ghosts = ghostLoop(p, () => running);
   const start = performance.now();
@@ -120,7 +121,10 @@ async function runLevel(concurrency: number) {
         preempted += 1;
         continue;
       }
-      if (r.status !== 'done') throw r.error ?? new Error(`item ${i}: ${r.status}`);
+      if (r.status !== 'done') {
+        failed.push(`item ${i}: ${r.error?.name ?? r.status}: ${r.error?.message.slice(0, 120) ?? ''}`);
+        return;
+      }
       tokens += (r.usage as { completion_tokens?: number } | undefined)?.completion_tokens ?? 0;
       return;
     }
@@ -138,6 +142,8 @@ async function runLevel(concurrency: number) {
     seconds: Math.round(seconds * 100) / 100,
     peakRunningJobs: peakRunning,
     preemptedAndResubmitted: preempted,
+    failed: failed.length,
+    firstFailures: failed.slice(0, 3),
     ghostFirstTokenMs: { baselineNoBatch: stats(baseline), duringBatch: stats(during) },
   };
 }

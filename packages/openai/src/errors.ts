@@ -27,10 +27,10 @@
 import { EngineCrashedError, EngineError } from '@inkling/scheduler';
 
 /**
- * Nothing answered at `baseURL`, twice in a row (the first failure is retried
- * at once, since a server may drop a kept-alive connection just as a request
- * goes out on it): the server is down, the address is wrong, or (in a
- * browser) it does not allow this origin (CORS). Fatal to the engine.
+ * Nothing took the connection at `baseURL`, twice in a row: the server is
+ * down, the address is wrong, or (in a browser) it does not allow this origin
+ * (CORS). Fatal to the engine. A connection taken and then dropped is not
+ * this (see `fetchOrUnreachable`).
  *
  * @example
  * if (pool.getSnapshot().error instanceof ServerUnreachableError) showOfflineBanner();
@@ -115,7 +115,8 @@ export class BadRequestError extends ServerResponseError {
 
 /**
  * The stream ended before the answer was complete (the connection dropped, a
- * proxy timed out). The job's result keeps the text received so far in
+ * proxy timed out), or the server kept closing the connection before
+ * answering at all. The job's result keeps the text received so far in
  * `text`; `receivedChars` says how much that was.
  *
  * @example

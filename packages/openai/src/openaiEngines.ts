@@ -1,7 +1,8 @@
 import type { CreateEngine, PoolTimers } from '@inkling/scheduler';
 import { Endpoint } from './endpoint.js';
 import { RemoteEngine } from './remoteEngine.js';
-import { type RequestContext, fetchOrUnreachable } from './sendRequest.js';
+import { fetchOrUnreachable } from './fetchOrUnreachable.js';
+import type { RequestContext } from './sendRequest.js';
 import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
 import { validateOptions } from './validateOptions.js';
 

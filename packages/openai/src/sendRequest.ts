@@ -1,7 +1,7 @@
 import type { PoolTimers } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
 import { errorForResponse } from './errorForResponse.js';
-import { ServerUnreachableError } from './errors.js';
+import { fetchOrUnreachable } from './fetchOrUnreachable.js';
 import { backoffMs, retryAfterMs } from './retryAfter.js';
 
 /** What `sendRequest` needs besides the request itself. */
@@ -48,56 +48,6 @@ export async function sendRequest(
     }
     throw await errorForResponse(response, endpoint, path, advised);
   }
-}
-
-/**
- * Calls `send`, and once more at once if it rejects: a server may close an
- * idle kept-alive connection just as a request goes out on it (seen with
- * llama.cpp's server under a batch), which fails the request before any byte
- * of an answer, like an unreachable server would. A second failure is taken
- * at its word. Resolves `undefined` when `signal` aborted.
- *
- * @example
- * const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
- */
-export async function fetchOrUnreachable(
-  endpoint: Endpoint,
-  send: () => Promise<Response>,
-  path: string,
-  signal?: AbortSignal,
-): Promise<Response | undefined> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await send();
-    } catch (error) {
-      if (signal?.aborted) return undefined;
-      if (attempt >= 2) throw unreachable(endpoint, path, error);
-    }
-  }
-}
-
-/**
- * The error for a `fetch` that rejected: nothing answered. In a browser a
- * CORS refusal looks exactly like this, so the message names it too.
- *
- * @example
- * try { await endpoint.fetch('/models', { method: 'GET' }); } catch (e) { throw unreachable(endpoint, '/models', e); }
- */
-export function unreachable(endpoint: Endpoint, path: string, error: unknown): ServerUnreachableError {
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  const reason = endpoint.redact(
-    [error instanceof Error ? error.message : String(error), typeof code === 'string' ? code : undefined]
-      .filter(Boolean)
-      .join(': '),
-  );
-  // A `fetch` of your own may name the URL, query key included, in its error:
-  // then the cause is a redacted copy rather than the error itself.
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = endpoint.redact(message) === message ? error : new Error(endpoint.redact(message));
-  return new ServerUnreachableError(
-    `Could not reach the server at ${endpoint.shown}${path} (${reason}). Check that it is running and that baseURL is right; in a browser, also that it allows this page's origin (CORS). Inkling holds queued jobs and tries again; once it gives up, call pool.load().`,
-    { cause },
-  );
 }
 
 /** Waits `ms` on `timers`; resolves `false` at once if `signal` aborts first. */

@@ -86,20 +86,25 @@ describe('an unreachable server', () => {
 });
 
 describe('a connection closed before any answer', () => {
-  it('is sent once more at once, as when a server closes a kept-alive connection a request just went out on', async () => {
+  it('is sent again at once, as when a server drops kept-alive connections it has no thread for (llama.cpp)', async () => {
     let seen = 0;
-    const server = await serve({ chat: (req, res) => (++seen === 1 ? void res.socket?.destroy() : streamReply(req, res, ['fine'])) });
+    const server = await serve({ chat: (req, res) => (++seen <= 3 ? void res.socket?.destroy() : streamReply(req, res, ['fine'])) });
     const pool = await poolFor(server);
     expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: 'fine' });
-    expect(seen).toBe(2);
+    expect(seen).toBe(4);
     await pool.unload();
   });
 
-  it('twice in a row is taken at its word: ServerUnreachableError', async () => {
+  it('five times in a row: StreamInterruptedError, not fatal, since something is there', async () => {
     const server = await serve({ chat: (_req, res) => void res.socket?.destroy() });
-    const engine = await openaiEngines({ baseURL: server.baseURL, model: 'test-model' })(0, () => {});
-    await expect(drainChat(engine)).rejects.toBeInstanceOf(ServerUnreachableError);
-    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(2);
+    const pool = await poolFor(server);
+    const { error } = await pool.submit(ask);
+    expect(error).toBeInstanceOf(StreamInterruptedError);
+    expect(error?.message).toMatch(/took the connection and closed it before answering, 5 times in a row .*--threads-http/);
+    expect(isFatalEngineError(error)).toBe(false);
+    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(5);
+    expect(pool.getSnapshot().phase).toBe('ready');
+    await pool.unload();
   });
 });
 
