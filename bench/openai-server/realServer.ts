@@ -69,9 +69,10 @@ async function checkShape(p: EnginePool) {
 
 /** Cancels a long generation after a few tokens; the server's slot must go idle at once. */
 async function checkCancel(p: EnginePool) {
-  let over = false;
-  const job = p.submit(chat('Write a very long story.', 4000, { id: 'long' })).finally(() => (over = true));
-  while (!over && (p.getSnapshot().jobs.find((j) => j.id === 'long')?.tokens ?? 0) < 5) await sleep(2);
+  const job = p.submit(chat('Write a very long story.', 4000, { id: 'long' }));
+  const live = () => p.getSnapshot().jobs.find((j) => j.id === 'long');
+  // Wait for a few tokens, or for the job to end on its own.
+  while (live() && (live()?.tokens ?? 0) < 5) await sleep(2);
   const busyBefore = await busySlots();
   const cancelledAt = performance.now();
   p.cancel('long');
