@@ -63,6 +63,8 @@ export class EnginePool {
   /** Bumped by `unload()`: an engine that arrives for an older generation is torn down. */
   #generation = 0;
   #loading: Promise<number> | null = null;
+  /** Aborted by `unload()`, so loads still in flight can stop early. */
+  #loadAbort = new AbortController();
   #config: Record<string, unknown> = {};
   #nextId = 0;
 
@@ -128,7 +130,7 @@ export class EnginePool {
       if (onProgress) guard(() => onProgress(report));
     };
     const loading = attempt(() =>
-      this.#createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 })),
+      this.#createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 }), this.#loadOptions()),
     ).then(
       (engine) => {
         // `unload()` ran while this was building: installing it would leak a
@@ -157,6 +159,8 @@ export class EnginePool {
   async unload(): Promise<void> {
     this.#generation += 1;
     this.#loading = null;
+    this.#loadAbort.abort();
+    this.#loadAbort = new AbortController();
     const slots = this.#state.slots;
     for (const slot of slots) this.#clearIdleTimer(slot);
     for (const job of [...this.#state.live.values()]) {
@@ -252,6 +256,10 @@ export class EnginePool {
   }
 
   // ----------------------------------------------------------------- internals
+
+  #loadOptions(): { signal: AbortSignal } {
+    return { signal: this.#loadAbort.signal };
+  }
 
   #dispatch(action: PoolAction): void {
     this.#state.apply(action);
@@ -390,7 +398,7 @@ export class EnginePool {
       return;
     }
     const generation = this.#generation;
-    attempt(() => this.#createEngine(slot.index, () => {})).then(
+    attempt(() => this.#createEngine(slot.index, () => {}, this.#loadOptions())).then(
       (engine) => {
         if (generation !== this.#generation || !this.#state.slots.includes(slot)) return unloadQuietly(engine);
         this.#dispatch({ type: 'slot-up', slot, engine });
@@ -429,7 +437,7 @@ export class EnginePool {
     while (used.has(index)) index += 1;
     const generation = this.#generation;
     this.#dispatch({ type: 'grow', growing: true });
-    attempt(() => this.#createEngine(index, () => {})).then(
+    attempt(() => this.#createEngine(index, () => {}, this.#loadOptions())).then(
       (engine) => {
         if (generation !== this.#generation) return unloadQuietly(engine);
         this.#dispatch({ type: 'grow', growing: false });

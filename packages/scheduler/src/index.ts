@@ -18,6 +18,7 @@ export type {
   CompletionUsage,
   CreateEmbeddingResponse,
   CreateEngine,
+  CreateEngineOptions,
   Embedding,
   EmbeddingCreateParams,
   EmbeddingJobSpec,

@@ -159,6 +159,16 @@ export interface PoolLoadProgress extends LoadProgress {
   engines: number;
 }
 
+/** What the pool passes to `createEngine` besides the index and progress callback. */
+export interface CreateEngineOptions {
+  /**
+   * Aborted when `unload()` runs while this engine is still loading. An engine
+   * that can stop its load early should (a model download, a worker already
+   * holding part of the weights); the pool tears down whatever still arrives.
+   */
+  signal: AbortSignal;
+}
+
 /**
  * Builds engine number `index`. Rejecting is how an engine says it cannot load
  * (the pool records it; a failed growth is not retried until `unload()`).
@@ -166,6 +176,7 @@ export interface PoolLoadProgress extends LoadProgress {
 export type CreateEngine = (
   index: number,
   onProgress: (report: LoadProgress) => void,
+  options: CreateEngineOptions,
 ) => Promise<Engine>;
 
 // --------------------------------------------------------------------- jobs --
