@@ -9,7 +9,9 @@ export class Notifier {
   readonly #schedule: (flush: () => void) => void;
   #pending = false;
 
-  constructor(schedule: (flush: () => void) => void = queueMicrotask) {
+  // Called as a plain function: browsers throw "Illegal invocation" when
+  // queueMicrotask runs with `this` set to anything but the global object.
+  constructor(schedule: (flush: () => void) => void = (flush) => queueMicrotask(flush)) {
     this.#schedule = schedule;
   }
 
