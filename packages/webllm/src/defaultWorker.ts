@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '@inkling/scheduler';
 import type { WorkerLike } from './types.js';
 
 /**
@@ -11,7 +12,9 @@ import type { WorkerLike } from './types.js';
 export function createDefaultWorker(): WorkerLike {
   const WorkerClass = (globalThis as { Worker?: new (url: URL, options?: { type?: 'module' }) => WorkerLike }).Worker;
   if (!WorkerClass) {
-    throw new TypeError('Web Workers are not available here. Pass the `worker` option to webllmEngines() with a factory for this environment.');
+    throw new InvalidOptionError(
+      'Web Workers are not available here. Pass webllmEngines() a `worker` option that builds one for this environment (in Node, a worker thread).',
+    );
   }
   return new WorkerClass(new URL('./worker.js', import.meta.url), { type: 'module' });
 }

@@ -48,7 +48,7 @@ export interface WebGPUSupport {
 
 /** Options of `detectWebGPU`. */
 export interface DetectWebGPUOptions {
-  /** The WebGPU entry point. Default: `navigator.gpu`, looked up when called. */
+  /** The WebGPU entry point; `null` means none. Default: `navigator.gpu`, looked up when called. */
   gpu?: GPULike | null;
   /** Default `'high-performance'`. */
   powerPreference?: 'low-power' | 'high-performance';
@@ -66,7 +66,7 @@ export interface DetectWebGPUOptions {
 export async function detectWebGPU(options: DetectWebGPUOptions = {}): Promise<WebGPUSupport> {
   let gpu: GPULike | null | undefined;
   try {
-    gpu = 'gpu' in options ? options.gpu : (globalThis as { navigator?: { gpu?: GPULike } }).navigator?.gpu;
+    gpu = options.gpu !== undefined ? options.gpu : (globalThis as { navigator?: { gpu?: GPULike } }).navigator?.gpu;
   } catch (error) {
     return unsupported(`reading navigator.gpu failed (${describe(error)}).`);
   }

@@ -76,7 +76,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     const record = appConfig.model_list.find((r) => r.model_id === model);
     if (!record) throw new ModelNotFoundError(model);
     if (options.gpu !== null) {
-      gpuCheck ??= detectWebGPU('gpu' in options ? { gpu: options.gpu } : {});
+      gpuCheck ??= detectWebGPU({ gpu: options.gpu });
       const gpu = await gpuCheck;
       if (!gpu.supported) throw new WebGPUUnavailableError(gpu.reason ?? 'no adapter.');
       if (needsShaderF16(record) && !gpu.shaderF16) throw new ShaderF16UnsupportedError(model, f32Variant(model));

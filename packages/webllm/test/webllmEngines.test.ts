@@ -96,6 +96,13 @@ describe('webllmEngines: loading', () => {
     expect((error as Error).message).toContain('300 MB');
   });
 
+  it('says how to supply a worker where there are no Web Workers', async () => {
+    const { createEngine } = fakeWebLLM({}, { worker: undefined });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as Error).message).toMatch(/`worker` option/);
+  });
+
   it('checks its options when called', () => {
     expect(() => webllmEngines({ model: '' })).toThrow(InvalidOptionError);
     expect(() => webllmEngines({ model: 'x', appConfig: {} as never })).toThrow(/model_list/);

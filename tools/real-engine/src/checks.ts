@@ -1,4 +1,5 @@
 import { type ChatCompletionChunk, type CreateEngine, EnginePool, type JobResult, type PoolLoadProgress } from '@inkling/scheduler';
+import { afterCancel, probeEngines } from './chunkProbe.js';
 import { DETERMINISTIC } from './setup.js';
 
 /** One check's outcome. */
@@ -36,7 +37,8 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     results.push({ name, ok, detail });
     log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   };
-  const pool = new EnginePool({ createEngine: input.chat, size: 1 });
+  const probe = probeEngines(input.chat, now);
+  const pool = new EnginePool({ createEngine: probe.createEngine, size: 1 });
 
   // 1. Load, with progress.
   const reports: PoolLoadProgress[] = [];
@@ -82,8 +84,7 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     `text ${JSON.stringify(streamed.text)}, ${chunks.length} chunks, finish ${streamed.finishReason}, first token after ${((firstAt[0] ?? now()) - t1) / 1000 | 0} s, decode ${extra?.decode_tokens_per_s?.toFixed(3)} tok/s, prefill ${extra?.prefill_tokens_per_s?.toFixed(2)} tok/s`,
   );
 
-  // 3. A superseded job stops: count what it generated after the cancel.
-  let tokensAtCancel = -1;
+  // 3. A superseded job stops: count what its engine generated after the cancel.
   let cancelAt = 0;
   let latest: Promise<JobResult> | undefined;
   const old = pool.submit({
@@ -92,41 +93,43 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     params: ask('First keystroke', 8),
     onChunk: (c) => {
       if (!latest && c.choices[0]?.delta.content) {
-        tokensAtCancel = pool.getSnapshot().jobs.find((j) => j.session === 'ghost')?.tokens ?? -1;
         cancelAt = now();
         latest = pool.submit({ session: 'ghost', priority: 'interactive', params: ask('Second keystroke', 1) });
       }
     },
   });
+  const stream = probe.streams.length;
   const superseded = await old;
-  const stopMs = now() - cancelAt;
-  const generated = (superseded.usage as { completion_tokens?: number } | undefined)?.completion_tokens ?? -1;
-  const after = generated - tokensAtCancel;
+  const { tokens: after, finalAt } = afterCancel(probe.streams[stream] ?? [], cancelAt);
   const second = latest ? await latest : undefined;
   record(
     'superseded job stops',
-    superseded.status === 'cancelled' && superseded.cancelReason === 'supersede' && after >= 0 && after <= 1 && second?.status === 'done',
-    `cancelled after ${tokensAtCancel} token(s); ${after} more generated after the cancel (engine reported ${generated} of max 8); result ${(stopMs / 1000).toFixed(1)} s after the cancel; the next job ${second?.status} with ${JSON.stringify(second?.text)}`,
+    superseded.status === 'cancelled' && superseded.cancelReason === 'supersede' && after <= 1 && second?.status === 'done',
+    `superseded after its first token; ${after} token(s) generated after the cancel (of max 8); final chunk ${finalAt === undefined ? 'never came' : `${((finalAt - cancelAt) / 1000).toFixed(2)} s after the cancel`}; the next job ${second?.status} with ${JSON.stringify(second?.text)}`,
   );
 
   // 4. Preemption: an interactive job takes the engine from a preemptible batch job.
   let ghost: Promise<JobResult> | undefined;
+  let preemptAt = 0;
   const batch = pool.submit({
     task: 'translate-page',
     preemptible: true,
     params: ask('Translate this page', 8),
     onChunk: (c) => {
       if (!ghost && c.choices[0]?.delta.content) {
+        preemptAt = now();
         ghost = pool.submit({ priority: 'interactive', params: ask('ghost', 1) });
       }
     },
   });
+  const batchStream = probe.streams.length;
   const victim = await batch;
   const winner = ghost ? await ghost : undefined;
+  const preempted = afterCancel(probe.streams[batchStream] ?? [], preemptAt);
   record(
     'preemption',
-    victim.status === 'preempted' && victim.text.length > 0 && winner?.status === 'done',
-    `batch job ${victim.status} with partial text ${JSON.stringify(victim.text)} (max 8 tokens), interactive job ${winner?.status} ${JSON.stringify(winner?.text)}`,
+    victim.status === 'preempted' && victim.text.length > 0 && preempted.tokens <= 1 && winner?.status === 'done',
+    `batch job ${victim.status} with partial text ${JSON.stringify(victim.text)} (max 8 tokens; ${preempted.tokens} generated after the interactive job came), interactive job ${winner?.status} ${JSON.stringify(winner?.text)}`,
   );
   await pool.unload();
 
