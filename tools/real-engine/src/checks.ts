@@ -26,7 +26,8 @@ const ask = (content: string, max_tokens: number) => ({
 /**
  * Runs `@inkling/webllm` + `EnginePool` against a real WebLLM engine: a load
  * with progress, a streamed completion, a superseded job that stops (tokens
- * generated after the cancel are counted), a preemption, and an embedding.
+ * generated after the cancel are counted), a preemption; and first, an
+ * embedding when an embedding model is given.
  * Token counts are small: on a CPU a token takes ~16 s.
  */
 export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
@@ -37,6 +38,7 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     results.push({ name, ok, detail });
     log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   };
+  await checkEmbedding(input.embed, record, now);
   const probe = probeEngines(input.chat, now);
   const pool = new EnginePool({ createEngine: probe.createEngine, size: 1 });
 
@@ -132,15 +134,22 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     `batch job ${victim.status} with partial text ${JSON.stringify(victim.text)} (max 8 tokens; ${preempted.tokens} generated after the interactive job came), interactive job ${winner?.status} ${JSON.stringify(winner?.text)}`,
   );
   await pool.unload();
+  return results;
+}
 
-  // 5. An embedding, on its own pool.
-  if (!input.embed) {
+/** An embedding on its own pool (run first, on a fresh GPU process). */
+async function checkEmbedding(
+  embed: CreateEngine | undefined,
+  record: (name: string, ok: boolean, detail: string) => void,
+  now: () => number,
+): Promise<void> {
+  if (!embed) {
     record('embedding', true, 'skipped: no embedding library at hand');
-    return results;
+    return;
   }
-  const embedPool = new EnginePool({ createEngine: input.embed, size: 1 });
+  const embedPool = new EnginePool({ createEngine: embed, size: 1 });
   try {
-    const t2 = now();
+    const t0 = now();
     await embedPool.load();
     const loaded = now();
     const embedded = await embedPool.submit({ kind: 'embedding', params: { input: ['hello world', 'ghost text'] } });
@@ -150,14 +159,13 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     record(
       'embedding',
       embedded.status === 'done' && vectors.length === 2 && dims.every((d) => d === 384),
-      `${embedded.status}${embedded.error ? ` (${embedded.error.message})` : ''}: ${vectors.length} vectors of ${dims.join(', ')} dims (${finite ? 'finite' : 'not finite: zero weights normalise 0/0'}), load ${((loaded - t2) / 1000).toFixed(1)} s, embed ${((now() - loaded) / 1000).toFixed(1)} s`,
+      `${embedded.status}${embedded.error ? ` (${embedded.error.message})` : ''}: ${vectors.length} vectors of ${dims.join(', ')} dims (${finite ? 'finite' : 'not finite: zero weights normalise 0/0'}), load ${((loaded - t0) / 1000).toFixed(1)} s, embed ${((now() - loaded) / 1000).toFixed(1)} s`,
     );
   } catch (error) {
     record('embedding', false, `load failed: ${explain(error)}`);
   } finally {
     await embedPool.unload();
   }
-  return results;
 }
 
 /** An error with its causes, for a log line. */

