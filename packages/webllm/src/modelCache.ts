@@ -22,7 +22,7 @@ export interface ModelCacheOptions {
  */
 export async function isModelCached(model: string, options: ModelCacheOptions = {}): Promise<boolean> {
   const { webllm, appConfig } = await resolve(model, options);
-  return webllm.hasModelInCache(model, appConfig as never);
+  return webllm.hasModelInCache(model, appConfig);
 }
 
 /**
@@ -35,12 +35,12 @@ export async function isModelCached(model: string, options: ModelCacheOptions = 
  */
 export async function deleteModel(model: string, options: ModelCacheOptions = {}): Promise<void> {
   const { webllm, appConfig } = await resolve(model, options);
-  await webllm.deleteModelAllInfoInCache(model, appConfig as never);
+  await webllm.deleteModelAllInfoInCache(model, appConfig);
 }
 
 async function resolve(model: string, options: ModelCacheOptions) {
   const webllm = await loadWebLLM(options.webllm);
-  const appConfig = resolveAppConfig(options.appConfig ?? webllm.prebuiltAppConfig, options.cache);
+  const appConfig = resolveAppConfig(options.appConfig ?? (webllm.prebuiltAppConfig as WebLLMAppConfig), options.cache);
   if (!appConfig.model_list.some((r) => r.model_id === model)) throw new ModelNotFoundError(model);
   return { webllm, appConfig };
 }

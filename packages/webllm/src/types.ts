@@ -47,12 +47,15 @@ export interface WebLLMWorkerEngine {
   reload(modelId: string | string[], chatOpts?: unknown): Promise<void>;
 }
 
-/** The exports of `@mlc-ai/web-llm` Inkling uses. */
+/**
+ * The exports of `@mlc-ai/web-llm` Inkling uses. Loose on purpose (`object`
+ * where WebLLM has its own config types) so every version's module fits.
+ */
 export interface WebLLMModule {
   WebWorkerMLCEngine: new (worker: never, engineConfig?: object) => WebLLMWorkerEngine;
-  prebuiltAppConfig: WebLLMAppConfig;
-  hasModelInCache(modelId: string, appConfig?: never): Promise<boolean>;
-  deleteModelAllInfoInCache(modelId: string, appConfig?: never): Promise<void>;
+  prebuiltAppConfig: { model_list: object[] };
+  hasModelInCache(modelId: string, appConfig?: object): Promise<boolean>;
+  deleteModelAllInfoInCache(modelId: string, appConfig?: object): Promise<void>;
 }
 
 /** Where the WebLLM module comes from: the module itself, or a function that imports it. */

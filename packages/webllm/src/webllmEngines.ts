@@ -72,7 +72,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     const { model } = options;
     if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
     const webllm = await loadWebLLM(options.webllm);
-    const appConfig = resolveAppConfig(options.appConfig ?? webllm.prebuiltAppConfig, options.cache);
+    const appConfig = resolveAppConfig(options.appConfig ?? (webllm.prebuiltAppConfig as WebLLMAppConfig), options.cache);
     const record = appConfig.model_list.find((r) => r.model_id === model);
     if (!record) throw new ModelNotFoundError(model);
     if (options.gpu !== null) {

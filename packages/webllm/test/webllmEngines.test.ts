@@ -43,6 +43,14 @@ describe('webllmEngines: loading', () => {
     expect(reports[0]?.text).toBe('Start to fetch params');
   });
 
+  it('takes the WebLLM module given, as a module or as an import', async () => {
+    const module = await import('@mlc-ai/web-llm');
+    for (const webllm of [module, () => import('@mlc-ai/web-llm')]) {
+      const { createEngine } = fakeWebLLM({}, { webllm });
+      await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
+    }
+  });
+
   it('writes the chosen cache backend for both old and new WebLLM', async () => {
     const { createEngine, workers } = fakeWebLLM({}, { cache: 'indexeddb' });
     await new EnginePool({ createEngine }).load();
