@@ -25,7 +25,7 @@ export async function buildPage(out: string): Promise<void> {
     outdir: out,
     platform: 'browser',
   });
-  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><script type="module" src="/main.js"></script>\n');
+  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
 }
 
 /** Bundles the Node benchmark (main + engine thread) into `out`: two files that run with plain `node`. */
