@@ -26,8 +26,8 @@ const ask = (content: string, max_tokens: number) => ({
 /**
  * Runs `@inkling/webllm` + `EnginePool` against a real WebLLM engine: a load
  * with progress, a streamed completion, a superseded job that stops (tokens
- * generated after the cancel are counted), a preemption; and first, an
- * embedding when an embedding model is given.
+ * generated after the cancel are counted), a preemption, and an embedding
+ * when an embedding model is given.
  * Token counts are small: on a CPU a token takes ~16 s.
  */
 export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
@@ -38,7 +38,6 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     results.push({ name, ok, detail });
     log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   };
-  await checkEmbedding(input.embed, record, now);
   const probe = probeEngines(input.chat, now);
   const pool = new EnginePool({ createEngine: probe.createEngine, size: 1 });
 
@@ -134,14 +133,18 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     `batch job ${victim.status} with partial text ${JSON.stringify(victim.text)} (max 8 tokens; ${preempted.tokens} generated after the interactive job came), interactive job ${winner?.status} ${JSON.stringify(winner?.text)}`,
   );
   await pool.unload();
+
+  // 5. An embedding, on its own pool, last: on a CPU its load is the slowest step.
+  await checkEmbedding(input.embed, record, now, log);
   return results;
 }
 
-/** An embedding on its own pool (run first, on a fresh GPU process). */
+/** An embedding on its own pool, with a time limit on its load. */
 async function checkEmbedding(
   embed: CreateEngine | undefined,
   record: (name: string, ok: boolean, detail: string) => void,
   now: () => number,
+  log: (line: string) => void,
 ): Promise<void> {
   if (!embed) {
     record('embedding', true, 'skipped: no embedding library at hand');
@@ -150,7 +153,16 @@ async function checkEmbedding(
   const embedPool = new EnginePool({ createEngine: embed, size: 1 });
   try {
     const t0 = now();
-    await embedPool.load();
+    let shown = -1;
+    await withTimeout(
+      embedPool.load((report) => {
+        const tenth = Math.floor(report.progress * 10);
+        if (tenth !== shown) log(`  embedding load ${(report.progress * 100).toFixed(0)}% [${String(report.phase)}] ${report.text.slice(0, 80)}`);
+        shown = tenth;
+      }),
+      EMBED_LOAD_LIMIT_MS,
+      'the embedding model did not load',
+    );
     const loaded = now();
     const embedded = await embedPool.submit({ kind: 'embedding', params: { input: ['hello world', 'ghost text'] } });
     const vectors = embedded.embeddings ?? [];
@@ -165,6 +177,20 @@ async function checkEmbedding(
     record('embedding', false, `load failed: ${explain(error)}`);
   } finally {
     await embedPool.unload();
+  }
+}
+
+/** On a CPU the embedding library's load has taken 10+ minutes, and once lost its device. */
+const EMBED_LOAD_LIMIT_MS = 15 * 60_000;
+
+/** Rejects with `what` when `promise` takes longer than `ms`. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms / 60_000} minutes`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
