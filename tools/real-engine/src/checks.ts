@@ -11,7 +11,8 @@ export interface CheckResult {
 
 /** What the checks need: engines for the chat model, and for an embedding model when one is at hand. */
 export interface ChecksInput {
-  chat: CreateEngine;
+  /** `undefined` skips the chat checks. */
+  chat: CreateEngine | undefined;
   embed: CreateEngine | undefined;
   log: (line: string) => void;
   now?: () => number;
@@ -38,6 +39,10 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     results.push({ name, ok, detail });
     log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   };
+  if (!input.chat) {
+    await checkEmbedding(input.embed, record, now, log);
+    return results;
+  }
   const probe = probeEngines(input.chat, now);
   const pool = new EnginePool({ createEngine: probe.createEngine, size: 1 });
 

@@ -8,6 +8,8 @@
  *   INKLING_MODEL_LIBS  folder holding the model libraries (required)
  *   CHROMIUM            browser binary (default /usr/bin/chromium)
  *   INKLING_CHECK_TIMEOUT_MIN  give up after this many minutes (default 45)
+ *   INKLING_CHECK_ONLY=embedding  run the embedding check alone
+ *   CHROMIUM_EXTRA_FLAGS  more Chromium switches, space-separated
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -64,6 +66,7 @@ const browser = await chromium.launch({
   args: [
     '--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu',
+    ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });
 let results: CheckResult[] = [];
@@ -75,7 +78,8 @@ try {
     else if (message.type() === 'error' || message.type() === 'warning') console.log(`${stamp()}  [browser ${message.type()}] ${text.slice(0, 300)}`);
   });
   page.on('pageerror', (error) => console.log(`${stamp()}  [page error] ${error.message}`));
-  await page.goto(`${base}/?embedding=${withEmbedding ? 1 : 0}`);
+  const only = process.env.INKLING_CHECK_ONLY === 'embedding' ? '&only=embedding' : '';
+  await page.goto(`${base}/?embedding=${withEmbedding ? 1 : 0}${only}`);
   const handle = await page.waitForFunction(() => window.inklingChecks, undefined, { timeout: timeoutMin * 60_000, polling: 1000 });
   const outcome = (await handle.jsonValue()) as { results: CheckResult[]; error?: string };
   if (outcome.error) console.log(`${stamp()}  the check page failed: ${outcome.error}`);
