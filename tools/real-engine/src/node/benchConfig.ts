@@ -7,7 +7,7 @@ export const env = process.env;
 export const smoke = env.BENCH_SMOKE === '1';
 export const TOKENS = Number(env.BENCH_TOKENS ?? (smoke ? 3 : 256));
 export const REPS = Number(env.BENCH_REPS ?? (smoke ? 1 : 3));
-export const PARTS = new Set((env.BENCH_PARTS ?? 'decode,cancel,scaling,ghost').split(','));
+export const PARTS = new Set((env.BENCH_PARTS ?? 'decode,cancel,scaling,ghost,embedding').split(','));
 export const dawn = required('BENCH_DAWN');
 export const libs = required('BENCH_LIBS');
 export const models = resolve(env.BENCH_MODELS ?? '/tmp/inkling-models');
