@@ -30,9 +30,9 @@ function named(name: string, message: string): () => Error {
 
 /** A load that reports bytes and stops at `progress`, as a real download would, until unloaded. */
 function downloadAt(progress: number): () => CreateEngine {
-  return () => (_index, onProgress, { signal }) => {
+  return () => (_index, onProgress, options) => {
     onProgress({ progress, text: 'Fetching param cache[12/38]', timeElapsed: 18, loadedBytes: progress * 1.05e9, totalBytes: 1.05e9 });
-    return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new DOMException('Load cancelled', 'AbortError'))));
+    return new Promise((_resolve, reject) => options?.signal.addEventListener('abort', () => reject(new DOMException('Load cancelled', 'AbortError'))));
   };
 }
 

@@ -176,7 +176,7 @@ export interface CreateEngineOptions {
 export type CreateEngine = (
   index: number,
   onProgress: (report: LoadProgress) => void,
-  options: CreateEngineOptions,
+  options?: CreateEngineOptions,
 ) => Promise<Engine>;
 
 // --------------------------------------------------------------------- jobs --

@@ -7,7 +7,8 @@ import { createFakeEngine } from '../src/testing/index.js';
 function gatedLoads() {
   const signals: AbortSignal[] = [];
   const finish: Array<(engine: Engine) => void> = [];
-  const createEngine: CreateEngine = (_index, _onProgress, { signal }) => {
+  const createEngine: CreateEngine = (_index, _onProgress, options) => {
+    const signal = options?.signal ?? new AbortController().signal;
     signals.push(signal);
     return new Promise<Engine>((resolve, reject) => {
       finish.push(resolve);

@@ -1,0 +1,144 @@
+/**
+ * What can go wrong between an engine and an OpenAI-compatible server, one
+ * class per thing a person would do differently.
+ *
+ * Which of these are fatal to the engine (the pool then ends every job on it,
+ * holds the queue, and rebuilds the engine, which probes the server again):
+ *
+ * - `ServerUnreachableError` is, and only it. Nothing answered, so every job
+ *   sent to this engine would fail the same way within milliseconds: a batch
+ *   of 200 items would burn through the queue, each with the same error. The
+ *   pool instead keeps the queue waiting, and the rebuild probes the server:
+ *   back already, work goes on; still down, the pool's phase becomes `'error'`
+ *   with this error until `pool.load()` is called again.
+ * - The rest are not. The server is up and answered about this one request:
+ *   a key it refuses (401/403) or a model it lacks (404) is a setting that a
+ *   rebuilt engine would send again unchanged, so the error belongs to the job
+ *   that hit it, where a hook shows it; counting it as a crash would also put
+ *   "crashed" wording on a typo. A 5xx is one failed request (vLLM answers 500
+ *   to a prompt it cannot take), a 429 is retried, and a cut or garbled stream
+ *   is about one response: if the server really went away, the next request
+ *   finds it unreachable, and that one is fatal.
+ *
+ * None of these messages or causes holds the API key or the headers given:
+ * server text is redacted before it is kept, and 401/403 bodies (which some
+ * servers fill with the key they refused) are not kept at all.
+ */
+import { EngineCrashedError, EngineError } from '@inkling/scheduler';
+
+/**
+ * Nothing took the connection at `baseURL`, twice in a row: the server is
+ * down, the address is wrong, or (in a browser) it does not allow this origin
+ * (CORS). Fatal to the engine. A connection taken and then dropped is not
+ * this (see `fetchOrUnreachable`).
+ *
+ * @example
+ * if (pool.getSnapshot().error instanceof ServerUnreachableError) showOfflineBanner();
+ */
+export class ServerUnreachableError extends EngineCrashedError {
+  override name = 'ServerUnreachableError';
+}
+
+/**
+ * The server answered with an HTTP error status. `status` is that status.
+ *
+ * @example
+ * if (result.error instanceof ServerResponseError) console.warn(result.error.status);
+ */
+export class ServerResponseError extends EngineError {
+  override name = 'ServerResponseError';
+  readonly status: number;
+
+  constructor(message: string, status: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/**
+ * 401 or 403: the server refused the API key (or the key may not use this model).
+ *
+ * @example
+ * if (result.error instanceof AuthenticationError) askForANewKey();
+ */
+export class AuthenticationError extends ServerResponseError {
+  override name = 'AuthenticationError';
+}
+
+/**
+ * 404: the server has no such model (or `baseURL` misses its `/v1`).
+ *
+ * @example
+ * if (result.error instanceof ModelNotFoundError) pickAnotherModel();
+ */
+export class ModelNotFoundError extends ServerResponseError {
+  override name = 'ModelNotFoundError';
+}
+
+/**
+ * 429 after the bounded retries were spent, or with a `Retry-After` longer
+ * than the engine will wait. `retryAfterMs` is the server's advice, if it gave any.
+ *
+ * @example
+ * if (result.error instanceof RateLimitError) retryLater(result.error.retryAfterMs ?? 10_000);
+ */
+export class RateLimitError extends ServerResponseError {
+  override name = 'RateLimitError';
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, status: number, retryAfterMs: number | undefined, options?: { cause?: unknown }) {
+    super(message, status, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A 5xx status, or an error the server reported inside a stream it had begun.
+ *
+ * @example
+ * if (result.error instanceof ServerError) console.warn('The server failed; try again.');
+ */
+export class ServerError extends ServerResponseError {
+  override name = 'ServerError';
+}
+
+/**
+ * Any other 4xx: the server found the request itself wrong (a parameter it
+ * does not take, a prompt longer than its context).
+ *
+ * @example
+ * if (result.error instanceof BadRequestError) console.warn(result.error.message);
+ */
+export class BadRequestError extends ServerResponseError {
+  override name = 'BadRequestError';
+}
+
+/**
+ * The stream ended before the answer was complete (the connection dropped, a
+ * proxy timed out), or the server kept closing the connection before
+ * answering at all. The job's result keeps the text received so far in
+ * `text`; `receivedChars` says how much that was.
+ *
+ * @example
+ * if (result.error instanceof StreamInterruptedError) keepDraft(result.text);
+ */
+export class StreamInterruptedError extends EngineError {
+  override name = 'StreamInterruptedError';
+  readonly receivedChars: number;
+
+  constructor(message: string, receivedChars: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.receivedChars = receivedChars;
+  }
+}
+
+/**
+ * The server sent an event that is not OpenAI's streaming JSON. The request is
+ * aborted at that point; the job keeps the text received before it.
+ *
+ * @example
+ * if (result.error instanceof MalformedStreamError) console.warn(result.error.message);
+ */
+export class MalformedStreamError extends EngineError {
+  override name = 'MalformedStreamError';
+}

@@ -1,0 +1,67 @@
+import type { CreateEngine, PoolTimers } from '@inkling/scheduler';
+import { Endpoint } from './endpoint.js';
+import { RemoteEngine } from './remoteEngine.js';
+import { fetchOrUnreachable } from './fetchOrUnreachable.js';
+import type { RequestContext } from './sendRequest.js';
+import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
+import { validateOptions } from './validateOptions.js';
+
+const globalTimers: PoolTimers = {
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * The `createEngine` for an `EnginePool` whose engines are an OpenAI-compatible
+ * server (vLLM, SGLang, Ollama, llama.cpp's server, OpenAI itself): the same
+ * jobs, chunks and hooks as a WebLLM pool, for models a device cannot hold.
+ *
+ * Each engine streams `/chat/completions` and calls `/embeddings` over
+ * `fetch`, runs up to `concurrency` requests at once (the pool gives it that
+ * many lanes, under every scheduling rule), and turns cancellation into an
+ * aborted request. Building one probes `GET /models`: it fails with
+ * `ServerUnreachableError` when nothing answers, and is otherwise instant (a
+ * server has no weights to load in the page). Throws `InvalidOptionError` at
+ * once on a wrong option.
+ *
+ * One engine usually suffices: give the pool `size: 1` and the server's
+ * batching width as `concurrency`. A second engine adds lanes on the same server.
+ *
+ * @example
+ * const remote = new EnginePool({
+ *   createEngine: openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct', concurrency: 8 }),
+ *   size: 1,
+ * });
+ * const { text, usage } = await remote.submit({
+ *   task: 'translate-page',
+ *   params: { messages: [{ role: 'user', content: 'Translate to French: Hello' }] },
+ * });
+ */
+export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
+  validateOptions(options);
+  const endpoint = new Endpoint(options);
+  const context: RequestContext = {
+    endpoint,
+    timers: options.timers ?? globalTimers,
+    now: options.now ?? (() => Date.now()),
+    maxRetries: options.maxRetries ?? 2,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 20_000,
+  };
+  const concurrency = options.concurrency ?? 8;
+  return async (_index, onProgress): Promise<OpenAIEngine> => {
+    onProgress({ progress: 0, text: `Connecting to ${endpoint.shown}` });
+    await probe(endpoint);
+    onProgress({ progress: 1, text: `Connected to ${endpoint.shown} (model "${endpoint.model}")` });
+    return new RemoteEngine(context, concurrency);
+  };
+}
+
+/**
+ * Checks that something answers at `baseURL`. Any answer will do, even an
+ * error status: a proxy may refuse `/models` to a key that may still chat,
+ * and a wrong key or model is reported by the jobs that hit it.
+ */
+async function probe(endpoint: Endpoint): Promise<void> {
+  const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
+  await response?.body?.cancel().catch(() => {});
+}

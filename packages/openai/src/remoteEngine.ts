@@ -1,0 +1,179 @@
+import {
+  type ChatCompletionChunk,
+  type CreateEmbeddingResponse,
+  type EmbeddingCreateParams,
+  type EngineCallOptions,
+  EngineError,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
+import { ChunkNormalizer } from './chunkNormalizer.js';
+import { chatStream } from './chatStream.js';
+import { MalformedStreamError } from './errors.js';
+import { type RequestContext, sendRequest } from './sendRequest.js';
+import type { OpenAIEngine } from './types.js';
+
+/**
+ * One engine over an OpenAI-compatible server: each call is one HTTP request
+ * with its own `AbortController`, aborted by the call's `signal`, by
+ * `interruptGenerate()` (every call in flight) and by `unload()`. Aborting
+ * closes the connection, which is how a server learns to stop generating.
+ *
+ * Built by `openaiEngines`; the pool gives it `concurrency` lanes.
+ *
+ * @example
+ * const engine = await openaiEngines({ baseURL, model })(0, () => {});
+ * const stream = await engine.chat.completions.create({ messages, stream: true });
+ */
+export class RemoteEngine implements OpenAIEngine {
+  readonly concurrency: number;
+  readonly model: string;
+  readonly chat: OpenAIEngine['chat'];
+  readonly embeddings: OpenAIEngine['embeddings'];
+  readonly #context: RequestContext;
+  readonly #calls = new Set<AbortController>();
+  #unloaded = false;
+
+  constructor(context: RequestContext, concurrency: number) {
+    this.#context = context;
+    this.concurrency = concurrency;
+    this.model = context.endpoint.model;
+    this.chat = { completions: { create: (request, options) => this.#createChat(request, options) } };
+    this.embeddings = { create: (request, options) => this.#createEmbeddings(request, options) };
+  }
+
+  get inFlight(): number {
+    return this.#calls.size;
+  }
+
+  /** Aborts every request in flight on this engine; they end with `finish_reason: 'abort'`. */
+  interruptGenerate(): void {
+    for (const controller of [...this.#calls]) controller.abort();
+  }
+
+  /** Aborts every request in flight; later calls fail. */
+  async unload(): Promise<void> {
+    this.#unloaded = true;
+    this.interruptGenerate();
+  }
+
+  async #createChat(
+    request: StreamingChatCompletionRequest,
+    options: EngineCallOptions = {},
+  ): Promise<AsyncIterable<ChatCompletionChunk>> {
+    const { signal, release } = this.#open(options.signal);
+    let response: Response | undefined;
+    try {
+      // The engine's model wins over one in the params: an engine is one model.
+      const body = {
+        ...request,
+        model: this.model,
+        stream: true,
+        stream_options: { ...request.stream_options, include_usage: true },
+      };
+      response = await sendRequest(this.#context, '/chat/completions', body, signal, 'text/event-stream');
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (!response) {
+      release();
+      return abortedStream(this.model);
+    }
+    return releasing(chatStream(response, this.#context.endpoint, signal), release);
+  }
+
+  async #createEmbeddings(
+    request: EmbeddingCreateParams,
+    options: EngineCallOptions = {},
+  ): Promise<CreateEmbeddingResponse> {
+    const { signal, release } = this.#open(options.signal);
+    try {
+      const response = await sendRequest(this.#context, '/embeddings', { ...request, model: this.model }, signal);
+      if (!response) throw abortError();
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch (error) {
+        if (signal.aborted) throw abortError();
+        throw new MalformedStreamError(
+          `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON. Check that baseURL points at an OpenAI-compatible server.`,
+          { cause: error },
+        );
+      }
+      return this.#embeddingResponse(body);
+    } finally {
+      release();
+    }
+  }
+
+  #embeddingResponse(body: unknown): CreateEmbeddingResponse {
+    const raw = (body ?? {}) as { data?: unknown; model?: unknown; usage?: CreateEmbeddingResponse['usage'] };
+    if (!Array.isArray(raw.data)) {
+      throw new MalformedStreamError(
+        `The server at ${this.#context.endpoint.shown}/embeddings answered without a "data" list. Check that model "${this.model}" makes embeddings.`,
+      );
+    }
+    const data = (raw.data as Array<{ embedding: number[]; index?: number }>)
+      .map((item, position) => ({ object: 'embedding' as const, embedding: item.embedding, index: item.index ?? position }))
+      .toSorted((a, b) => a.index - b.index);
+    const response: CreateEmbeddingResponse = { object: 'list', model: typeof raw.model === 'string' ? raw.model : this.model, data };
+    if (raw.usage) response.usage = raw.usage;
+    return response;
+  }
+
+  /** A controller for one call, linked to its signal and registered as in flight. */
+  #open(outer: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
+    if (this.#unloaded) {
+      throw new EngineError(
+        `The engine for model "${this.model}" was unloaded. Submit jobs through a loaded pool; it builds a new engine.`,
+      );
+    }
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (outer?.aborted) controller.abort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    this.#calls.add(controller);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      outer?.removeEventListener('abort', onAbort);
+      this.#calls.delete(controller);
+      // Closes the connection if the body was not read to its end.
+      controller.abort();
+    };
+    return { signal: controller.signal, release };
+  }
+}
+
+/**
+ * Wraps a stream so that the call is released however it ends, including a
+ * `return()` before the first `next()`, which never runs a generator's `finally`.
+ */
+function releasing(
+  stream: AsyncGenerator<ChatCompletionChunk, void, undefined>,
+  release: () => void,
+): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  const wrapped = (async function* () {
+    try {
+      yield* stream;
+    } finally {
+      release();
+    }
+  })();
+  const close = wrapped.return.bind(wrapped);
+  wrapped.return = (value) => {
+    release();
+    return close(value);
+  };
+  return wrapped;
+}
+
+/** What a call aborted before the server answered streams: one `'abort'` finish, as WebLLM does. */
+async function* abortedStream(model: string): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  yield* new ChunkNormalizer(model).end('abort');
+}
+
+function abortError(): Error {
+  return new DOMException('The request was aborted.', 'AbortError');
+}

@@ -1,0 +1,2 @@
+export { simulatedServer } from './simulatedServer.js';
+export type { SimulatedServerOptions } from './simulatedServer.js';

@@ -1,0 +1,52 @@
+import { InvalidOptionError } from '@inkling/scheduler';
+import type { OpenAIEnginesOptions } from './types.js';
+
+/**
+ * Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`.
+ *
+ * @example
+ * validateOptions({ baseURL: 'localhost', model: 'm' }); // throws: baseURL needs http(s):// and /v1
+ */
+export function validateOptions(options: OpenAIEnginesOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new InvalidOptionError(
+      "openaiEngines() takes an options object, e.g. openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' }).",
+    );
+  }
+  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxRetryDelayMs } = options;
+  if (typeof baseURL !== 'string' || !/^https?:\/\/[^/]/i.test(baseURL)) {
+    throw new InvalidOptionError(
+      `openaiEngines() needs "baseURL", the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got ${typeof baseURL === 'string' ? JSON.stringify(baseURL) : String(baseURL)}.`,
+    );
+  }
+  if (typeof model !== 'string' || model.trim() === '') {
+    throw new InvalidOptionError(
+      'openaiEngines() needs "model", the name the server knows the model by (GET /v1/models lists them).',
+    );
+  }
+  // The key's value is never quoted, even when it is wrong.
+  if (apiKey !== undefined && typeof apiKey !== 'string') {
+    throw new InvalidOptionError('openaiEngines() "apiKey" must be a string.');
+  }
+  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))) {
+    throw new InvalidOptionError('openaiEngines() "headers" must be an object of string values, e.g. { "OpenAI-Organization": "org-..." }.');
+  }
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new InvalidOptionError(
+      `openaiEngines() "concurrency" must be a whole number, 1 or more (requests one engine sends at once); it got ${String(concurrency)}.`,
+    );
+  }
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new InvalidOptionError(`openaiEngines() "maxRetries" must be a whole number, 0 or more; it got ${String(maxRetries)}.`);
+  }
+  if (maxRetryDelayMs !== undefined && !(typeof maxRetryDelayMs === 'number' && maxRetryDelayMs >= 0)) {
+    throw new InvalidOptionError(
+      `openaiEngines() "maxRetryDelayMs" must be a number of milliseconds, 0 or more; it got ${String(maxRetryDelayMs)}.`,
+    );
+  }
+  for (const key of ['fetch', 'now'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'function') {
+      throw new InvalidOptionError(`openaiEngines() "${key}" must be a function.`);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { EnginePool } from '@inkling/scheduler';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimitError, ServerError, openaiEngines } from '../src/index.js';
+import { type Handler, type TestServer, json, manualTimers, startServer, streamReply, until } from './openaiServer.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Answers the first `refusals` chat requests with `refuse`, then streams "ok". */
+function refusing(refusals: number, refuse: Handler): Handler {
+  let seen = 0;
+  return (req, res) => (++seen <= refusals ? refuse(req, res) : streamReply(req, res, ['ok']));
+}
+
+async function setup(chat: Handler, extra: Partial<Parameters<typeof openaiEngines>[0]> = {}) {
+  server = await startServer({ chat });
+  const timers = manualTimers();
+  const pool = new EnginePool({
+    createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model', timers, now: () => Date.parse('2026-01-01T00:00:00Z'), ...extra }),
+    size: 1,
+  });
+  await pool.load();
+  const chats = () => server!.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+  return { pool, timers, chats };
+}
+
+const ask = { params: { messages: [{ role: 'user' as const, content: 'x' }] } };
+
+describe('429 and Retry-After', () => {
+  it('waits what Retry-After says (seconds), then retries and succeeds', async () => {
+    const { pool, timers, chats } = await setup(refusing(1, (_q, s) => json(s, 429, { error: { message: 'slow down' } }, { 'Retry-After': '2' })));
+    const job = pool.submit(ask);
+    await until(() => timers.waits().length === 1);
+    expect(timers.waits()).toEqual([2000]);
+    expect(chats()).toBe(1);
+    timers.runAll();
+    expect(await job).toMatchObject({ status: 'done', text: 'ok' });
+    expect(chats()).toBe(2);
+    await pool.unload();
+  });
+
+  it('reads Retry-After as an HTTP date against the injected clock', async () => {
+    const { pool, timers } = await setup(refusing(1, (_q, s) => json(s, 429, {}, { 'Retry-After': 'Thu, 01 Jan 2026 00:00:03 GMT' })));
+    const job = pool.submit(ask);
+    await until(() => timers.waits().length === 1);
+    expect(timers.waits()).toEqual([3000]);
+    timers.runAll();
+    expect((await job).status).toBe('done');
+    await pool.unload();
+  });
+
+  it('backs off 1 s, 2 s without advice, and gives up after maxRetries with a RateLimitError', async () => {
+    const { pool, timers, chats } = await setup((_q, s) => json(s, 429, { error: { message: 'quota' } }));
+    const job = pool.submit(ask);
+    await until(() => timers.waits().length === 1);
+    expect(timers.waits()).toEqual([1000]);
+    timers.runAll();
+    await until(() => timers.waits().length === 1);
+    expect(timers.waits()).toEqual([2000]);
+    timers.runAll();
+    const { error } = await job;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error?.message).toMatch(/rate-limiting requests \(429\)\. Try again later, or lower "concurrency".*quota/);
+    expect(chats()).toBe(3);
+    await pool.unload();
+  });
+
+  it('does not wait longer than maxRetryDelayMs: the error carries the server\'s advice instead', async () => {
+    const { pool, timers, chats } = await setup((_q, s) => json(s, 429, {}, { 'Retry-After': '60' }));
+    const { error } = await pool.submit(ask);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 60_000 });
+    expect(error?.message).toMatch(/It asks to wait 60 s/);
+    expect(timers.waits()).toEqual([]);
+    expect(chats()).toBe(1);
+    await pool.unload();
+  });
+
+  it('honours retry-after-ms and retries a 503 that says when to come back; a bare 503 is not retried', async () => {
+    const advised = await setup(refusing(1, (_q, s) => json(s, 503, {}, { 'retry-after-ms': '250' })));
+    const job = advised.pool.submit(ask);
+    await until(() => advised.timers.waits().length === 1);
+    expect(advised.timers.waits()).toEqual([250]);
+    advised.timers.runAll();
+    expect((await job).status).toBe('done');
+    await advised.pool.unload();
+    await server?.close();
+
+    const bare = await setup(refusing(1, (_q, s) => json(s, 503, { error: 'overloaded' })));
+    const { error } = await bare.pool.submit(ask);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(bare.chats()).toBe(1);
+    await bare.pool.unload();
+  });
+
+  it('a job cancelled during the wait ends at once, clears its timer and sends nothing more', async () => {
+    const { pool, timers, chats } = await setup((_q, s) => json(s, 429, {}, { 'Retry-After': '5' }));
+    const job = pool.submit({ ...ask, id: 'waiting' });
+    await until(() => timers.waits().length === 1);
+    pool.cancel('waiting');
+    expect(await job).toMatchObject({ status: 'cancelled', cancelReason: 'cancel', text: '' });
+    expect(timers.waits()).toEqual([]);
+    expect(chats()).toBe(1);
+    await pool.unload();
+  });
+});

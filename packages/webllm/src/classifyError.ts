@@ -1,0 +1,74 @@
+import { InklingError } from '@inkling/scheduler';
+import {
+  GPUDeviceLostError,
+  ModelLoadError,
+  ModelNotFoundError,
+  OutOfMemoryError,
+  ShaderF16UnsupportedError,
+  WebGPUUnavailableError,
+} from './errors.js';
+import { f32Variant } from './modelCatalogue.js';
+import type { WebLLMModelRecord } from './types.js';
+
+/**
+ * WebLLM's worker sends errors across as strings (`err.toString()`, so
+ * `"DeviceLostError: The WebGPU device was lost..."`). This turns any rejection
+ * back into an `Error` whose `name` is WebLLM's class name.
+ *
+ * @example
+ * asError('DeviceLostError: lost').name; // 'DeviceLostError'
+ */
+export function asError(reason: unknown): Error {
+  if (reason instanceof Error) return reason;
+  const text = typeof reason === 'string' ? reason : String(reason);
+  const match = /^([A-Za-z]*Error): ([\s\S]*)$/.exec(text);
+  const error = new Error(match ? match[2] : text);
+  if (match?.[1]) error.name = match[1];
+  return error;
+}
+
+/**
+ * The typed error for a failed load, with the original as `cause`.
+ *
+ * @example
+ * throw classifyLoadError(reason, 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', record);
+ */
+export function classifyLoadError(reason: unknown, model: string, record: WebLLMModelRecord | undefined): InklingError {
+  if (reason instanceof InklingError) return reason;
+  const error = asError(reason);
+  const { name, message } = error;
+  if (name === 'ModelNotFoundError') return new ModelNotFoundError(model, { cause: error });
+  if (name === 'WebGPUNotAvailableError' || name === 'WebGPUNotFoundError') {
+    return new WebGPUUnavailableError(`the engine's worker found no WebGPU adapter (${message}).`, { cause: error });
+  }
+  if (name === 'ShaderF16SupportError') return new ShaderF16UnsupportedError(model, f32Variant(model), { cause: error });
+  if (name === 'DeviceLostError' || /out of memory|\bOOM\b|failed to allocate|allocation failed/i.test(message)) {
+    return new OutOfMemoryError(model, record?.vram_required_MB, { cause: error });
+  }
+  const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0];
+  return new ModelLoadError(model, `${name}: ${message}`, url, { cause: error });
+}
+
+/**
+ * The error to hand the pool for a failed call on a loaded engine. A lost
+ * device, or an engine that lost its model (WebLLM unloads itself after a
+ * device loss), is fatal: the pool replaces the engine.
+ *
+ * @example
+ * try { await call(); } catch (reason) { throw classifyRunError(reason); }
+ */
+export function classifyRunError(reason: unknown): Error {
+  if (reason instanceof InklingError) return reason;
+  const error = asError(reason);
+  if (
+    error.name === 'DeviceLostError' ||
+    /device (was |is )?lost/i.test(error.message) ||
+    /^(EngineNotLoadedError|ModelNotLoadedError|WorkerEngineModelNotLoadedError)$/.test(error.name)
+  ) {
+    return new GPUDeviceLostError(
+      `The engine's WebGPU device was lost or its model was unloaded (${error.name}: ${error.message}). Inkling is replacing the engine; try again in a moment.`,
+      { cause: error },
+    );
+  }
+  return error;
+}

@@ -1,0 +1,38 @@
+export { webllmEngines } from './webllmEngines.js';
+export { detectWebGPU } from './detectWebGPU.js';
+export { isModelCached, deleteModel } from './modelCache.js';
+export { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } from './modelCatalogue.js';
+export { createDefaultWorker } from './defaultWorker.js';
+export { ProgressMapper } from './progressMapper.js';
+export { resolveAppConfig } from './resolveAppConfig.js';
+export {
+  GPUDeviceLostError,
+  LoadCancelledError,
+  ModelLoadError,
+  ModelNotFoundError,
+  OutOfMemoryError,
+  ShaderF16UnsupportedError,
+  WebGPUUnavailableError,
+  WebLLMUnavailableError,
+  WorkerCrashedError,
+} from './errors.js';
+export type { WebLLMEnginesOptions } from './webllmEngines.js';
+export type {
+  DetectWebGPUOptions,
+  GPUAdapterInfoLike,
+  GPUAdapterLike,
+  GPULike,
+  WebGPUSupport,
+} from './detectWebGPU.js';
+export type { ModelCacheOptions } from './modelCache.js';
+export type { CatalogueModel, ModelFeature } from './modelCatalogue.js';
+export type { LoadPhase, WebLLMLoadProgress } from './progressMapper.js';
+export type {
+  CacheBackend,
+  WebLLMAppConfig,
+  WebLLMModelRecord,
+  WebLLMModule,
+  WebLLMSource,
+  WorkerFactory,
+  WorkerLike,
+} from './types.js';

@@ -1,0 +1,83 @@
+import { EnginePool } from '@inkling/scheduler';
+import { describe, expect, it } from 'vitest';
+import { chat, fakeWebLLM, until } from './helpers.js';
+
+// WebLLM before 0.2.86: the interrupt flag is not reset when a generation
+// takes the lock, and a stream left early never releases the lock. The fake
+// worker's engine reproduces both (`mimic: '0.2.79'`); these tests check that
+// the adapter and the pool together never trip over them.
+const LONG = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+const legacy = { mimic: '0.2.79' as const, reply: LONG, tokenMs: 3 };
+
+describe('on WebLLM before 0.2.86', () => {
+  it('(the fake reproduces it) an interrupt sent while idle cuts the next generation short', async () => {
+    const { createEngine } = fakeWebLLM(legacy);
+    const engine = await createEngine(0, () => {}, { signal: new AbortController().signal });
+    engine.interruptGenerate();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('abort');
+    await engine.unload?.();
+  });
+
+  it('the pool never interrupts an idle engine: a job cancelled before its stream opened, then one after it ended', async () => {
+    const { createEngine, workers } = fakeWebLLM(legacy);
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const worker = workers[0];
+    const early = pool.submit(chat('x', { id: 'early' }));
+    pool.cancel('early'); // create() is still a round trip away
+    expect((await early).status).toBe('cancelled');
+    const done = await pool.submit(chat('y', { id: 'done' }));
+    pool.cancel('done'); // already over: nothing to stop
+    const next = await pool.submit(chat('z'));
+    expect(worker?.idleInterrupts).toBe(0);
+    expect(next).toMatchObject({ status: 'done', finishReason: 'stop', text: LONG });
+    expect(done.text).toBe(LONG);
+  });
+
+  it('(the fake reproduces it) a stream left early holds the lock, so the next request hangs', async () => {
+    const { createEngine } = fakeWebLLM(legacy);
+    const engine = await createEngine(0, () => {}, { signal: new AbortController().signal });
+    const first = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true });
+    for await (const _ of first) break;
+    const second = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'y' }], stream: true });
+    const next = second[Symbol.asyncIterator]().next();
+    const outcome = await Promise.race([next.then(() => 'answered'), new Promise((r) => setTimeout(r, 200, 'hung'))]);
+    expect(outcome).toBe('hung');
+    await engine.unload?.();
+  });
+
+  it('a superseded job is interrupted and read to its end, so the engine is free for the next one', async () => {
+    const { createEngine, workers } = fakeWebLLM(legacy);
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const worker = workers[0];
+    const old = pool.submit(chat('a', { session: 'ghost' }));
+    await until(() => (worker?.engine?.calls[0]?.tokens ?? 0) >= 3);
+    const latest = pool.submit(chat('ab', { session: 'ghost' }));
+    const superseded = await old;
+    expect(superseded).toMatchObject({ status: 'cancelled', cancelReason: 'supersede' });
+    const call = worker?.engine?.calls[0];
+    expect(call?.state).toBe('done'); // drained, not left
+    expect(call?.tokensAfterInterrupt).toBeLessThanOrEqual(1);
+    expect(worker?.kinds('completionStreamReturn')).toHaveLength(0);
+    expect(await latest).toMatchObject({ status: 'done', text: LONG });
+  });
+
+  it('preemption stops the batch job on the engine and gives it to the interactive one', async () => {
+    const { createEngine, workers } = fakeWebLLM(legacy);
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const batch = pool.submit(chat('translate', { task: 'translate', preemptible: true }));
+    await until(() => (workers[0]?.engine?.calls[0]?.tokens ?? 0) >= 2);
+    const ghost = pool.submit(chat('ghost', { priority: 'interactive' }));
+    const victim = await batch;
+    expect(victim.status).toBe('preempted');
+    expect(victim.text.length).toBeGreaterThan(0);
+    expect((await ghost).status).toBe('done');
+    expect(workers[0]?.idleInterrupts).toBe(0);
+  });
+});

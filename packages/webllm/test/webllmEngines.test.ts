@@ -1,0 +1,218 @@
+import { EngineCrashedError, EnginePool, InvalidOptionError, type PoolLoadProgress } from '@inkling/scheduler';
+import { describe, expect, it } from 'vitest';
+import {
+  GPUDeviceLostError,
+  LoadCancelledError,
+  ModelLoadError,
+  ModelNotFoundError,
+  OutOfMemoryError,
+  ShaderF16UnsupportedError,
+  WebGPUUnavailableError,
+  WorkerCrashedError,
+  webllmEngines,
+} from '../src/index.js';
+import { chat, fakeGpu, fakeWebLLM, until } from './helpers.js';
+
+describe('webllmEngines: loading', () => {
+  it('loads the model in a worker and streams WebLLM chunks through the pool', async () => {
+    const { createEngine, workers } = fakeWebLLM();
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const chunks: unknown[] = [];
+    const result = await pool.submit(chat('hi', { onChunk: (c) => chunks.push(c) }));
+    expect(result).toMatchObject({ status: 'done', text: 'one two three four five six seven eight', finishReason: 'stop' });
+    expect(result.usage).toMatchObject({ completion_tokens: 8 });
+    expect(workers).toHaveLength(1);
+    expect(workers[0]?.kinds('reload')[0]?.content).toMatchObject({ modelId: ['Tiny-q4f32_1'] });
+    // WebLLM got the app's models, with the cache named both ways.
+    expect(workers[0]?.kinds('setAppConfig')[0]?.content).toMatchObject({ cacheBackend: 'cache', useIndexedDBCache: false });
+  });
+
+  it('reports one overall progress that never goes back, with WebLLM phase text', async () => {
+    const { createEngine } = fakeWebLLM();
+    const pool = new EnginePool({ createEngine, size: 1 });
+    const reports: PoolLoadProgress[] = [];
+    await pool.load((r) => reports.push(r));
+    const overall = reports.map((r) => r.progress);
+    expect(overall).toEqual(overall.toSorted((a, b) => a - b));
+    expect(overall.at(-1)).toBe(1);
+    expect(reports.map((r) => r.phase)).toEqual(['fetch', 'fetch', 'fetch', 'load', 'load', 'shaders', 'shaders', 'ready']);
+    // Each WebLLM phase restarts at 0; the overall fraction does not.
+    expect(reports[3]).toMatchObject({ phaseProgress: 0.5, engine: 1, engines: 1 });
+    expect(reports[3]?.progress).toBeGreaterThan(reports[2]?.progress ?? 1);
+    expect(reports[0]?.text).toBe('Start to fetch params');
+  });
+
+  it('takes the WebLLM module given, as a module or as an import', async () => {
+    const module = await import('@mlc-ai/web-llm');
+    for (const webllm of [module, () => import('@mlc-ai/web-llm')]) {
+      const { createEngine } = fakeWebLLM({}, { webllm });
+      await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
+    }
+  });
+
+  it('writes the chosen cache backend for both old and new WebLLM', async () => {
+    const { createEngine, workers } = fakeWebLLM({}, { cache: 'indexeddb' });
+    await new EnginePool({ createEngine }).load();
+    expect(workers[0]?.kinds('setAppConfig')[0]?.content).toMatchObject({ cacheBackend: 'indexeddb', useIndexedDBCache: true });
+  });
+
+  it('refuses an f16 model on an adapter without shader-f16, naming the f32 build, before any worker starts', async () => {
+    const { createEngine, workers } = fakeWebLLM({}, { model: 'Tiny-q4f16_1' });
+    const pool = new EnginePool({ createEngine });
+    const error = await pool.load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ShaderF16UnsupportedError);
+    expect((error as Error).message).toContain('"Tiny-q4f16_1"');
+    expect((error as Error).message).toContain('"Tiny-q4f32_1"');
+    expect(workers).toHaveLength(0);
+    expect(pool.getSnapshot()).toMatchObject({ phase: 'error', error });
+  });
+
+  it('loads an f16 model when the adapter has shader-f16', async () => {
+    const { createEngine } = fakeWebLLM({}, { model: 'Tiny-q4f16_1', gpu: fakeGpu(['shader-f16']) });
+    await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
+  });
+
+  it('says WebGPU is unavailable when there is no adapter', async () => {
+    const { createEngine, workers } = fakeWebLLM({}, { gpu: { requestAdapter: async () => null } });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebGPUUnavailableError);
+    expect(workers).toHaveLength(0);
+  });
+
+  it('names an unknown model and how to fix it', async () => {
+    const { createEngine } = fakeWebLLM({}, { model: 'Nope-q4f32_1' });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNotFoundError);
+    expect((error as Error).message).toMatch(/model_list/);
+  });
+
+  it('turns a failed download into a ModelLoadError with the URL, and frees the worker', async () => {
+    const url = 'http://127.0.0.1:8000/models/Tiny-q4f32_1/resolve/main/params_shard_3.bin';
+    const { createEngine, workers } = fakeWebLLM({ failLoad: `Error: Cannot fetch ${url} err= TypeError: Failed to fetch` });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelLoadError);
+    expect((error as ModelLoadError).url).toBe(url);
+    expect((error as ModelLoadError).cause).toBeInstanceOf(Error);
+    await until(() => workers[0]?.terminated === true);
+  });
+
+  it('turns a device lost during load into an OutOfMemoryError that says what the model needs', async () => {
+    const { createEngine } = fakeWebLLM({ failLoad: 'DeviceLostError: The WebGPU device was lost while loading the model.' });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutOfMemoryError);
+    expect((error as Error).message).toContain('300 MB');
+  });
+
+  it('says how to supply a worker where there are no Web Workers', async () => {
+    const { createEngine } = fakeWebLLM({}, { worker: undefined });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidOptionError);
+    expect((error as Error).message).toMatch(/`worker` option/);
+  });
+
+  it('checks its options when called', () => {
+    expect(() => webllmEngines({ model: '' })).toThrow(InvalidOptionError);
+    expect(() => webllmEngines({ model: 'x', appConfig: {} as never })).toThrow(/model_list/);
+  });
+});
+
+describe('webllmEngines: cancelling a load', () => {
+  it('unload() during load stops it: no engine, no worker, no weights, even though WebLLM resolves the reload', async () => {
+    const { createEngine, workers } = fakeWebLLM({ stepMs: 20 });
+    const pool = new EnginePool({ createEngine });
+    const loading = pool.load();
+    await until(() => workers.length === 1 && workers[0]?.kinds('reload').length === 1);
+    await pool.unload();
+    await expect(loading).resolves.toBe(0);
+    const worker = workers[0];
+    expect(worker?.kinds('unload')).toHaveLength(1); // WebLLM was told, so it cancels its downloads
+    await until(() => worker?.terminated === true);
+    expect(worker?.engine).toBeUndefined();
+    expect(pool.getSnapshot()).toMatchObject({ phase: 'idle', size: 0 });
+  });
+
+  it('rejects with LoadCancelledError when the signal aborts', async () => {
+    const { createEngine, workers } = fakeWebLLM({ stepMs: 20 });
+    const controller = new AbortController();
+    const loading = createEngine(0, () => {}, { signal: controller.signal });
+    await until(() => workers.length === 1);
+    controller.abort();
+    await expect(loading).rejects.toBeInstanceOf(LoadCancelledError);
+    await until(() => workers[0]?.terminated === true);
+  });
+
+  it('never hands over an engine whose reload resolved after an unload cut it short', async () => {
+    // The race: the abort arrives, WebLLM resolves the cut-short reload in the
+    // same turn. The load must still be refused.
+    const { createEngine, workers } = fakeWebLLM({ stepMs: 5 });
+    const controller = new AbortController();
+    const progress: unknown[] = [];
+    const loading = createEngine(0, (p) => progress.push(p), { signal: controller.signal });
+    await until(() => progress.length === 2);
+    controller.abort();
+    await expect(loading).rejects.toBeInstanceOf(LoadCancelledError);
+    const seen = progress.length;
+    await until(() => workers[0]?.terminated === true);
+    expect(progress).toHaveLength(seen); // nothing reported after the cancel
+  });
+});
+
+describe('webllmEngines: engines that die', () => {
+  it('marks an engine whose worker died as fatal; the pool replaces it and queued work runs', async () => {
+    const { createEngine, workers } = fakeWebLLM({ tokenMs: 20 });
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const running = pool.submit(chat('a'));
+    const queued = pool.submit(chat('b'));
+    await until(() => (workers[0]?.engine?.calls[0]?.tokens ?? 0) >= 1);
+    workers[0]?.crash();
+    const failed = await running;
+    expect(failed.status).toBe('error');
+    expect(failed.error).toBeInstanceOf(WorkerCrashedError);
+    expect(failed.error).toBeInstanceOf(EngineCrashedError);
+    expect((await queued).status).toBe('done');
+    expect(workers).toHaveLength(2);
+    await until(() => workers[0]?.terminated === true);
+  });
+
+  it('marks a lost GPU device as fatal', async () => {
+    const { createEngine, workers } = fakeWebLLM();
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    workers[0]?.loseDevice();
+    const result = await pool.submit(chat('a'));
+    expect(result.error).toBeInstanceOf(GPUDeviceLostError);
+    await until(() => workers.length === 2 && pool.getSnapshot().engines[0]?.state === 'idle');
+    expect((await pool.submit(chat('b'))).status).toBe('done');
+  });
+
+  it('keeps the engine for an error that concerns one request only', async () => {
+    const { createEngine, workers } = fakeWebLLM();
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const result = await pool.submit({ kind: 'embedding', params: { input: 'x' } });
+    expect(result.status).toBe('error'); // a chat model's engine offers no embeddings
+    expect((await pool.submit(chat('b'))).status).toBe('done');
+    expect(workers).toHaveLength(1);
+  });
+
+  it('offers embeddings for an embedding model', async () => {
+    const { createEngine } = fakeWebLLM({}, { model: 'Embed-q0f32' });
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await pool.load();
+    const result = await pool.submit({ kind: 'embedding', params: { input: ['a', 'b'] } });
+    expect(result.status).toBe('done');
+    expect(result.embeddings).toHaveLength(2);
+  });
+
+  it('unload() frees the model and terminates the worker', async () => {
+    const { createEngine, workers } = fakeWebLLM();
+    const pool = new EnginePool({ createEngine });
+    await pool.load();
+    await pool.unload();
+    expect(workers[0]?.kinds('unload')).toHaveLength(1);
+    expect(workers[0]?.terminated).toBe(true);
+  });
+});
+

@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+const here = join(import.meta.dirname, '..');
+
+/** esbuild settings shared by every bundle: workspace packages from src, WebLLM pinned to 0.2.79. */
+export const bundleOptions = {
+  bundle: true,
+  format: 'esm' as const,
+  absWorkingDir: here,
+  conditions: ['@inkling/source'],
+  // The model libraries at hand were built for WebLLM 0.2.79: see REAL-ENGINE.md.
+  alias: { '@mlc-ai/web-llm': 'web-llm-0.2.79' },
+  logLevel: 'warning' as const,
+  target: 'es2022',
+};
+
+/** Bundles the check page (page + engine worker) into `out`. */
+export async function buildPage(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  await build({
+    ...bundleOptions,
+    entryPoints: { main: 'src/page/main.ts', worker: 'src/page/worker.ts' },
+    outdir: out,
+    platform: 'browser',
+  });
+  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
+}
+
+/** Bundles the Node benchmark (main + engine thread) into `out`: two files that run with plain `node`. */
+export async function buildNodeBench(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  await build({
+    ...bundleOptions,
+    entryPoints: { bench: 'src/node/bench.ts', engineThread: 'src/node/engineThread.ts' },
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    platform: 'node',
+    target: 'node20',
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * `pnpm verify:real-engine`: a tool, not a test. Generates a synthetic model
+ * from a real WebLLM model library (zero weights, so `logit_bias` makes the
+ * output deterministic), serves it on 127.0.0.1, and runs @inkling/webllm +
+ * EnginePool against it in headless Chromium (SwiftShader WebGPU on a CPU).
+ *
+ * Environment:
+ *   INKLING_MODEL_LIBS  folder holding the model libraries (required)
+ *   CHROMIUM            browser binary (default /usr/bin/chromium)
+ *   INKLING_CHECK_TIMEOUT_MIN  give up after this many minutes (default 45)
+ *   INKLING_CHECK_ONLY=embedding  run the embedding check alone
+ *   CHROMIUM_EXTRA_FLAGS  more Chromium switches, space-separated
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { buildPage } from './build.js';
+import type { CheckResult } from './checks.js';
+import { serve } from './serve.js';
+import { CHAT_MODEL, EMBED_MODEL, LIBS, LIBS_FOLDER } from './setup.js';
+import { writeSyntheticModel } from './syntheticModel.js';
+
+const repo = resolve(import.meta.dirname, '../../..');
+const work = join(repo, '.real-engine');
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+// Relative to where the command was typed (pnpm runs this in tools/real-engine).
+const given = process.env.INKLING_MODEL_LIBS;
+const libs = given ? resolve(process.env.INIT_CWD ?? process.cwd(), given) : undefined;
+if (!libs || !existsSync(join(libs, LIBS.chat))) {
+  fail(
+    [
+      `verify:real-engine needs the WebLLM model library ${LIBS.chat}`,
+      `in the folder named by INKLING_MODEL_LIBS${libs ? ` (now "${libs}", which lacks it)` : ' (not set)'}.`,
+      `Get it from the public repository mlc-ai/binary-mlc-llm-libs, folder ${LIBS_FOLDER}/ (it loads with @mlc-ai/web-llm 0.2.79,`,
+      `which this tool pins). Add ${LIBS.embedding} from the same folder to check embeddings too.`,
+      'Keep libraries out of git, e.g. in .real-engine/libs/, then run:',
+      '  INKLING_MODEL_LIBS=.real-engine/libs pnpm verify:real-engine',
+    ].join('\n'),
+  );
+}
+const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+if (!existsSync(browserPath)) fail(`No Chromium at ${browserPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM.`);
+const withEmbedding = existsSync(join(libs, LIBS.embedding));
+const timeoutMin = Number(process.env.INKLING_CHECK_TIMEOUT_MIN ?? 45);
+
+const started = performance.now();
+const stamp = () => `${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s`;
+console.log(`${stamp()}  generating the synthetic model(s) in ${work}/models`);
+const meta = await writeSyntheticModel({ libPath: join(libs, LIBS.chat), dir: join(work, 'models', CHAT_MODEL), tokenizer: 'qwen' });
+console.log(`${stamp()}  ${CHAT_MODEL}: ${meta.model_type} ${meta.quantization}, ${meta.params.length} tensors, all zeros`);
+if (withEmbedding) {
+  const embed = await writeSyntheticModel({ libPath: join(libs, LIBS.embedding), dir: join(work, 'models', EMBED_MODEL), tokenizer: 'wordpiece' });
+  console.log(`${stamp()}  ${EMBED_MODEL}: ${embed.model_type} ${embed.quantization}, ${embed.params.length} tensors, all zeros`);
+}
+await buildPage(join(work, 'page'));
+const { server, base } = await serve({ '/libs/': libs, '/models/': join(work, 'models'), '/': join(work, 'page') });
+console.log(`${stamp()}  serving on ${base}; starting headless Chromium`);
+
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: [
+    '--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu',
+    ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
+  ],
+});
+let results: CheckResult[] = [];
+try {
+  const page = await browser.newPage();
+  page.on('console', (message) => {
+    const text = message.text();
+    if (text.startsWith('[check] ')) console.log(`${stamp()}  ${text.slice(8)}`);
+    else if (message.type() === 'error' || message.type() === 'warning') console.log(`${stamp()}  [browser ${message.type()}] ${text.slice(0, 300)}`);
+  });
+  page.on('pageerror', (error) => console.log(`${stamp()}  [page error] ${error.message}`));
+  const only = process.env.INKLING_CHECK_ONLY === 'embedding' ? '&only=embedding' : '';
+  await page.goto(`${base}/?embedding=${withEmbedding ? 1 : 0}${only}`);
+  const handle = await page.waitForFunction(() => window.inklingChecks, undefined, { timeout: timeoutMin * 60_000, polling: 1000 });
+  const outcome = (await handle.jsonValue()) as { results: CheckResult[]; error?: string };
+  if (outcome.error) console.log(`${stamp()}  the check page failed: ${outcome.error}`);
+  results = outcome.results;
+} catch (error) {
+  console.log(`${stamp()}  gave up: ${String(error)}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+
+const passed = results.filter((r) => r.ok).length;
+console.log(`\n${passed} passed, ${results.length - passed} failed (${stamp().trim()} in all)`);
+process.exit(results.length > 0 && passed === results.length ? 0 : 1);
