@@ -31,8 +31,9 @@ async function typeAtEnd(text: string) {
   await page.keyboard.type(text, { delay: 60 });
 }
 
+/** Waits until a suggestion has finished streaming, and returns it. */
 async function waitForSuggestion(): Promise<string> {
-  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"]').waitFor({ timeout: 15_000 });
+  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15_000 });
   return (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
 }
 
@@ -58,7 +59,7 @@ describe('the demo, on the simulated engine', () => {
     await waitForSuggestion();
     const text = await editor().inputValue();
     await page.keyboard.press('Escape');
-    await expect.poll(() => ghost().getAttribute('data-has-suggestion')).toBe('false');
+    await expect.poll(() => ghost().getAttribute('data-has-suggestion')).toBeNull();
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.not.toBe('note-body');
     expect(await editor().inputValue()).toBe(text);

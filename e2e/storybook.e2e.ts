@@ -39,6 +39,7 @@ describe('the built Storybook', () => {
   ])('%s renders and is saved as a screenshot', async (id, selector) => {
     const page = await openStory(id);
     await page.locator(selector).first().waitFor({ timeout: 20_000 });
+    expect(await page.locator(selector).count()).toBeGreaterThan(0);
     await screenshot(page, `story-${id}`);
     await page.close();
   });

@@ -1,20 +1,20 @@
 /**
  * Measures, in the page, each keydown's delay to the next paint (the frame
  * after it, then a message posted from that frame's callback runs after the
- * paint), and every long task. Results are on `window.__latency`.
+ * paint), and every long task. Results are on `window.inklingLatency`.
  */
 declare global {
   interface Window {
-    __latency: { delays: number[]; longTasks: number[] };
+    inklingLatency: { delays: number[]; longTasks: number[] };
     /** Forgets what was measured so far (page load), before typing starts. */
-    __latencyReset: () => void;
+    inklingLatencyReset: () => void;
   }
 }
 
 export function startProbe(): void {
   const results = { delays: [] as number[], longTasks: [] as number[] };
-  window.__latency = results;
-  window.__latencyReset = () => {
+  window.inklingLatency = results;
+  window.inklingLatencyReset = () => {
     results.delays.length = 0;
     results.longTasks.length = 0;
   };
@@ -24,7 +24,8 @@ export function startProbe(): void {
       const start = event.timeStamp;
       requestAnimationFrame(() => {
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => results.delays.push(performance.now() - start);
+        channel.port1.addEventListener('message', () => results.delays.push(performance.now() - start));
+        channel.port1.start();
         channel.port2.postMessage(null);
       });
     },

@@ -34,7 +34,7 @@ async function typeOnce(browser: Browser, url: string, mode: Mode): Promise<Samp
   await page.goto(`${url}/?mode=${mode}`);
   await page.waitForFunction(() => Number(document.getElementById('progress')?.textContent ?? 0) > 0, undefined, { timeout: 30_000 });
   await page.locator('#field').click();
-  await page.evaluate(() => window.__latencyReset());
+  await page.evaluate(() => window.inklingLatencyReset());
   let suggestionsSeen = 0;
   for (let i = 0; i < TEXT.length; i += 1) {
     await page.keyboard.type(TEXT[i] as string);
@@ -44,7 +44,7 @@ async function typeOnce(browser: Browser, url: string, mode: Mode): Promise<Samp
     if (pause > KEY_DELAY_MS && (await page.locator('[data-has-suggestion="true"]').count()) > 0) suggestionsSeen += 1;
   }
   const results = await page.evaluate(() => ({
-    ...window.__latency,
+    ...window.inklingLatency,
     translated: Number(document.getElementById('progress')?.textContent ?? 0),
   }));
   await page.close();

@@ -1,19 +1,19 @@
 import { type CreateEngine, EnginePool } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
+import { webllmEngines } from '@inkling/webllm';
 import type { EngineChoice } from './engineChoice.js';
 
-/** Builds engines for a choice; WebLLM is imported only when a real model is chosen. */
+const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
+
+/** Builds engines for a choice (WebLLM itself is downloaded only when a real model loads). */
 function enginesFor(choice: EngineChoice): CreateEngine {
   if (choice.kind === 'simulated') return simulatedEngines();
-  const factory = import('@inkling/webllm').then(({ webllmEngines }) =>
-    choice.kind === 'webllm'
-      ? webllmEngines({ model: choice.model })
-      : webllmEngines({
-          model: choice.model,
-          appConfig: { model_list: [{ model_id: choice.model, model: choice.modelUrl, model_lib: choice.libUrl }] },
-        }),
-  );
-  return async (index, onProgress, options) => (await factory)(index, onProgress, options);
+  if (choice.kind === 'webllm') return webllmEngines({ model: choice.model, worker });
+  return webllmEngines({
+    model: choice.model,
+    worker,
+    appConfig: { model_list: [{ model_id: choice.model, model: choice.modelUrl, model_lib: choice.libUrl }] },
+  });
 }
 
 let current: CreateEngine = simulatedEngines();
