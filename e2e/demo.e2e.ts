@@ -89,4 +89,17 @@ describe('the demo, on the simulated engine', () => {
     expect(await page.locator('.inkling-translate-list tbody tr[data-status="done"]').count()).toBe(total);
     await screenshot(page, 'demo-translated');
   });
+
+  it('translates on a server pool while ghost text stays on the device pool', async () => {
+    await page.getByLabel('Runs on').selectOption('simulated-server');
+    await page.getByRole('button', { name: 'Translate this page' }).click();
+    await typeAtEnd(' Later');
+    await expect(waitForSuggestion()).resolves.not.toBe('');
+    await expect.poll(() => page.locator('.inkling-translate-list').getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    // The device's inspector never saw the translation: it ran on the server's pool.
+    const tasks = await page.locator('.app-inspector .inkling-task').allTextContents();
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.every((task) => task === 'notes-editor')).toBe(true);
+    await screenshot(page, 'demo-server-translation');
+  });
 });

@@ -1,13 +1,13 @@
 import type { Preview } from '@storybook/react-vite';
 import '@inkling/react/styles.css';
 import './preview.css';
-import { ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
+import { DEFAULT_MODEL, ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
 import { withPool } from '../src/support/withPool.js';
 
 const preview: Preview = {
   decorators: [withPool],
   globalTypes: ENGINE_TOOLBAR,
-  initialGlobals: { engine: 'simulated' },
+  initialGlobals: { engine: 'simulated', model: DEFAULT_MODEL },
   parameters: {
     layout: 'padded',
     // Every story is checked by axe; a violation fails its test.

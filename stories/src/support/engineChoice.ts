@@ -1,12 +1,18 @@
 import { type CreateEngine, EnginePool } from '@inkling/react';
 import { type SimulatedEnginesOptions, simulatedEngines } from '@inkling/react/testing';
+import { defaultModel, modelCatalogue, webllmEngines } from '@inkling/webllm';
 
 /** Which engine the toolbar picked. */
-export type EngineKind = 'simulated';
+export type EngineKind = 'simulated' | 'webllm';
+
+/** The model a real engine loads, from the toolbar. Default: the catalogue's pick for ghost text (f32, runs anywhere). */
+export const DEFAULT_MODEL = defaultModel('ghostText');
 
 /**
- * The toolbar switch: which engine every story's pool runs on. Only the
- * simulated engine for now (deterministic, no download, no GPU).
+ * The toolbar switches: which engine every story's pool runs on (the
+ * simulated one by default: deterministic, no download, no GPU; or real
+ * WebLLM, which downloads the model and needs WebGPU), and which model a
+ * real engine loads.
  */
 export const ENGINE_TOOLBAR = {
   engine: {
@@ -14,11 +20,25 @@ export const ENGINE_TOOLBAR = {
     toolbar: {
       title: 'Engine',
       icon: 'lightning',
-      items: [{ value: 'simulated', title: 'Simulated engine (no model, no GPU)' }],
+      items: [
+        { value: 'simulated', title: 'Simulated engine (no model, no GPU)' },
+        { value: 'webllm', title: 'Real WebLLM (downloads the model; needs WebGPU)' },
+      ],
+      dynamicTitle: true,
+    },
+  },
+  model: {
+    description: 'The WebLLM model, when the engine is real WebLLM',
+    toolbar: {
+      title: 'Model',
+      icon: 'database',
+      items: modelCatalogue.filter((m) => m.kind === 'llm').map((m) => ({ value: m.id, title: `${m.id} (${Math.round(m.vramRequiredMB)} MB)` })),
       dynamicTitle: true,
     },
   },
 } as const;
+
+const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
 /** How a story wants its pool: `parameters.inkling`, and the playground's args. */
 export interface StoryPoolSettings {
@@ -38,7 +58,9 @@ export interface StoryPoolSettings {
  * @example
  * const pool = createStoryPool({ size: 2, engine: { tokenMs: 20 } }, 'simulated');
  */
-export function createStoryPool(settings: StoryPoolSettings, _kind: EngineKind): EnginePool {
-  const createEngine = settings.createEngine?.() ?? simulatedEngines(settings.engine);
+export function createStoryPool(settings: StoryPoolSettings, kind: EngineKind, model: string = DEFAULT_MODEL): EnginePool {
+  // A story's own engine (a failing load, a stalled download) shows a state, whatever the toolbar says.
+  const createEngine =
+    settings.createEngine?.() ?? (kind === 'webllm' ? webllmEngines({ model, worker }) : simulatedEngines(settings.engine));
   return new EnginePool({ createEngine, size: settings.size ?? 1 });
 }

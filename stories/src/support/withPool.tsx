@@ -1,7 +1,7 @@
 import { type EnginePool, PoolProvider } from '@inkling/react';
 import type { Decorator } from '@storybook/react-vite';
 import { type ReactNode, StrictMode, useEffect, useRef, useState } from 'react';
-import { type EngineKind, type StoryPoolSettings, createStoryPool } from './engineChoice.js';
+import { DEFAULT_MODEL, type EngineKind, type StoryPoolSettings, createStoryPool } from './engineChoice.js';
 
 /** Story args the decorator reads, so controls can change the pool (the playground's). */
 interface PoolArgs {
@@ -21,17 +21,25 @@ function settingsOf(parameters: { inkling?: StoryPoolSettings }, args: PoolArgs)
 }
 
 /** A note above every story saying which engine runs it. */
-function EngineBadge({ kind }: { kind: EngineKind }) {
+function EngineBadge({ kind, model }: { kind: EngineKind; model: string }) {
   return (
     <p className="story-engine-badge" data-engine={kind}>
-      <strong>Simulated engine</strong> · no model, no GPU, deterministic replies
+      {kind === 'webllm' ? (
+        <>
+          <strong>Real WebLLM</strong> · {model}, on this device's GPU
+        </>
+      ) : (
+        <>
+          <strong>Simulated engine</strong> · no model, no GPU, deterministic replies
+        </>
+      )}
     </p>
   );
 }
 
 /** Owns one story's pool: built once per mount, unloaded shortly after the last unmount. */
-function PoolHost({ settings, kind, children }: { settings: StoryPoolSettings; kind: EngineKind; children: ReactNode }) {
-  const [pool] = useState<EnginePool>(() => createStoryPool(settings, kind));
+function PoolHost({ settings, kind, model, children }: { settings: StoryPoolSettings; kind: EngineKind; model: string; children: ReactNode }) {
+  const [pool] = useState<EnginePool>(() => createStoryPool(settings, kind, model));
   const mounts = useRef(0);
   useEffect(() => {
     mounts.current += 1;
@@ -45,7 +53,7 @@ function PoolHost({ settings, kind, children }: { settings: StoryPoolSettings; k
   }, [pool]);
   return (
     <PoolProvider pool={pool} load={settings.load !== false} unloadDelayMs={100}>
-      <EngineBadge kind={kind} />
+      <EngineBadge kind={kind} model={model} />
       {children}
     </PoolProvider>
   );
@@ -62,11 +70,12 @@ function PoolHost({ settings, kind, children }: { settings: StoryPoolSettings; k
 export const withPool: Decorator = (Story, context) => {
   const settings = settingsOf(context.parameters as { inkling?: StoryPoolSettings }, context.args as PoolArgs);
   const kind = (context.globals.engine as EngineKind | undefined) ?? 'simulated';
+  const model = (context.globals.model as string | undefined) ?? DEFAULT_MODEL;
   const { reply, failLoad, ...plain } = settings.engine ?? {};
-  const key = JSON.stringify([context.id, kind, settings.size, settings.load, plain, !!reply, !!failLoad]);
+  const key = JSON.stringify([context.id, kind, model, settings.size, settings.load, plain, !!reply, !!failLoad]);
   return (
     <StrictMode>
-      <PoolHost key={key} settings={settings} kind={kind}>
+      <PoolHost key={key} settings={settings} kind={kind} model={model}>
         <Story />
       </PoolHost>
     </StrictMode>

@@ -14,7 +14,7 @@ const SHOWN = 4;
  */
 export function QueueBands({ inspection }: { inspection: PoolInspection }) {
   return (
-    <section className="inkling-queues" aria-label="Queue">
+    <div className="inkling-queues" role="group" aria-label="Queue">
       <span className="inkling-queues-title">Queue</span>
       <ul>
         {PRIORITY_ORDER.map((priority) => {
@@ -35,6 +35,6 @@ export function QueueBands({ inspection }: { inspection: PoolInspection }) {
           );
         })}
       </ul>
-    </section>
+    </div>
   );
 }

@@ -1,0 +1,36 @@
+import { EnginePool } from '@inkling/react';
+import { openaiEngines } from '@inkling/openai';
+import { simulatedServer } from '@inkling/openai/testing';
+import { simulatedReply } from '@inkling/react/testing';
+
+/** Where the page translation runs: this device's pool, or a server. */
+export type TranslationTarget =
+  | { kind: 'device' }
+  | { kind: 'server'; baseURL: string; model: string; apiKey?: string }
+  | { kind: 'simulated-server' };
+
+const pools = new Map<string, EnginePool>();
+
+/**
+ * The pool for a server target: one engine with eight lanes (a server runs
+ * requests side by side), built once per server and model. The key is kept
+ * in memory only.
+ */
+export function remotePool(target: Exclude<TranslationTarget, { kind: 'device' }>): EnginePool {
+  const id = target.kind === 'server' ? `${target.baseURL}|${target.model}|${target.apiKey ?? ''}` : 'simulated-server';
+  let pool = pools.get(id);
+  if (!pool) {
+    const createEngine =
+      target.kind === 'server'
+        ? openaiEngines({ baseURL: target.baseURL, model: target.model, apiKey: target.apiKey || undefined, concurrency: 8 })
+        : openaiEngines({
+            baseURL: 'https://simulated.invalid/v1',
+            model: 'simulated-server',
+            concurrency: 8,
+            fetch: simulatedServer({ reply: (request) => simulatedReply({ ...request, stream: true }) }),
+          });
+    pool = new EnginePool({ createEngine, size: 1 });
+    pools.set(id, pool);
+  }
+  return pool;
+}
