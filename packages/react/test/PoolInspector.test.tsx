@@ -32,7 +32,7 @@ describeEachReactMode('PoolInspector', (mode) => {
     const [engine] = engineRows();
     expect(engine?.dataset.state).toBe('busy');
     expect(engine?.textContent).toMatch(/page-1\s*page\s*normal\s*2 tok/);
-    const queue = screen.getByRole('region', { name: 'Queue' });
+    const queue = screen.getByRole('group', { name: 'Queue' });
     expect(within(queue).getByText('normal').closest('li')?.dataset.count).toBe('1');
     expect(within(queue).getByText('low').closest('li')?.dataset.count).toBe('1');
     expect(jobRow('page-2').dataset.outcome).toBe('queued');
