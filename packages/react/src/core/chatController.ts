@@ -5,11 +5,11 @@ import type {
   JobResult,
   Priority,
 } from '@inkling/scheduler';
-import { chunkText } from './chunkText.js';
 import { type CompletionState, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 
 /**
  * A chat request without its messages. (`Omit` would not do: the request's
@@ -95,7 +95,7 @@ export class ChatController extends Store<ChatState> {
   readonly #pool: EnginePool;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: ChatOptions;
-  #current: AbortController | undefined;
+  readonly #job = new StreamedJob();
 
   constructor(pool: EnginePool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
     super(initial(options.initialMessages ?? []), scheduleFrame);
@@ -115,49 +115,24 @@ export class ChatController extends Store<ChatState> {
    */
   readonly send = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
-    this.#current?.abort();
-    const controller = new AbortController();
-    this.#current = controller;
-    this.#dispatch({ type: 'send', message });
     const { system, params, priority = 'high', session, task, onFinish } = this.#options;
+    this.#dispatch({ type: 'send', message });
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
-    let text = '';
-    const job = this.#pool.submit({
-      params: { ...params, messages: history },
-      priority,
-      session,
-      task,
-      signal: controller.signal,
-      onChunk: (chunk) => {
-        const delta = chunkText(chunk);
-        if (!delta || this.#current !== controller) return;
-        text += delta;
-        this.#dispatch({ type: 'reply', text });
-      },
-    });
-    return job.then((result) => {
-      if (this.#current === controller) {
-        this.#current = undefined;
-        this.#dispatch({ type: 'finish', result });
-      }
-      onFinish?.(result);
-      return result;
+    return this.#job.start(this.#pool, { params: { ...params, messages: history }, priority, session, task }, {
+      onText: (text) => this.#dispatch({ type: 'reply', text }),
+      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
+      onFinish,
     });
   };
 
   /** Stops the reply streaming now; what it had said joins the conversation. Bound. */
   readonly stop = (): void => {
-    const current = this.#current;
-    if (!current) return;
-    this.#current = undefined;
-    current.abort();
-    this.#dispatch({ type: 'stop' });
+    if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
 
   /** Cancels any reply and starts over from `messages` (default: `initialMessages`). Bound. */
   readonly reset = (messages?: readonly ChatMessage[]): void => {
-    this.#current?.abort();
-    this.#current = undefined;
+    this.#job.stop();
     this.#dispatch({ type: 'reset', messages: messages ?? this.#options.initialMessages ?? [] });
   };
 

@@ -7,10 +7,11 @@ import type {
   JobResult,
   Priority,
 } from '@inkling/scheduler';
-import { chunkText, toRequest } from './chunkText.js';
+import { toRequest } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 
 /**
  * Where a streamed job is: `queued` until its first token, `streaming` while
@@ -96,7 +97,7 @@ export class CompletionController extends Store<CompletionState> {
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: CompletionOptions;
   /** The job whose output is shown; a finished or replaced one is ignored. */
-  #current: AbortController | undefined;
+  readonly #job = new StreamedJob();
 
   constructor(pool: EnginePool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
     super(IDLE, scheduleFrame);
@@ -114,42 +115,18 @@ export class CompletionController extends Store<CompletionState> {
    * one at once. Resolves with the job's result; never rejects. Bound.
    */
   readonly complete = (input: string | ChatCompletionRequest): Promise<JobResult> => {
-    this.#current?.abort();
-    const controller = new AbortController();
-    this.#current = controller;
-    this.#dispatch({ type: 'submit' });
-    let text = '';
     const { priority = 'high', session, task, onFinish } = this.#options;
-    const job = this.#pool.submit({
-      params: toRequest(input),
-      priority,
-      session,
-      task,
-      signal: controller.signal,
-      onChunk: (chunk) => {
-        const delta = chunkText(chunk);
-        if (!delta || this.#current !== controller) return;
-        text += delta;
-        this.#dispatch({ type: 'text', text });
-      },
-    });
-    return job.then((result) => {
-      if (this.#current === controller) {
-        this.#current = undefined;
-        this.#dispatch({ type: 'finish', result });
-      }
-      onFinish?.(result);
-      return result;
+    this.#dispatch({ type: 'submit' });
+    return this.#job.start(this.#pool, { params: toRequest(input), priority, session, task }, {
+      onText: (text) => this.#dispatch({ type: 'text', text }),
+      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
+      onFinish,
     });
   };
 
   /** Cancels the running job; `text` keeps what had streamed. Bound. */
   readonly stop = (): void => {
-    const current = this.#current;
-    if (!current) return;
-    this.#current = undefined;
-    current.abort();
-    this.#dispatch({ type: 'stop' });
+    if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
 
   /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
