@@ -1,26 +1,12 @@
-import type { ChatMessage, JobResult, Priority } from '@inkling/scheduler';
+import type { ChatMessage, JobResult } from '@inkling/scheduler';
 import { useEffect, useMemo, useState } from 'react';
-import { type ChatRequestParams, type ChatState, ChatController } from './core/chatController.js';
+import { type ChatOptions, type ChatState, ChatController } from './core/chatController.js';
 import { useInklingContext } from './poolContext.js';
 import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
-/** Options of `useChat`. */
-export interface UseChatOptions {
-  /** A system prompt sent before the conversation. Default: none. */
-  system?: string;
-  /** The conversation to start from (read on mount and by `reset()`). Default: empty. */
-  initialMessages?: readonly ChatMessage[];
-  /** Extra request parameters (`temperature`, `max_tokens`...); the messages come from `send()`. Default: none. */
-  params?: ChatRequestParams;
-  /** Scheduler band. Default `'high'`. */
-  priority?: Priority;
-  /** Pool session; a later job of the same session cancels the reply. Default: none. */
-  session?: string;
-  /** Pool task. Default: the session, else each reply its own. */
-  task?: string;
-  /** Called with each reply's job result, whatever its status. Default: none. */
-  onFinish?: (result: JobResult) => void;
+/** Options of `useChat`: the controller's, plus error-boundary opt-in. */
+export interface UseChatOptions extends ChatOptions {
   /** Throw a reply's error to the nearest error boundary instead of returning it. Default `false`. */
   throwOnError?: boolean;
 }

@@ -1,20 +1,12 @@
-import type { ChatCompletionRequest, JobResult, Priority } from '@inkling/scheduler';
+import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
 import { useEffect, useMemo, useState } from 'react';
-import { type CompletionState, CompletionController } from './core/completionController.js';
+import { type CompletionOptions, type CompletionState, CompletionController } from './core/completionController.js';
 import { useInklingContext } from './poolContext.js';
 import { useLatestCallback } from './useLatestCallback.js';
 import { useStore } from './useStore.js';
 
-/** Options of `useCompletion`. */
-export interface UseCompletionOptions {
-  /** Scheduler band. Default `'high'`. */
-  priority?: Priority;
-  /** Pool session: a later job of the same session, here or elsewhere, cancels this one. Default: none. */
-  session?: string;
-  /** Pool task: the unit that owns an engine. Default: the session, else each job its own. */
-  task?: string;
-  /** Called with each finished job's result, whatever its status. Default: none. */
-  onFinish?: (result: JobResult) => void;
+/** Options of `useCompletion`: the controller's, plus error-boundary opt-in. */
+export interface UseCompletionOptions extends CompletionOptions {
   /** Throw a job's error to the nearest error boundary instead of returning it. Default `false`. */
   throwOnError?: boolean;
 }
