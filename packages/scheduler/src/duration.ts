@@ -1,0 +1,33 @@
+import { InvalidOptionError } from './errors.js';
+
+/**
+ * The longest delay a timer honours. `setTimeout` stores its delay in a signed
+ * 32-bit integer: anything longer overflows and fires at once.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Checks a duration option, in milliseconds: a number from 0 to
+ * `MAX_TIMER_MS` (about 24.8 days), or `Infinity` meaning "never" where the
+ * option allows it. Throws an `InvalidOptionError` naming the option and what
+ * it got; `undefined` (the option left out) passes.
+ *
+ * @example
+ * checkDuration(options.idleTimeoutMs, 'EnginePool "idleTimeoutMs"');
+ * checkDuration(options.connectTimeoutMs, 'openaiEngines() "connectTimeoutMs"', { never: false });
+ */
+export function checkDuration(value: unknown, option: string, { never = true }: { never?: boolean } = {}): void {
+  if (value === undefined) return;
+  if (never && value === Number.POSITIVE_INFINITY) return;
+  if (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS) return;
+  const allowed = never ? `, or Infinity for "never"` : '';
+  throw new InvalidOptionError(
+    `${option} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${allowed}; it got ${describe(value)}.`,
+  );
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return String(value);
+}
