@@ -2,7 +2,8 @@
 # The GPU-machine run behind the figures in the report: builds llama.cpp's
 # server with CUDA (falls back to a carried CPU build), makes a random tiny
 # Llama GGUF, and drives the server with the built @inkling/openai through
-# realServer.mjs. Everything it needs sits beside it: node.xz, gguf-py.tar.xz
+# realServer.mjs (or the runner named by RUNNER, with RUNNER_ARGS, e.g. the
+# ghost-prefix benchmark's ghostPrefix.mjs). Everything it needs sits beside it: node.xz, gguf-py.tar.xz
 # (llama.cpp's), llama-server-cuda.xz and llama-server-cpu.xz (llama.cpp's server
 # built beforehand), makeTinyGguf.py, realServer.mjs; llama-src.tar.xz only for
 # BUILD_ON_DEVICE=1, which takes ~10 minutes on 16 cores.
@@ -51,7 +52,7 @@ fi
 [ $KIND = cpu ] && unxz_to "$D/llama-server-cpu.xz" llama-server-cpu
 
 nvidia-smi --query-gpu=memory.used --format=csv,noheader 2>/dev/null | sed 's/^/GPU memory before the server: /'
-$SERVER -m tiny.gguf -a tiny --host 127.0.0.1 --port 8080 --parallel 16 -c 16384 $NGL --slots > server.log 2>&1 &
+$SERVER -m tiny.gguf -a tiny --host 127.0.0.1 --port 8080 ${SERVER_ARGS:---parallel 16 -c 16384} $NGL --slots > server.log 2>&1 &
 SERVER_PID=$!
 health() { ./node -e "fetch('http://127.0.0.1:8080/health').then(async (r) => { console.log(r.status, await r.text()); process.exit(r.ok ? 0 : 1); }, () => process.exit(1))"; }
 for _ in $(seq 1 120); do health > /dev/null 2>&1 && break; sleep 0.5; done
@@ -61,8 +62,13 @@ nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader 2>/dev/
 (while sleep 1; do nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits 2>/dev/null; done > "$W/gpu-util.log") &
 UTIL_PID=$!
 
-./node "$D/realServer.mjs" --baseURL http://127.0.0.1:8080/v1 --model tiny --items "${ITEMS:-200}" \
-  --concurrency "${LEVELS:-1,4,16}" --slots http://127.0.0.1:8080/slots 2>&1 | tee "$OUT/runner-$KIND.log"
+if [ -n "${RUNNER:-}" ]; then
+  # shellcheck disable=SC2086 # RUNNER_ARGS is a list of arguments
+  ./node "$D/$RUNNER" --baseURL http://127.0.0.1:8080/v1 --model tiny ${RUNNER_ARGS:-} 2>&1 | tee "$OUT/runner-$KIND.log"
+else
+  ./node "$D/realServer.mjs" --baseURL http://127.0.0.1:8080/v1 --model tiny --items "${ITEMS:-200}" \
+    --concurrency "${LEVELS:-1,4,16}" --slots http://127.0.0.1:8080/slots 2>&1 | tee "$OUT/runner-$KIND.log"
+fi
 say "runner done"
 kill "$UTIL_PID" 2>/dev/null
 echo "GPU utilisation during the runs (%, 1 s samples): max $(sort -n "$W/gpu-util.log" | tail -1), samples $(wc -l < "$W/gpu-util.log")"
