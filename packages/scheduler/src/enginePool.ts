@@ -1,11 +1,12 @@
-import { EngineError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineError, EngineStalledError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
-import { type Job, buildResult, createJob, isStopping } from './job.js';
+import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
 import { type PoolAction, PoolState, type Slot } from './poolState.js';
 import { guard } from './reportError.js';
 import { type JobCall, runJob } from './runJob.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
+import { StallWatchdog } from './stallWatchdog.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
@@ -15,15 +16,9 @@ import type {
   JobSpec,
   PoolLoadProgress,
   PoolStatus,
-  PoolTimers,
 } from './types.js';
 import { validateSpec } from './validateSpec.js';
-import { validatePoolOptions } from './validatePoolOptions.js';
-
-const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, globalTimers, validatePoolOptions } from './validatePoolOptions.js';
 
 /**
  * A few engines, each a full copy of the model's weights, shared by every
@@ -46,6 +41,8 @@ export class EnginePool {
   readonly #state: PoolState;
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
+  /** Engine calls asked to stop that have not answered yet. */
+  readonly #watchdog: StallWatchdog<Job>;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
@@ -60,12 +57,14 @@ export class EnginePool {
       pump: () => this.#pump(),
       finish: (job: Job, error: InklingError) => this.#finish(job, error),
     };
+    const timers = options.timers ?? globalTimers;
     this.#slots = new EngineSlots(host, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
-      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-      timers: options.timers ?? globalTimers,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      timers,
     });
+    this.#watchdog = new StallWatchdog(timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -111,8 +110,9 @@ export class EnginePool {
   }
 
   /**
-   * Cancels every job (they resolve with `cancelReason: 'unload'`) and unloads
-   * every engine, including ones still loading. The pool can be loaded again.
+   * Cancels every job (they resolve at once with `cancelReason: 'unload'`) and
+   * unloads every engine, including ones still loading. The pool can be loaded
+   * again.
    */
   async unload(): Promise<void> {
     const slots = this.#slots.detachAll();
@@ -120,6 +120,7 @@ export class EnginePool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
+    this.#watchdog.stopAll();
     this.#dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -127,6 +128,8 @@ export class EnginePool {
   /**
    * Queues a job and resolves with its result. Never rejects: a bad spec
    * resolves at once with an `InvalidJobError` and touches nothing else.
+   * Cancelling it (`cancel`, its `signal`, a newer job of its session,
+   * `unload`) resolves it at once, whatever its engine does.
    *
    * A job with the `session` of a live one cancels it (supersession). An
    * `interactive` job with no free engine interrupts a running `preemptible`
@@ -147,7 +150,7 @@ export class EnginePool {
     const now = this.#now();
     const problem = validateSpec(spec, (id) => this.#state.live.has(id));
     const id = typeof spec?.id === 'string' && spec.id ? spec.id : `job-${++this.#nextId}`;
-    if (problem) return Promise.resolve(rejected(id, problem, now));
+    if (problem) return Promise.resolve(rejectedResult(id, problem, now));
 
     const job = createJob(spec, id, now);
     const { signal } = spec;
@@ -174,11 +177,19 @@ export class EnginePool {
   }
 
   /**
-   * Cancels by job id or by session. A queued job resolves at once; a running
-   * one is interrupted and resolves when its engine is free again. Returns how
-   * many jobs it stopped.
+   * Cancels by job id or by session; returns how many jobs it stopped. Each
+   * resolves at once with `status: 'cancelled'` and the text streamed so far.
+   * A running job's engine is told to stop and keeps its lane until it
+   * answers; one that stays silent for `stallTimeoutMs` is replaced. An absent
+   * key (`undefined`, `null`, `''`: an optional session that was not set)
+   * cancels nothing.
+   *
+   * @example
+   * pool.cancel('notes-editor'); // every live job of that session
+   * pool.cancel(props.session); // 0 when no session was given
    */
-  cancel(idOrSession: string): number {
+  cancel(idOrSession: string | null | undefined): number {
+    if (typeof idOrSession !== 'string' || idOrSession === '') return 0;
     let stopped = 0;
     for (const job of [...this.#state.live.values()]) {
       if (job.id !== idOrSession && job.session !== idOrSession) continue;
@@ -244,6 +255,9 @@ export class EnginePool {
   }
 
   #chunk(job: Job, chunk: ChatCompletionChunk): void {
+    // A chunk after a stop is progress: the engine is alive, just not done.
+    if (isStopping(job)) this.#watchdog.progress(job);
+    if (job.state === 'done') return; // settled and draining: nobody reads it
     const show = !isStopping(job);
     this.#dispatch({ type: 'chunk', job, chunk, at: this.#now() });
     // The chunk goes on verbatim: it is already a complete OpenAI envelope.
@@ -253,15 +267,23 @@ export class EnginePool {
 
   /** One engine call is over: its lane is free again. */
   #settle(slot: Slot, engine: Engine, job: Job, error: unknown): void {
-    if (job.state === 'done') return; // already ended by unload() or an engine death
-    if (error !== undefined && isFatalEngineError(error) && slot.engine === engine) {
+    this.#watchdog.stop(job);
+    if (slot.draining.has(job)) this.#dispatch({ type: 'drained', job, slot });
+    const current = slot.engine === engine && this.#state.slots.includes(slot);
+    if (error !== undefined && isFatalEngineError(error) && current) {
       this.#slots.died(slot, error);
-    } else {
+    } else if (job.state !== 'done') {
       this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
     }
     this.#pump();
   }
 
+  /**
+   * Asks a job to stop. A queued one simply ends. A running one is told to
+   * stop and watched; unless it is being preempted (its lane goes to the
+   * interactive job as soon as the engine answers) it resolves now, its lane
+   * held until the engine answers: the caller is never held hostage.
+   */
   #stop(job: Job, reason: CancelReason | 'preempt'): void {
     if (job.state === 'done') return;
     const wasStopping = isStopping(job);
@@ -270,12 +292,31 @@ export class EnginePool {
       this.#finish(job);
       return;
     }
+    const slot = this.#state.slots.find((s) => s.jobs.has(job));
+    if (reason !== 'preempt' && slot) {
+      this.#dispatch({ type: 'drain', job, slot });
+      this.#finish(job);
+    }
     if (wasStopping) return;
     job.controller?.abort();
+    const engine = slot?.engine;
+    if (!slot || !engine) return;
+    this.#watchdog.watch(job, () => this.#stalled(slot, engine));
     // Only a generation that has started can be interrupted; one that has not
     // is closed unstarted by `runJob` (see there for why).
-    const slot = this.#state.slots.find((s) => s.jobs.has(job));
-    if (slot?.engine && job.streamOpen) this.#interrupt(slot, slot.engine);
+    if (job.streamOpen) this.#interrupt(slot, engine);
+  }
+
+  /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead. */
+  #stalled(slot: Slot, engine: Engine): void {
+    if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
+    this.#slots.died(
+      slot,
+      new EngineStalledError(
+        `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${this.#watchdog.timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
+      ),
+    );
+    this.#pump();
   }
 
   /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */
@@ -291,17 +332,4 @@ export class EnginePool {
     job.detach();
     job.resolve(result);
   }
-}
-
-function rejected(id: string, error: InklingError, at: number): JobResult {
-  return {
-    id,
-    status: 'error',
-    text: '',
-    submittedAt: at,
-    finishedAt: at,
-    cancelled: false,
-    preempted: false,
-    error,
-  };
 }

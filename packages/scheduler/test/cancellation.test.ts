@@ -47,9 +47,10 @@ describe('cancellation on a WebLLM-like engine', () => {
     const job = pool.submit(chat('x', { id: 'ghost-1' }));
     await vi.advanceTimersByTimeAsync(0);
     pool.cancel('ghost-1'); // create() has not answered yet
-    openNext();
-    const result = await job;
+    const result = await job; // at once: the caller does not wait for create()
     expect(result).toMatchObject({ status: 'cancelled', text: '', finishReason: 'abort' });
+    openNext();
+    await vi.advanceTimersByTimeAsync(0);
     expect(engine.calls[0]?.state).toBe('closed');
     expect(engine.interrupts).toBe(0);
     // The engine is free for the next job at once.
