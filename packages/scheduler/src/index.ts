@@ -5,6 +5,7 @@ export {
   EngineCrashedError,
   EngineError,
   EngineLoadError,
+  EngineStalledError,
   InklingError,
   InvalidJobError,
   InvalidOptionError,
