@@ -1,16 +1,12 @@
-import { EngineError, EngineStalledError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineCalls } from './engineCalls.js';
+import { type InklingError, InvalidOptionError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
 import { type PoolAction, PoolState, type Slot } from './poolState.js';
-import { guard } from './reportError.js';
-import { type JobCall, runJob } from './runJob.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
-import { StallWatchdog } from './stallWatchdog.js';
 import type {
   CancelReason,
-  ChatCompletionChunk,
-  Engine,
   EnginePoolOptions,
   JobResult,
   JobSpec,
@@ -41,8 +37,7 @@ export class EnginePool {
   readonly #state: PoolState;
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
-  /** Engine calls asked to stop that have not answered yet. */
-  readonly #watchdog: StallWatchdog<Job>;
+  readonly #calls: EngineCalls;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
@@ -55,7 +50,7 @@ export class EnginePool {
       state: this.#state,
       dispatch: (action: PoolAction) => this.#dispatch(action),
       pump: () => this.#pump(),
-      finish: (job: Job, error: InklingError) => this.#finish(job, error),
+      finish: (job: Job, error?: InklingError) => this.#finish(job, error),
     };
     const timers = options.timers ?? globalTimers;
     this.#slots = new EngineSlots(host, {
@@ -64,7 +59,8 @@ export class EnginePool {
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       timers,
     });
-    this.#watchdog = new StallWatchdog(timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    const callsHost = { ...host, now: this.#now, died: (slot: Slot, error: unknown) => this.#slots.died(slot, error) };
+    this.#calls = new EngineCalls(callsHost, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -120,7 +116,7 @@ export class EnginePool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
-    this.#watchdog.stopAll();
+    this.#calls.forgetAll();
     this.#dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -222,7 +218,7 @@ export class EnginePool {
   #pump(): void {
     const state = this.#state;
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
-      this.#start(next.slot, next.job);
+      this.#calls.start(next.slot, next.job);
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
@@ -233,49 +229,6 @@ export class EnginePool {
     }
     this.#slots.grow();
     this.#slots.scheduleIdleShrink();
-  }
-
-  #start(slot: Slot, job: Job): void {
-    this.#dispatch({ type: 'start', job, slot, at: this.#now() });
-    const engine = slot.engine as Engine;
-    const call: JobCall = {
-      kind: job.kind,
-      params: job.spec.params,
-      signal: (job.controller as AbortController).signal,
-      stopping: () => isStopping(job),
-      interrupt: () => this.#interrupt(slot, engine),
-      opened: () => this.#dispatch({ type: 'open', job }),
-      chunk: (chunk) => this.#chunk(job, chunk),
-      embedded: (response) => this.#dispatch({ type: 'embedded', job, response, at: this.#now() }),
-    };
-    runJob(engine, call).then(
-      () => this.#settle(slot, engine, job, undefined),
-      (error: unknown) => this.#settle(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
-    );
-  }
-
-  #chunk(job: Job, chunk: ChatCompletionChunk): void {
-    // A chunk after a stop is progress: the engine is alive, just not done.
-    if (isStopping(job)) this.#watchdog.progress(job);
-    if (job.state === 'done') return; // settled and draining: nobody reads it
-    const show = !isStopping(job);
-    this.#dispatch({ type: 'chunk', job, chunk, at: this.#now() });
-    // The chunk goes on verbatim: it is already a complete OpenAI envelope.
-    const { onChunk } = job.spec;
-    if (show && onChunk) guard(() => onChunk(chunk));
-  }
-
-  /** One engine call is over: its lane is free again. */
-  #settle(slot: Slot, engine: Engine, job: Job, error: unknown): void {
-    this.#watchdog.stop(job);
-    if (slot.draining.has(job)) this.#dispatch({ type: 'drained', job, slot });
-    const current = slot.engine === engine && this.#state.slots.includes(slot);
-    if (error !== undefined && isFatalEngineError(error) && current) {
-      this.#slots.died(slot, error);
-    } else if (job.state !== 'done') {
-      this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
-    }
-    this.#pump();
   }
 
   /**
@@ -297,32 +250,7 @@ export class EnginePool {
       this.#dispatch({ type: 'drain', job, slot });
       this.#finish(job);
     }
-    if (wasStopping) return;
-    job.controller?.abort();
-    const engine = slot?.engine;
-    if (!slot || !engine) return;
-    this.#watchdog.watch(job, () => this.#stalled(slot, engine));
-    // Only a generation that has started can be interrupted; one that has not
-    // is closed unstarted by `runJob` (see there for why).
-    if (job.streamOpen) this.#interrupt(slot, engine);
-  }
-
-  /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead. */
-  #stalled(slot: Slot, engine: Engine): void {
-    if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
-    this.#slots.died(
-      slot,
-      new EngineStalledError(
-        `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${this.#watchdog.timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
-      ),
-    );
-    this.#pump();
-  }
-
-  /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */
-  #interrupt(slot: Slot, engine: Engine): void {
-    if (slot.concurrency !== 1) return;
-    guard(() => engine.interruptGenerate());
+    if (!wasStopping && slot) this.#calls.halt(job, slot);
   }
 
   #finish(job: Job, error?: InklingError): void {

@@ -3,7 +3,6 @@ import type {
   ChatCompletionChunk,
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
-  Engine,
   EngineCallOptions,
   FinishReason,
   StreamingChatCompletionRequest,
