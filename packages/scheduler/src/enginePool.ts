@@ -99,7 +99,12 @@ export class EnginePool {
    * of the weights, so the rest are earned by demand (see `submit`). Jobs
    * submitted before it is ready wait and start as soon as it is. Resolves with
    * the number of engines (0 if `unload()` ran meanwhile); rejects with an
-   * `EngineLoadError` when the engine cannot be built.
+   * `EngineLoadError` (also the snapshot's `error`, with `phase: 'error'`)
+   * when the engine cannot be built, `createEngine` resolves something that
+   * is not an engine, or setting the engine up throws.
+   *
+   * @example
+   * await pool.load((report) => console.log(report.text));
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
     return this.#slots.load(onProgress);

@@ -172,6 +172,14 @@ export interface CreateEngineOptions {
 /**
  * Builds engine number `index`. Rejecting is how an engine says it cannot load
  * (the pool records it; a failed growth is not retried until `unload()`).
+ * Resolving something that is not an `Engine` (no `chat.completions.create`
+ * or `interruptGenerate` function), or an engine whose `concurrency` or
+ * `configure` throws when the pool sets it up, counts as a failed load with
+ * an `EngineLoadError` that says what was wrong.
+ *
+ * @example
+ * const createEngine: CreateEngine = async (index, onProgress, { signal } = {}) =>
+ *   buildMyEngine({ index, onProgress, signal });
  */
 export type CreateEngine = (
   index: number,
@@ -196,7 +204,7 @@ interface JobSpecBase {
   priority?: Priority;
   /** May be interrupted by an interactive job when no engine is free. Default `false`. */
   preemptible?: boolean;
-  /** Cancels the job like `cancel(id)` when aborted. */
+  /** Cancels the job like `cancel(id)` when aborted: it resolves at once. Default: none. */
   signal?: AbortSignal;
 }
 
@@ -268,6 +276,11 @@ export interface JobInfo {
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
+  /**
+   * `cancelling`: being preempted, waiting for its engine to stop (at most
+   * `stallTimeoutMs` of silence). Cancelled jobs never show it: they settle at
+   * once and leave the list (see `EngineInfo`).
+   */
   readonly state: 'queued' | 'running' | 'cancelling';
   readonly engineIndex: number | undefined;
   readonly submittedAt: number;
