@@ -63,10 +63,11 @@ export class EngineCrashedError extends InklingError {
 /**
  * An engine was asked to stop a job and then made no progress (no chunk, no
  * answer) for `stallTimeoutMs`: it is taken for dead and replaced like a
- * crashed one. Jobs still running on its other lanes end with this error.
+ * crashed one. Jobs still running on its other lanes end with this error. It
+ * is an `EngineCrashedError`, told apart by its `name`.
  *
  * @example
- * if (result.error instanceof EngineStalledError) retryLater();
+ * if (result.error?.name === 'EngineStalledError') retryLater();
  */
 export class EngineStalledError extends EngineCrashedError {
   override name = 'EngineStalledError';

@@ -5,7 +5,6 @@ export {
   EngineCrashedError,
   EngineError,
   EngineLoadError,
-  EngineStalledError,
   InklingError,
   InvalidJobError,
   InvalidOptionError,

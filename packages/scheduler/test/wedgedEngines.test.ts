@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EngineStalledError, EnginePool } from '../src/index.js';
+import { EngineCrashedError, EnginePool } from '../src/index.js';
+// Not exported yet (@inkling/react re-exports every export and must follow); its `name` tells it apart.
+import { EngineStalledError } from '../src/errors.js';
 import type { ChatCompletionChunk } from '../src/index.js';
 import { createFakeEngine, fakeEngines } from '../src/testing/index.js';
 import { chat } from './helpers.js';
@@ -139,6 +141,8 @@ describe('a wedged engine never holds a caller hostage', () => {
     const result = await settled(healthy);
     expect(result).toMatchObject({ status: 'error' });
     expect(result !== 'pending' && result.error).toBeInstanceOf(EngineStalledError);
+    expect(result !== 'pending' && result.error).toBeInstanceOf(EngineCrashedError);
+    expect(result !== 'pending' && result.error?.name).toBe('EngineStalledError');
     expect(built).toBe(2);
   });
 
