@@ -228,15 +228,16 @@ export class EngineSlots {
       return undefined;
     }
     const problem = engineProblem(engine);
+    // Not awaited: a broken engine's unload() may never answer, and the load must end.
     if (problem) {
-      await unloadQuietly(engine);
+      void unloadQuietly(engine);
       throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
     }
     try {
       if (Object.keys(this.#config).length > 0 && typeof engine.configure === 'function') engine.configure({ ...this.#config });
       return { engine, concurrency: laneCount(engine) };
     } catch (error) {
-      await unloadQuietly(engine);
+      void unloadQuietly(engine);
       throw new EngineLoadError(`Engine ${index + 1} loaded but could not be set up: ${describeError(error)}.`, { cause: error });
     }
   }
