@@ -162,6 +162,29 @@ describe('a wedged engine never holds a caller hostage', () => {
   });
 });
 
+describe('engines that wedge every time', () => {
+  it.each([
+    ['create() never answers', { hangCreate: true }],
+    ['every stream stops after two tokens', { hangAfterTokens: 2 }],
+  ])('%s: each is replaced after a stop, and the slot is given up after three in a row', async (_name, wedge) => {
+    const createEngine = fakeEngines({ reply: LONG, tokenMs: 10, ...wedge });
+    const pool = new EnginePool({ createEngine, size: 1, stallTimeoutMs: 100 });
+    await pool.load();
+    for (let i = 0; i < 3; i += 1) {
+      const job = pool.submit(chat(`x${i}`, { id: `x${i}` }));
+      await vi.advanceTimersByTimeAsync(50);
+      expect(createEngine.engines[i]!.calls[0]?.state).toBe('hung');
+      pool.cancel(`x${i}`);
+      expect((await settled(job)).valueOf()).toMatchObject({ status: 'cancelled' });
+      await vi.advanceTimersByTimeAsync(101);
+    }
+    expect(createEngine.engines).toHaveLength(3);
+    expect(createEngine.engines.every((e) => e.unloaded)).toBe(true);
+    expect(pool.getSnapshot()).toMatchObject({ phase: 'error', size: 0 });
+    expect(pool.getSnapshot().error?.message).toMatch(/crashed 3 times in a row.*sent nothing for 100 ms/);
+  });
+});
+
 describe('a superseding job does not wait behind a wedged one', () => {
   it('runs on the other engine when one is free (its own task no longer counts as running)', async () => {
     const { pool, createEngine } = wedgedPool(Infinity, 2);
