@@ -244,6 +244,10 @@ export interface JobResult {
   status: JobStatus;
   /** Everything streamed before the job ended (partial when cancelled or preempted). */
   text: string;
+  /**
+   * The engine's token counts. Usually absent when the job was cancelled while
+   * running: it settles at once, before the engine reports them.
+   */
   usage?: CompletionUsage | CreateEmbeddingResponse['usage'];
   embeddings?: Embedding[];
   toolCalls?: ToolCall[];
