@@ -114,6 +114,9 @@ export class EnginePool {
    * Cancels every job (they resolve at once with `cancelReason: 'unload'`) and
    * unloads every engine, including ones still loading. The pool can be loaded
    * again.
+   *
+   * @example
+   * await pool.unload(); // e.g. before switching to another model
    */
   async unload(): Promise<void> {
     const slots = this.#slots.detachAll();
@@ -134,7 +137,8 @@ export class EnginePool {
    *
    * A job with the `session` of a live one cancels it (supersession). An
    * `interactive` job with no free engine interrupts a running `preemptible`
-   * one, which resolves with its partial text and `preempted: true`. A job of
+   * one, which resolves with its partial text and `preempted: true` once its
+   * engine has stopped (or been taken for dead after `stallTimeoutMs`). A job of
    * a task that is not running, waiting on a busy pool, grows the pool by one
    * engine up to `maxSize`.
    *
@@ -205,6 +209,9 @@ export class EnginePool {
   /**
    * Pushes a runtime setting to every engine that accepts one, and to engines
    * built later. Returns how many engines took it now.
+   *
+   * @example
+   * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
     if (typeof patch !== 'object' || patch === null) {
