@@ -15,8 +15,9 @@ export function engineProblem(value: unknown): string | undefined {
     const chat = engine.chat as { completions?: { create?: unknown } } | undefined;
     if (typeof chat?.completions?.create !== 'function') return 'it resolved an object without a chat.completions.create function';
     if (typeof engine.interruptGenerate !== 'function') return 'it resolved an object without an interruptGenerate function';
-    const embeddings = engine.embeddings as { create?: unknown } | undefined;
-    if (embeddings !== undefined && typeof embeddings?.create !== 'function') {
+    // Absent (or null, which `runJob` reads the same) means no embeddings.
+    const embeddings = engine.embeddings as { create?: unknown } | null | undefined;
+    if (embeddings !== undefined && embeddings !== null && typeof embeddings.create !== 'function') {
       return 'its "embeddings" has no create function (leave "embeddings" out when the engine makes none)';
     }
     for (const key of ['unload', 'configure'] as const) {
