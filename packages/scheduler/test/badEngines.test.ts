@@ -13,6 +13,7 @@ const NOT_ENGINES: Array<[string, unknown, RegExp]> = [
   ['a string', 'Qwen2-0.5B', /it resolved a string \("Qwen2-0\.5B"\)/],
   ['an object without chat.completions.create', { chat: { completions: {} }, interruptGenerate() {} }, /without a chat\.completions\.create function/],
   ['an engine without interruptGenerate', { chat: { completions: { create: async () => [] } } }, /without an interruptGenerate function/],
+  ['embeddings without create', { chat: { completions: { create: async () => [] } }, interruptGenerate() {}, embeddings: {} }, /"embeddings" has no create function/],
   ['a getter that throws', { get chat(): never { throw new Error('worker gone'); } }, /reading it threw \(worker gone\)/],
 ];
 
