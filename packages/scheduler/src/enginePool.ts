@@ -1,29 +1,20 @@
-import { EngineError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineCalls } from './engineCalls.js';
+import { type InklingError, InvalidOptionError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
-import { type Job, buildResult, createJob, isStopping } from './job.js';
+import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
 import { type PoolAction, PoolState, type Slot } from './poolState.js';
-import { guard } from './reportError.js';
-import { type JobCall, runJob } from './runJob.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
 import type {
   CancelReason,
-  ChatCompletionChunk,
-  Engine,
   EnginePoolOptions,
   JobResult,
   JobSpec,
   PoolLoadProgress,
   PoolStatus,
-  PoolTimers,
 } from './types.js';
 import { validateSpec } from './validateSpec.js';
-import { validatePoolOptions } from './validatePoolOptions.js';
-
-const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, globalTimers, validatePoolOptions } from './validatePoolOptions.js';
 
 /**
  * A few engines, each a full copy of the model's weights, shared by every
@@ -46,6 +37,7 @@ export class EnginePool {
   readonly #state: PoolState;
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
+  readonly #calls: EngineCalls;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
@@ -58,14 +50,17 @@ export class EnginePool {
       state: this.#state,
       dispatch: (action: PoolAction) => this.#dispatch(action),
       pump: () => this.#pump(),
-      finish: (job: Job, error: InklingError) => this.#finish(job, error),
+      finish: (job: Job, error?: InklingError) => this.#finish(job, error),
     };
+    const timers = options.timers ?? globalTimers;
     this.#slots = new EngineSlots(host, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
-      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
-      timers: options.timers ?? globalTimers,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      timers,
     });
+    const callsHost = { ...host, now: this.#now, died: (slot: Slot, error: unknown) => this.#slots.died(slot, error) };
+    this.#calls = new EngineCalls(callsHost, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -104,15 +99,24 @@ export class EnginePool {
    * of the weights, so the rest are earned by demand (see `submit`). Jobs
    * submitted before it is ready wait and start as soon as it is. Resolves with
    * the number of engines (0 if `unload()` ran meanwhile); rejects with an
-   * `EngineLoadError` when the engine cannot be built.
+   * `EngineLoadError` (also the snapshot's `error`, with `phase: 'error'`)
+   * when the engine cannot be built, `createEngine` resolves something that
+   * is not an engine, or setting the engine up throws.
+   *
+   * @example
+   * await pool.load((report) => console.log(report.text));
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
     return this.#slots.load(onProgress);
   }
 
   /**
-   * Cancels every job (they resolve with `cancelReason: 'unload'`) and unloads
-   * every engine, including ones still loading. The pool can be loaded again.
+   * Cancels every job (they resolve at once with `cancelReason: 'unload'`) and
+   * unloads every engine, including ones still loading. The pool can be loaded
+   * again.
+   *
+   * @example
+   * await pool.unload(); // e.g. before switching to another model
    */
   async unload(): Promise<void> {
     const slots = this.#slots.detachAll();
@@ -120,6 +124,7 @@ export class EnginePool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
+    this.#calls.forgetAll();
     this.#dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -127,10 +132,13 @@ export class EnginePool {
   /**
    * Queues a job and resolves with its result. Never rejects: a bad spec
    * resolves at once with an `InvalidJobError` and touches nothing else.
+   * Cancelling it (`cancel`, its `signal`, a newer job of its session,
+   * `unload`) resolves it at once, whatever its engine does.
    *
    * A job with the `session` of a live one cancels it (supersession). An
    * `interactive` job with no free engine interrupts a running `preemptible`
-   * one, which resolves with its partial text and `preempted: true`. A job of
+   * one, which resolves with its partial text and `preempted: true` once its
+   * engine has stopped (or been taken for dead after `stallTimeoutMs`). A job of
    * a task that is not running, waiting on a busy pool, grows the pool by one
    * engine up to `maxSize`.
    *
@@ -147,7 +155,7 @@ export class EnginePool {
     const now = this.#now();
     const problem = validateSpec(spec, (id) => this.#state.live.has(id));
     const id = typeof spec?.id === 'string' && spec.id ? spec.id : `job-${++this.#nextId}`;
-    if (problem) return Promise.resolve(rejected(id, problem, now));
+    if (problem) return Promise.resolve(rejectedResult(id, problem, now));
 
     const job = createJob(spec, id, now);
     const { signal } = spec;
@@ -174,11 +182,19 @@ export class EnginePool {
   }
 
   /**
-   * Cancels by job id or by session. A queued job resolves at once; a running
-   * one is interrupted and resolves when its engine is free again. Returns how
-   * many jobs it stopped.
+   * Cancels by job id or by session; returns how many jobs it stopped. Each
+   * resolves at once with `status: 'cancelled'` and the text streamed so far.
+   * A running job's engine is told to stop and keeps its lane until it
+   * answers; one that stays silent for `stallTimeoutMs` is replaced. An absent
+   * key (`undefined`, `null`, `''`: an optional session that was not set)
+   * cancels nothing.
+   *
+   * @example
+   * pool.cancel('notes-editor'); // every live job of that session
+   * pool.cancel(props.session); // 0 when no session was given
    */
-  cancel(idOrSession: string): number {
+  cancel(idOrSession: string | null | undefined): number {
+    if (typeof idOrSession !== 'string' || idOrSession === '') return 0;
     let stopped = 0;
     for (const job of [...this.#state.live.values()]) {
       if (job.id !== idOrSession && job.session !== idOrSession) continue;
@@ -193,6 +209,9 @@ export class EnginePool {
   /**
    * Pushes a runtime setting to every engine that accepts one, and to engines
    * built later. Returns how many engines took it now.
+   *
+   * @example
+   * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
     if (typeof patch !== 'object' || patch === null) {
@@ -211,7 +230,7 @@ export class EnginePool {
   #pump(): void {
     const state = this.#state;
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
-      this.#start(next.slot, next.job);
+      this.#calls.start(next.slot, next.job);
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
@@ -224,44 +243,12 @@ export class EnginePool {
     this.#slots.scheduleIdleShrink();
   }
 
-  #start(slot: Slot, job: Job): void {
-    this.#dispatch({ type: 'start', job, slot, at: this.#now() });
-    const engine = slot.engine as Engine;
-    const call: JobCall = {
-      kind: job.kind,
-      params: job.spec.params,
-      signal: (job.controller as AbortController).signal,
-      stopping: () => isStopping(job),
-      interrupt: () => this.#interrupt(slot, engine),
-      opened: () => this.#dispatch({ type: 'open', job }),
-      chunk: (chunk) => this.#chunk(job, chunk),
-      embedded: (response) => this.#dispatch({ type: 'embedded', job, response, at: this.#now() }),
-    };
-    runJob(engine, call).then(
-      () => this.#settle(slot, engine, job, undefined),
-      (error: unknown) => this.#settle(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
-    );
-  }
-
-  #chunk(job: Job, chunk: ChatCompletionChunk): void {
-    const show = !isStopping(job);
-    this.#dispatch({ type: 'chunk', job, chunk, at: this.#now() });
-    // The chunk goes on verbatim: it is already a complete OpenAI envelope.
-    const { onChunk } = job.spec;
-    if (show && onChunk) guard(() => onChunk(chunk));
-  }
-
-  /** One engine call is over: its lane is free again. */
-  #settle(slot: Slot, engine: Engine, job: Job, error: unknown): void {
-    if (job.state === 'done') return; // already ended by unload() or an engine death
-    if (error !== undefined && isFatalEngineError(error) && slot.engine === engine) {
-      this.#slots.died(slot, error);
-    } else {
-      this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
-    }
-    this.#pump();
-  }
-
+  /**
+   * Asks a job to stop. A queued one simply ends. A running one is told to
+   * stop and watched; unless it is being preempted (its lane goes to the
+   * interactive job as soon as the engine answers) it resolves now, its lane
+   * held until the engine answers: the caller is never held hostage.
+   */
   #stop(job: Job, reason: CancelReason | 'preempt'): void {
     if (job.state === 'done') return;
     const wasStopping = isStopping(job);
@@ -270,18 +257,12 @@ export class EnginePool {
       this.#finish(job);
       return;
     }
-    if (wasStopping) return;
-    job.controller?.abort();
-    // Only a generation that has started can be interrupted; one that has not
-    // is closed unstarted by `runJob` (see there for why).
     const slot = this.#state.slots.find((s) => s.jobs.has(job));
-    if (slot?.engine && job.streamOpen) this.#interrupt(slot, slot.engine);
-  }
-
-  /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */
-  #interrupt(slot: Slot, engine: Engine): void {
-    if (slot.concurrency !== 1) return;
-    guard(() => engine.interruptGenerate());
+    if (reason !== 'preempt' && slot) {
+      this.#dispatch({ type: 'drain', job, slot });
+      this.#finish(job);
+    }
+    if (!wasStopping && slot) this.#calls.halt(job, slot);
   }
 
   #finish(job: Job, error?: InklingError): void {
@@ -291,17 +272,4 @@ export class EnginePool {
     job.detach();
     job.resolve(result);
   }
-}
-
-function rejected(id: string, error: InklingError, at: number): JobResult {
-  return {
-    id,
-    status: 'error',
-    text: '',
-    submittedAt: at,
-    finishedAt: at,
-    cancelled: false,
-    preempted: false,
-    error,
-  };
 }

@@ -6,10 +6,11 @@ import {
   describeError,
 } from './errors.js';
 import type { Job } from './job.js';
-import { type PoolAction, type PoolState, type Slot, laneCount } from './poolState.js';
+import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
+import { type PoolAction, type PoolState, type Slot, laneCount, lanesTaken } from './poolState.js';
 import { guard } from './reportError.js';
 import { hasCrossTaskDemand } from './schedulingPolicy.js';
-import type { CreateEngine, CreateEngineOptions, Engine, PoolLoadProgress, PoolTimers } from './types.js';
+import type { CreateEngine, CreateEngineOptions, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */
 const MAX_CONSECUTIVE_DEATHS = 3;
@@ -27,8 +28,15 @@ export interface SlotsHost {
 export interface SlotsOptions {
   createEngine: CreateEngine;
   maxSize: number;
+  /** `Infinity`: never shrink. */
   idleTimeoutMs: number;
   timers: PoolTimers;
+}
+
+/** An engine that arrived, was checked and took the pool's settings. */
+interface Built {
+  engine: Engine;
+  concurrency: number;
 }
 
 /**
@@ -65,13 +73,11 @@ export class EngineSlots {
       this.#host.dispatch({ type: 'load-progress', report });
       if (onProgress) guard(() => onProgress(report));
     };
-    const loading = attempt(() =>
-      this.#options.createEngine(0, (report) => progress({ ...report, engine: 1, engines: 1 }), this.#loadOptions()),
-    ).then(
-      (engine) => {
-        if (stale()) return unloadQuietly(engine).then(() => 0);
+    const loading = this.#build(0, (report) => progress({ ...report, engine: 1, engines: 1 }), stale).then(
+      (built) => {
+        if (!built) return 0;
         this.#loading = null;
-        this.#install(0, engine, true);
+        this.#install(0, built, true);
         return state.slots.length;
       },
       (error: unknown) => {
@@ -143,11 +149,11 @@ export class EngineSlots {
       return;
     }
     const stale = this.#staleCheck();
-    attempt(() => this.#options.createEngine(slot.index, () => {}, this.#loadOptions())).then(
-      (engine) => {
-        if (stale() || !this.#host.state.slots.includes(slot)) return unloadQuietly(engine);
-        this.#applyConfig(engine);
-        this.#host.dispatch({ type: 'slot-up', slot, engine });
+    this.#build(slot.index, () => {}, stale).then(
+      (built) => {
+        if (!built) return;
+        if (!this.#host.state.slots.includes(slot)) return unloadQuietly(built.engine);
+        this.#host.dispatch({ type: 'slot-up', slot, engine: built.engine, concurrency: built.concurrency });
         this.#host.pump();
       },
       (failure: unknown) => {
@@ -176,11 +182,11 @@ export class EngineSlots {
     while (used.has(index)) index += 1;
     const stale = this.#staleCheck();
     this.#host.dispatch({ type: 'grow', growing: true });
-    attempt(() => this.#options.createEngine(index, () => {}, this.#loadOptions())).then(
-      (engine) => {
-        if (stale()) return unloadQuietly(engine);
+    this.#build(index, () => {}, stale).then(
+      (built) => {
+        if (!built) return;
         this.#host.dispatch({ type: 'grow', growing: false });
-        this.#install(index, engine, false);
+        this.#install(index, built, false);
       },
       (error: unknown) => {
         if (stale()) return;
@@ -192,11 +198,12 @@ export class EngineSlots {
     );
   }
 
-  /** Engines beyond the first are unloaded after `idleTimeoutMs` without work. */
+  /** Engines beyond the first are unloaded after `idleTimeoutMs` without work (never when `Infinity`). */
   scheduleIdleShrink(): void {
+    if (this.#options.idleTimeoutMs === Number.POSITIVE_INFINITY) return;
     const [, ...extra] = this.#host.state.slots;
     for (const slot of extra) {
-      const idle = slot.ready && slot.jobs.size === 0;
+      const idle = slot.ready && lanesTaken(slot) === 0;
       if (!idle) {
         this.#clearIdleTimer(slot);
       } else if (slot.idleTimer === undefined) {
@@ -208,24 +215,46 @@ export class EngineSlots {
     }
   }
 
-  #install(index: number, engine: Engine, first: boolean): void {
-    this.#applyConfig(engine);
+  /**
+   * Builds engine `index`, checks that an engine arrived and gives it the
+   * pool's settings. Resolves `undefined` (having unloaded it) when it arrives
+   * for an older generation; rejects when it cannot be built or set up, so no
+   * throw on the way can leave a load in flight for ever.
+   */
+  async #build(index: number, onProgress: (report: LoadProgress) => void, stale: () => boolean): Promise<Built | undefined> {
+    const engine = await attempt(() => this.#options.createEngine(index, onProgress, this.#loadOptions()));
+    if (stale()) {
+      await unloadQuietly(engine);
+      return undefined;
+    }
+    const problem = engineProblem(engine);
+    // Not awaited: a broken engine's unload() may never answer, and the load must end.
+    if (problem) {
+      void unloadQuietly(engine);
+      throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
+    }
+    try {
+      if (Object.keys(this.#config).length > 0 && typeof engine.configure === 'function') engine.configure({ ...this.#config });
+      return { engine, concurrency: laneCount(engine) };
+    } catch (error) {
+      void unloadQuietly(engine);
+      throw new EngineLoadError(`Engine ${index + 1} loaded but could not be set up: ${describeError(error)}.`, { cause: error });
+    }
+  }
+
+  #install(index: number, built: Built, first: boolean): void {
     const slot: Slot = {
       index,
-      engine,
+      engine: built.engine,
       ready: true,
-      concurrency: laneCount(engine),
+      concurrency: built.concurrency,
       jobs: new Set(),
+      draining: new Set(),
       idleTimer: undefined,
       deaths: 0,
     };
     this.#host.dispatch({ type: 'slot-add', slot, first });
     this.#host.pump();
-  }
-
-  #applyConfig(engine: Engine): void {
-    if (Object.keys(this.#config).length === 0 || typeof engine.configure !== 'function') return;
-    guard(() => engine.configure?.({ ...this.#config }));
   }
 
   /** Drops a slot for good; with none left the pool is in error until `load()`. */
@@ -237,7 +266,7 @@ export class EngineSlots {
 
   #shrink(slot: Slot): void {
     const { slots } = this.#host.state;
-    if (slots[0] === slot || !slots.includes(slot) || !slot.ready || slot.jobs.size > 0) return;
+    if (slots[0] === slot || !slots.includes(slot) || !slot.ready || lanesTaken(slot) > 0) return;
     this.#host.dispatch({ type: 'slot-remove', slot });
     void unloadQuietly(slot.engine);
   }

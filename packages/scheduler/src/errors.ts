@@ -61,8 +61,23 @@ export class EngineCrashedError extends InklingError {
 }
 
 /**
- * `createEngine` failed. On the first engine the pool's phase becomes
- * `'error'` with this as its error; queued jobs keep waiting for `load()`.
+ * An engine was asked to stop a job and then made no progress (no chunk, no
+ * answer) for `stallTimeoutMs`: it is taken for dead and replaced like a
+ * crashed one. Jobs still running on its other lanes end with this error. It
+ * is an `EngineCrashedError`, told apart by its `name`.
+ *
+ * @example
+ * if (result.error?.name === 'EngineStalledError') retryLater();
+ */
+export class EngineStalledError extends EngineCrashedError {
+  override name = 'EngineStalledError';
+}
+
+/**
+ * `createEngine` failed, resolved something that is not an engine, or the
+ * engine could not be set up (reading its `concurrency` or applying the pool's
+ * settings threw). On the first engine the pool's phase becomes `'error'` with
+ * this as its error; queued jobs keep waiting for `load()`.
  *
  * @example
  * pool.getSnapshot().error instanceof EngineLoadError;

@@ -188,3 +188,17 @@ export function jobRecord(job: Job, result: JobResult): JobRecord {
     error: result.error?.message,
   };
 }
+
+/** The result of a job refused at `submit`: it never ran. */
+export function rejectedResult(id: string, error: InklingError, at: number): JobResult {
+  return {
+    id,
+    status: 'error',
+    text: '',
+    submittedAt: at,
+    finishedAt: at,
+    cancelled: false,
+    preempted: false,
+    error,
+  };
+}

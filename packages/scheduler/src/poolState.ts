@@ -23,7 +23,14 @@ export interface Slot {
   /** False while restarting: no job may start on it. */
   ready: boolean;
   concurrency: number;
+  /** Live jobs running on its lanes. */
   readonly jobs: Set<Job>;
+  /**
+   * Jobs that have already settled (cancelled, superseded, aborted) while
+   * their engine call is still out: each keeps its lane until the engine
+   * answers, but no longer counts as its task running.
+   */
+  readonly draining: Set<Job>;
   /** Pending idle-shrink timer. */
   idleTimer: unknown;
   /** Deaths since a job last finished cleanly on it. */
@@ -38,6 +45,8 @@ export type PoolAction =
   | { type: 'chunk'; job: Job; chunk: ChatCompletionChunk; at: number }
   | { type: 'embedded'; job: Job; response: CreateEmbeddingResponse; at: number }
   | { type: 'stop'; job: Job; reason: CancelReason | 'preempt' }
+  | { type: 'drain'; job: Job; slot: Slot }
+  | { type: 'drained'; job: Job; slot: Slot }
   | { type: 'finish'; job: Job; result: JobResult }
   | { type: 'load-start' }
   | { type: 'load-progress'; report: PoolLoadProgress }
@@ -45,7 +54,7 @@ export type PoolAction =
   | { type: 'slot-add'; slot: Slot; first?: boolean }
   | { type: 'slot-remove'; slot: Slot }
   | { type: 'slot-down'; slot: Slot }
-  | { type: 'slot-up'; slot: Slot; engine: Engine }
+  | { type: 'slot-up'; slot: Slot; engine: Engine; concurrency: number }
   | { type: 'grow'; growing: boolean; blocked?: string }
   | { type: 'reset' };
 
@@ -114,6 +123,13 @@ export class PoolState {
         job.info = undefined;
         return;
       }
+      case 'drain':
+        // Settled now, its lane held until the engine answers.
+        if (action.slot.jobs.delete(action.job)) action.slot.draining.add(action.job);
+        return;
+      case 'drained':
+        action.slot.draining.delete(action.job);
+        return;
       case 'finish':
         this.#finish(action.job, action.result);
         return;
@@ -145,10 +161,12 @@ export class PoolState {
         action.slot.deaths += 1;
         action.slot.ready = false;
         action.slot.engine = undefined;
+        // The dead engine's calls will never be waited for: its lanes are free.
+        action.slot.draining.clear();
         return;
       case 'slot-up':
         action.slot.engine = action.engine;
-        action.slot.concurrency = laneCount(action.engine);
+        action.slot.concurrency = action.concurrency;
         action.slot.ready = true;
         return;
       case 'grow':
@@ -206,9 +224,9 @@ export class PoolState {
   #build(): PoolStatus {
     const engines: EngineInfo[] = this.slots.map((slot) => ({
       index: slot.index,
-      state: !slot.ready ? 'restarting' : slot.jobs.size > 0 ? 'busy' : 'idle',
+      state: !slot.ready ? 'restarting' : lanesTaken(slot) > 0 ? 'busy' : 'idle',
       concurrency: slot.concurrency,
-      jobs: [...slot.jobs].map((j) => j.id),
+      jobs: [...slot.jobs, ...slot.draining].map((j) => j.id),
     }));
     const running = this.slots.flatMap((slot) => [...slot.jobs].map(jobInfo));
     const queued = [...this.queue].map(jobInfo);
@@ -223,7 +241,7 @@ export class PoolState {
       maxSize: this.maxSize,
       growing: this.growing,
       growthBlocked: this.growthBlocked,
-      busy: this.slots.filter((s) => s.jobs.size > 0).length,
+      busy: this.slots.filter((s) => lanesTaken(s) > 0).length,
       running: running.length,
       queued: queued.length,
       queuedByPriority,
@@ -232,6 +250,11 @@ export class PoolState {
       recent: this.#records(),
     };
   }
+}
+
+/** Lanes in use on a slot: running jobs and settled ones still draining. */
+export function lanesTaken(slot: Slot): number {
+  return slot.jobs.size + slot.draining.size;
 }
 
 /** How many jobs an engine takes at once; anything odd counts as one. */

@@ -40,12 +40,17 @@ export interface PolicySlot<J> {
   readonly ready: boolean;
   readonly concurrency: number;
   readonly jobs: ReadonlySet<J>;
+  /**
+   * Settled jobs whose engine call is still out: they hold lanes but are no
+   * task's work any more (see `EngineInfo.jobs`). Default: none.
+   */
+  readonly draining?: ReadonlySet<unknown>;
 }
 
 const RANK: Record<Priority, number> = { interactive: 0, high: 1, normal: 2, low: 3 };
 
 function openLanes<J>(slot: PolicySlot<J>): number {
-  return slot.ready ? Math.max(0, slot.concurrency - slot.jobs.size) : 0;
+  return slot.ready ? Math.max(0, slot.concurrency - slot.jobs.size - (slot.draining?.size ?? 0)) : 0;
 }
 
 /** The open slot with the most free lanes; the first such on a tie. */
@@ -120,7 +125,7 @@ export function preemptionsWanted<J extends PolicyJob>(
   if (waiting === 0) return 0;
   let freeing = 0;
   for (const slot of slots) {
-    freeing += openLanes(slot);
+    freeing += openLanes(slot) + (slot.ready ? (slot.draining?.size ?? 0) : 0);
     if (slot.ready) for (const job of slot.jobs) if (isStopping(job)) freeing += 1;
   }
   return Math.max(0, waiting - freeing);

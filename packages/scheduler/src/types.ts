@@ -172,6 +172,14 @@ export interface CreateEngineOptions {
 /**
  * Builds engine number `index`. Rejecting is how an engine says it cannot load
  * (the pool records it; a failed growth is not retried until `unload()`).
+ * Resolving something that is not an `Engine` (no `chat.completions.create`
+ * or `interruptGenerate` function), or an engine whose `concurrency` or
+ * `configure` throws when the pool sets it up, counts as a failed load with
+ * an `EngineLoadError` that says what was wrong.
+ *
+ * @example
+ * const createEngine: CreateEngine = async (index, onProgress, { signal } = {}) =>
+ *   buildMyEngine({ index, onProgress, signal });
  */
 export type CreateEngine = (
   index: number,
@@ -196,7 +204,7 @@ interface JobSpecBase {
   priority?: Priority;
   /** May be interrupted by an interactive job when no engine is free. Default `false`. */
   preemptible?: boolean;
-  /** Cancels the job like `cancel(id)` when aborted. */
+  /** Cancels the job like `cancel(id)` when aborted: it resolves at once. Default: none. */
   signal?: AbortSignal;
 }
 
@@ -236,6 +244,10 @@ export interface JobResult {
   status: JobStatus;
   /** Everything streamed before the job ended (partial when cancelled or preempted). */
   text: string;
+  /**
+   * The engine's token counts. Usually absent when the job was cancelled while
+   * running: it settles at once, before the engine reports them.
+   */
   usage?: CompletionUsage | CreateEmbeddingResponse['usage'];
   embeddings?: Embedding[];
   toolCalls?: ToolCall[];
@@ -268,6 +280,11 @@ export interface JobInfo {
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
+  /**
+   * `cancelling`: being preempted, waiting for its engine to stop (at most
+   * `stallTimeoutMs` of silence). Cancelled jobs never show it: they settle at
+   * once and leave the list (see `EngineInfo`).
+   */
   readonly state: 'queued' | 'running' | 'cancelling';
   readonly engineIndex: number | undefined;
   readonly submittedAt: number;
@@ -285,13 +302,26 @@ export interface JobRecord extends Omit<JobInfo, 'state'> {
   readonly error: string | undefined;
 }
 
-/** One engine, as the snapshot shows it. */
+/**
+ * One engine, as the snapshot shows it.
+ *
+ * A job that was cancelled (by `cancel`, its signal, a newer job of its
+ * session or `unload`) resolves at once, but its engine keeps working until it
+ * answers the stop, usually within a decode step. Until then the job is
+ * *draining*: it has left `PoolStatus.jobs` (it is in `recent`, settled), yet
+ * it still takes a lane, so its id stays in `jobs` here and the engine stays
+ * `'busy'`. A draining job is no task's work any more: it does not keep its
+ * task on this engine, nor stop that task's next job from starting elsewhere.
+ */
 export interface EngineInfo {
   readonly index: number;
-  /** `restarting`: it died and a replacement is loading. */
+  /** `busy`: at least one lane is taken. `restarting`: it died and a replacement is loading. */
   readonly state: 'idle' | 'busy' | 'restarting';
   readonly concurrency: number;
-  /** Ids of the jobs running on it. */
+  /**
+   * Ids of the jobs on its lanes: running ones, then draining ones (those
+   * not found in `PoolStatus.jobs`).
+   */
   readonly jobs: readonly string[];
 }
 
@@ -312,9 +342,9 @@ export interface PoolStatus {
   readonly growing: boolean;
   /** Why the pool stopped growing; `null` while it may still grow. */
   readonly growthBlocked: string | null;
-  /** Engines running at least one job. */
+  /** Engines with at least one lane taken (by a running or a draining job). */
   readonly busy: number;
-  /** Jobs running now. */
+  /** Jobs running now (draining ones, already settled, are not counted). */
   readonly running: number;
   readonly queued: number;
   readonly queuedByPriority: Readonly<Record<Priority, number>>;
@@ -342,11 +372,36 @@ export interface EnginePoolOptions {
    * Default: none.
    */
   onStateChange?: (status: PoolStatus) => void;
-  /** Engines beyond the first are unloaded after this long without work. Default `60_000`. */
+  /**
+   * Engines beyond the first are unloaded after this long without work, in
+   * milliseconds: 0 to 2^31-1, or `Infinity` to never shrink. Default `60_000`.
+   */
   idleTimeoutMs?: number;
+  /**
+   * How long an engine that was asked to stop a job (cancel, supersession,
+   * preemption, abort) may then stay silent, in milliseconds, before it is
+   * taken for dead and replaced like a crashed one (its jobs end with an
+   * `EngineStalledError`). Any chunk counts as a sign of life and restarts the
+   * clock. 0 to 2^31-1, or `Infinity` to wait for ever. Default `10_000`.
+   *
+   * The caller never waits for this: a cancelled job resolves at once. What
+   * waits is the engine's lane, and the jobs queued for it. 10 s because a
+   * healthy WebLLM engine may be silent for seconds after a stop: prefill
+   * never checks the interrupt flag, and a long prompt on a laptop GPU takes
+   * seconds to prefill (0.3-0.6 ms a token measured on an H200, several times
+   * that on an integrated GPU), and an embedding call cannot be interrupted at
+   * all. Taking a healthy engine for dead costs a full reload of the weights,
+   * while a truly wedged one is rare, so the bound errs long. Raise it for
+   * long prompts or large embedding batches on slow devices.
+   */
+  stallTimeoutMs?: number;
   /** Finished jobs kept in the snapshot's `recent`. Default `50`. */
   historySize?: number;
-  /** Default: the global `setTimeout` / `clearTimeout`, looked up when used. */
+  /**
+   * Timers for idle shrink and the stall watchdog: an object with
+   * `setTimeout` and `clearTimeout` functions, checked when the pool is built.
+   * Default: the global `setTimeout` / `clearTimeout`, looked up when used.
+   */
   timers?: PoolTimers;
   /** Clock for job timings, in milliseconds. Default `performance.now`. */
   now?: () => number;

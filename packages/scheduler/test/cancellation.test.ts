@@ -47,9 +47,10 @@ describe('cancellation on a WebLLM-like engine', () => {
     const job = pool.submit(chat('x', { id: 'ghost-1' }));
     await vi.advanceTimersByTimeAsync(0);
     pool.cancel('ghost-1'); // create() has not answered yet
-    openNext();
-    const result = await job;
+    const result = await job; // at once: the caller does not wait for create()
     expect(result).toMatchObject({ status: 'cancelled', text: '', finishReason: 'abort' });
+    openNext();
+    await vi.advanceTimersByTimeAsync(0);
     expect(engine.calls[0]?.state).toBe('closed');
     expect(engine.interrupts).toBe(0);
     // The engine is free for the next job at once.
@@ -187,4 +188,25 @@ describe('cancellation on a WebLLM-like engine', () => {
     expect((await a).status).toBe('cancelled');
     expect((await b).status).toBe('cancelled');
   });
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['an empty string', ''],
+  ])('cancel(%s), an optional session that was not set, cancels nothing', async (_name, key) => {
+    const engine = createFakeEngine({ reply: 'a b c d', tokenMs: 10 });
+    const pool = new EnginePool({ createEngine: async () => engine, size: 1 });
+    await pool.load();
+    const running = pool.submit(chat('a', { task: 't' }));
+    const queued = pool.submit(chat('b', { task: 't' }));
+    const withSession = pool.submit(chat('c', { task: 't', session: 's' }));
+    await vi.advanceTimersByTimeAsync(5);
+    expect(pool.cancel(key)).toBe(0);
+    await vi.runAllTimersAsync();
+    expect((await running).status).toBe('done');
+    expect((await queued).status).toBe('done');
+    expect((await withSession).status).toBe('done');
+    expect(engine.interrupts).toBe(0);
+  });
 });
+

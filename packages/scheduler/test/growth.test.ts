@@ -139,4 +139,19 @@ describe('idle shrink', () => {
     await vi.advanceTimersByTimeAsync(600);
     expect(pool.size).toBe(1);
   });
+
+  it('never shrinks with idleTimeoutMs Infinity, and sets no timer for it', async () => {
+    const setTimeout = vi.fn((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
+    const clearTimeout = vi.fn((handle: unknown) => globalThis.clearTimeout(handle as number));
+    const { pool, createEngine } = fakePool({ reply: 'x y z', tokenMs: 10 }, { size: 2, idleTimeoutMs: Infinity, timers: { setTimeout, clearTimeout } });
+    await pool.load();
+    const burst = [pool.submit(chat('a', { task: 'a' })), pool.submit(chat('b', { task: 'b' }))];
+    await vi.advanceTimersByTimeAsync(50);
+    await Promise.all(burst);
+    expect(pool.size).toBe(2);
+    await vi.advanceTimersByTimeAsync(24 * 3600 * 1000);
+    expect(pool.size).toBe(2);
+    expect(createEngine.engines[1]?.unloaded).toBe(false);
+    expect(setTimeout.mock.calls.filter(([, ms]) => ms === Infinity)).toEqual([]);
+  });
 });

@@ -61,4 +61,19 @@ describe('session supersession', () => {
     expect((await a).status).toBe('done');
     expect((await b).status).toBe('done');
   });
+
+  it('a superseded job still draining on a healthy engine neither grows the pool nor delays its caller', async () => {
+    const { pool, createEngine } = fakePool({ reply: 'one two three four five six', prefillMs: 20, tokenMs: 20 }, { size: 2 });
+    await pool.load();
+    const first = pool.submit(chat('a', { session: 'ghost', priority: 'interactive' }));
+    await vi.advanceTimersByTimeAsync(45);
+    const second = pool.submit(chat('b', { session: 'ghost', priority: 'interactive' }));
+    // Settled at once, while the engine finishes the decode step in flight.
+    expect(await Promise.race([first, Promise.resolve('pending')])).toMatchObject({ status: 'cancelled', text: 'one two' });
+    expect(pool.getSnapshot()).toMatchObject({ running: 0, busy: 1, growing: false });
+    await vi.runAllTimersAsync();
+    expect(await second).toMatchObject({ status: 'done', engineIndex: 0 });
+    expect(createEngine.engines).toHaveLength(1);
+  });
 });
+

@@ -86,3 +86,24 @@ describe('bad input', () => {
     expect(() => pool.configure(null as never)).toThrow(InvalidOptionError);
   });
 });
+
+describe('pool options are all checked when the pool is built', () => {
+  it.each([
+    ['timers without functions', { timers: {} }, /"timers" must be an object with setTimeout/],
+    ['timers without clearTimeout', { timers: { setTimeout: () => 0 } }, /"timers" must be an object with setTimeout/],
+    ['timers that are null', { timers: null }, /"timers"/],
+    ['an idle timeout past what a timer can wait', { idleTimeoutMs: 2 ** 31 }, /"idleTimeoutMs" must be a number of milliseconds from 0 to 2147483647/],
+    ['an idle timeout that is not a number', { idleTimeoutMs: '60s' }, /"idleTimeoutMs".*it got "60s"/],
+    ['an idle timeout of NaN', { idleTimeoutMs: Number.NaN }, /"idleTimeoutMs"/],
+    ['a negative stall timeout', { stallTimeoutMs: -5 }, /"stallTimeoutMs" must be a number of milliseconds/],
+    ['a stall timeout past what a timer can wait', { stallTimeoutMs: 3e9 }, /"stallTimeoutMs"/],
+  ])('%s is an InvalidOptionError from the constructor', (_name, options, message) => {
+    const build = () => new EnginePool({ createEngine: fakeEngines(), ...(options as object) });
+    expect(build).toThrow(InvalidOptionError);
+    expect(build).toThrow(message);
+  });
+
+  it('accepts Infinity for the durations that may mean never', () => {
+    expect(() => new EnginePool({ createEngine: fakeEngines(), idleTimeoutMs: Infinity, stallTimeoutMs: Infinity })).not.toThrow();
+  });
+});

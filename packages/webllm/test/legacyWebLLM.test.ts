@@ -58,13 +58,13 @@ describe('on WebLLM before 0.2.86', () => {
     const old = pool.submit(chat('a', { session: 'ghost' }));
     await until(() => (worker?.engine?.calls[0]?.tokens ?? 0) >= 3);
     const latest = pool.submit(chat('ab', { session: 'ghost' }));
-    const superseded = await old;
+    const superseded = await old; // at once; the engine drains in the background
     expect(superseded).toMatchObject({ status: 'cancelled', cancelReason: 'supersede' });
+    expect(await latest).toMatchObject({ status: 'done', text: LONG });
     const call = worker?.engine?.calls[0];
     expect(call?.state).toBe('done'); // drained, not left
     expect(call?.tokensAfterInterrupt).toBeLessThanOrEqual(1);
     expect(worker?.kinds('completionStreamReturn')).toHaveLength(0);
-    expect(await latest).toMatchObject({ status: 'done', text: LONG });
   });
 
   it('preemption stops the batch job on the engine and gives it to the interactive one', async () => {

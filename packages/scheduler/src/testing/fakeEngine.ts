@@ -3,87 +3,16 @@ import type {
   ChatCompletionChunk,
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
-  Engine,
   EngineCallOptions,
   FinishReason,
   StreamingChatCompletionRequest,
 } from '../types.js';
+import { type ChunkMeta, abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
+import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
 import { Sleeper } from './sleeper.js';
 
-/** Options of `createFakeEngine`. */
-export interface FakeEngineOptions {
-  /**
-   * What the engine answers: a string, or a function of the request.
-   * Default: `'This is a simulated reply.'`
-   */
-  reply?: string | ((request: StreamingChatCompletionRequest) => string);
-  /** Splits a reply into tokens. Default: words, each with the spaces before it. */
-  tokenize?: (text: string) => string[];
-  /** Time from the first `next()` (with the lock held) to the first token. Default `0`. */
-  prefillMs?: number;
-  /** Time per decode step after the first token. Default `0`. */
-  tokenMs?: number;
-  /**
-   * Generations run at once. Default `1`, like WebLLM (one generation per
-   * model behind a FIFO lock). Above 1 it behaves like a server: each call
-   * honours its `signal`, and the pool gives it that many lanes.
-   */
-  concurrency?: number;
-  /**
-   * Which WebLLM to mimic. `'0.2.86'` (default) resets the interrupt flag when
-   * a generation takes the lock and releases the lock when a stream is left
-   * early. `'0.2.79'` does neither: an interrupt sent while idle aborts the
-   * next generation, and a stream left early holds the lock for ever.
-   */
-  mimic?: '0.2.86' | '0.2.79';
-  /** Whether the engine makes embeddings. Default `true`. */
-  embeddings?: boolean;
-  /** Makes the vector for one input. Default: 8 numbers derived from the text. */
-  embed?: (input: string) => number[];
-  /** The model name chunks carry. Default `'fake-model'`. */
-  model?: string;
-}
-
-/** One call the fake engine received, updated as it runs. */
-export interface FakeEngineCall {
-  readonly kind: 'chat' | 'embedding';
-  readonly request: StreamingChatCompletionRequest | EmbeddingCreateParams;
-  /**
-   * `created`: `create()` returned, no `next()` yet. `waiting`: waiting for the
-   * lock. `prefill`, `decoding`: generating. `closed`: left before it started.
-   */
-  state: 'created' | 'waiting' | 'prefill' | 'decoding' | 'done' | 'failed' | 'closed';
-  /** Tokens generated so far. */
-  tokens: number;
-  /** Interrupts that arrived while this generation held the lock. */
-  interrupts: number;
-  /** Tokens generated after the first of those interrupts. */
-  tokensAfterInterrupt: number;
-  finishReason?: FinishReason;
-  error?: unknown;
-}
-
-/** An `Engine` for tests and demos: deterministic, no GPU, WebLLM's behaviour. */
-export interface FakeEngine extends Engine {
-  readonly concurrency: number;
-  /** Every call received, oldest first. */
-  readonly calls: readonly FakeEngineCall[];
-  /** `interruptGenerate()` calls received in all. */
-  readonly interrupts: number;
-  /** True while a generation holds the lock. */
-  readonly generating: boolean;
-  readonly unloaded: boolean;
-  readonly dead: boolean;
-  /**
-   * Makes the next call fail with `error`: `create()` rejects, or with
-   * `afterTokens` the stream throws after that many tokens. With `fatal` the
-   * engine then dies for good.
-   */
-  failNext(error?: unknown, options?: { afterTokens?: number; fatal?: boolean }): void;
-  /** Dies for good: running and later calls fail with a fatal error. */
-  die(error?: unknown): void;
-}
+export type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 
 const DEFAULT_REPLY = 'This is a simulated reply.';
 
@@ -95,9 +24,17 @@ const DEFAULT_REPLY = 'This is a simulated reply.';
  * (`'abort'` when interrupted, `'length'` at `max_tokens`), then a usage chunk.
  * Its delays run on `setTimeout`, so `vi.useFakeTimers()` controls them.
  *
+ * It also misbehaves on request, as real engines sometimes do: `failNext`,
+ * `die`, and the wedges `hangCreate`, `hangAfterTokens`, `ignoreInterrupt`
+ * and `hangNext` (a wedge ends only when the engine dies or is unloaded).
+ *
  * @example
  * const engine = createFakeEngine({ reply: 'Bonjour', tokenMs: 30 });
  * const pool = new EnginePool({ createEngine: async () => engine });
+ *
+ * @example
+ * // A stream that stops after two tokens and ignores interruptGenerate().
+ * const wedged = createFakeEngine({ hangAfterTokens: 2 });
  */
 export function createFakeEngine(options: FakeEngineOptions = {}): FakeEngine {
   return new FakeEngineImpl(options);
@@ -115,6 +52,7 @@ class FakeEngineImpl implements FakeEngine {
   readonly #holders = new Set<FakeEngineCall>();
   #flag = false;
   #failure: { error: unknown; afterTokens?: number; fatal: boolean } | undefined;
+  #hang: { afterTokens?: number } | undefined;
   #death: unknown;
   #unloaded = false;
   #nextId = 0;
@@ -162,7 +100,27 @@ class FakeEngineImpl implements FakeEngine {
     this.#sleeper.cancelAll(error);
   }
 
+  /** The id and model the next chunk carries. */
+  #meta(): ChunkMeta {
+    return { id: `chatcmpl-fake-${++this.#nextId}`, model: this.#options.model ?? 'fake-model' };
+  }
+
+  hangNext(options: { afterTokens?: number } = {}): void {
+    this.#hang = { afterTokens: options.afterTokens };
+  }
+
   // ---------------------------------------------------------------- internals
+
+  /** Wedges `call` at this point (`undefined`: in `create()`) if a hang is due; ends only by death or unload. */
+  async #maybeHang(call: FakeEngineCall, tokens: number | undefined): Promise<void> {
+    const { hangCreate, hangAfterTokens } = this.#options;
+    const pending = this.#hang !== undefined && this.#hang.afterTokens === tokens;
+    if (pending) this.#hang = undefined;
+    const due = pending || (tokens === undefined ? hangCreate === true : hangAfterTokens === tokens);
+    if (!due) return;
+    call.state = 'hung';
+    await this.#sleeper.forever();
+  }
 
   #usable(): void {
     if (this.#death !== undefined) throw this.#death;
@@ -198,6 +156,14 @@ class FakeEngineImpl implements FakeEngine {
       call.error = failure;
       throw failure;
     }
+    try {
+      await this.#maybeHang(call, undefined);
+    } catch (error) {
+      call.state = 'failed';
+      call.error = error;
+      throw error;
+    }
+    call.state = 'created';
     const generator = this.#generate(call, request, callOptions.signal);
     // WebLLM's stream does nothing until its first next(); one closed before
     // then never ran.
@@ -234,8 +200,9 @@ class FakeEngineImpl implements FakeEngine {
       const firstAt = now();
       call.state = 'decoding';
       for (let i = 0; i < count; i += 1) {
+        await this.#maybeHang(call, i);
         if (i > 0) {
-          if (this.#flag || (this.concurrency > 1 && signal?.aborted)) {
+          if (!this.#options.ignoreInterrupt && (this.#flag || (this.concurrency > 1 && signal?.aborted))) {
             finish = 'abort';
             if (legacy) this.#flag = false;
             break;
@@ -247,12 +214,12 @@ class FakeEngineImpl implements FakeEngine {
         this.#usable();
         call.tokens += 1;
         if (call.interrupts > 0) call.tokensAfterInterrupt += 1;
-        yield this.#chunk({ content: tokens[i] ?? '' }, null);
+        yield contentChunk(this.#meta(), tokens[i] ?? '', null);
       }
       call.finishReason = finish;
-      yield this.#chunk({ content: '' }, finish);
+      yield contentChunk(this.#meta(), '', finish);
       const prompt = promptTokens(request);
-      yield this.#usageChunk(prompt, call.tokens, started, firstAt);
+      yield usageChunk(this.#meta(), { prompt, completion: call.tokens, started, firstAt });
       call.state = 'done';
       leftEarly = false;
     } catch (error) {
@@ -277,9 +244,10 @@ class FakeEngineImpl implements FakeEngine {
       const failure = this.#takeFailure(undefined) ?? this.#takeFailure(0);
       if (failure !== undefined) throw failure;
       this.#usable();
+      await this.#maybeHang(call, undefined);
       call.state = 'prefill';
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
-      if (this.concurrency > 1 && callOptions.signal?.aborted) throw abortError();
+      if (this.concurrency > 1 && callOptions.signal?.aborted && !this.#options.ignoreInterrupt) throw abortError();
       const inputs = Array.isArray(request.input) ? request.input : [request.input];
       const embed = this.#options.embed ?? hashEmbedding;
       const data = inputs.map((input, index) => ({
@@ -303,63 +271,4 @@ class FakeEngineImpl implements FakeEngine {
       release();
     }
   }
-
-  #chunk(delta: { content: string }, finish: FinishReason | null): ChatCompletionChunk {
-    return {
-      id: `chatcmpl-fake-${++this.#nextId}`,
-      object: 'chat.completion.chunk',
-      created: Math.floor(Date.now() / 1000),
-      model: this.#options.model ?? 'fake-model',
-      choices: [{ index: 0, delta: { role: 'assistant', ...delta }, finish_reason: finish, logprobs: null }],
-    };
-  }
-
-  #usageChunk(prompt: number, completion: number, started: number, firstAt: number): ChatCompletionChunk {
-    const ended = now();
-    const prefillS = Math.max((firstAt - started) / 1000, 1e-6);
-    const decodeS = Math.max((ended - firstAt) / 1000, 1e-6);
-    return {
-      ...this.#chunk({ content: '' }, null),
-      choices: [],
-      usage: {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-        extra: {
-          time_to_first_token_s: prefillS,
-          prefill_tokens_per_s: prompt / prefillS,
-          decode_tokens_per_s: Math.max(0, completion - 1) / decodeS,
-          e2e_latency_s: (ended - started) / 1000,
-        },
-      },
-    };
-  }
-}
-
-function now(): number {
-  return Date.now();
-}
-
-function splitWords(text: string): string[] {
-  return text.match(/\s*\S+/g) ?? [];
-}
-
-function promptTokens(request: StreamingChatCompletionRequest): number {
-  return request.messages.reduce((n, m) => n + (typeof m.content === 'string' ? splitWords(m.content).length : 0), 0);
-}
-
-function hashEmbedding(input: string): number[] {
-  const vector = Array.from({ length: 8 }, () => 0);
-  for (let i = 0; i < input.length; i += 1) {
-    const slot = i % 8;
-    vector[slot] = ((vector[slot] ?? 0) * 31 + input.charCodeAt(i)) % 1000;
-  }
-  const norm = Math.hypot(...vector) || 1;
-  return vector.map((v) => v / norm);
-}
-
-function abortError(): Error {
-  const error = new Error('The request was aborted.');
-  error.name = 'AbortError';
-  return error;
 }

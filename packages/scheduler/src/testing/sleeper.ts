@@ -23,6 +23,17 @@ export class Sleeper {
     });
   }
 
+  /** Waits until `cancelAll` (a wedge: only death or unload ends it). */
+  forever(): Promise<never> {
+    return new Promise<never>((_resolve, reject) => {
+      const fail = (error: unknown) => {
+        this.#pending.delete(fail);
+        reject(error);
+      };
+      this.#pending.add(fail);
+    });
+  }
+
   cancelAll(error: unknown): void {
     for (const fail of [...this.#pending]) fail(error);
   }
