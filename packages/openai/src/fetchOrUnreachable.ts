@@ -1,5 +1,6 @@
 import type { Endpoint } from './endpoint.js';
-import { ServerUnreachableError, StreamInterruptedError } from './errors.js';
+import { ConnectTimeoutError, ServerUnreachableError, StreamInterruptedError } from './errors.js';
+import { redactedCopy } from './redactedCopy.js';
 
 /** Tries of a request whose connection was dropped before any answer. */
 export const DROPPED_ATTEMPTS = 5;
@@ -31,7 +32,8 @@ const NOTHING_THERE = new Set([
  *   `TypeError`, since browsers retry stale connections themselves). Tried
  *   twice, then `ServerUnreachableError`, fatal to the engine.
  *
- * Resolves `undefined` when `signal` aborted.
+ * A `ConnectTimeoutError` (from `fetchWithin`) is passed on as it is. Resolves
+ * `undefined` when `signal` aborted.
  *
  * @example
  * const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
@@ -47,6 +49,7 @@ export async function fetchOrUnreachable(
       return await send();
     } catch (error) {
       if (signal?.aborted) return undefined;
+      if (error instanceof ConnectTimeoutError) throw error;
       const code = errorCode(error);
       if (code !== undefined && !NOTHING_THERE.has(code)) {
         if (attempt < DROPPED_ATTEMPTS) continue;
@@ -88,10 +91,9 @@ function reason(endpoint: Endpoint, error: unknown): string {
 }
 
 /**
- * A `fetch` of your own may name the URL, query key included, in its error:
- * then the cause is a redacted copy rather than the error itself.
+ * Never the error itself: a `fetch` of your own may hang the request, and its
+ * headers, on the error, or name the URL with its query key in the message.
  */
-function safeCause(endpoint: Endpoint, error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  return endpoint.redact(message) === message ? error : new Error(endpoint.redact(message));
+function safeCause(endpoint: Endpoint, error: unknown): Error {
+  return redactedCopy(error, (text) => endpoint.redact(text));
 }

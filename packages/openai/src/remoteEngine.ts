@@ -9,6 +9,7 @@ import {
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
 import { MalformedStreamError } from './errors.js';
+import { redactedCopy } from './redactedCopy.js';
 import { type RequestContext, sendRequest } from './sendRequest.js';
 import type { OpenAIEngine } from './types.js';
 
@@ -79,7 +80,7 @@ export class RemoteEngine implements OpenAIEngine {
       release();
       return abortedStream(this.model);
     }
-    return releasing(chatStream(response, this.#context.endpoint, signal), release);
+    return releasing(chatStream(response, this.#context, signal), release);
   }
 
   async #createEmbeddings(
@@ -97,7 +98,8 @@ export class RemoteEngine implements OpenAIEngine {
         if (signal.aborted) throw abortError();
         throw new MalformedStreamError(
           `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON. Check that baseURL points at an OpenAI-compatible server.`,
-          { cause: error },
+          // JSON.parse quotes the text it choked on, which may echo the key.
+          { cause: redactedCopy(error, (text) => this.#context.endpoint.redact(text)) },
         );
       }
       return this.#embeddingResponse(body);

@@ -1,4 +1,4 @@
-import { InvalidOptionError } from '@inkling/scheduler';
+import { InvalidOptionError, checkDuration } from '@inkling/scheduler';
 import type { OpenAIEnginesOptions } from './types.js';
 
 /**
@@ -13,7 +13,7 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
       "openaiEngines() takes an options object, e.g. openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' }).",
     );
   }
-  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxRetryDelayMs } = options;
+  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxEventBytes, timers } = options;
   if (typeof baseURL !== 'string' || !/^https?:\/\/[^/]/i.test(baseURL)) {
     throw new InvalidOptionError(
       `openaiEngines() needs "baseURL", the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got ${typeof baseURL === 'string' ? JSON.stringify(baseURL) : String(baseURL)}.`,
@@ -39,12 +39,18 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new InvalidOptionError(`openaiEngines() "maxRetries" must be a whole number, 0 or more; it got ${String(maxRetries)}.`);
   }
-  if (maxRetryDelayMs !== undefined && !(typeof maxRetryDelayMs === 'number' && maxRetryDelayMs >= 0)) {
+  for (const key of ['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs'] as const) {
+    checkDuration(options[key], `openaiEngines() "${key}"`);
+  }
+  if (maxEventBytes !== undefined && !(maxEventBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxEventBytes) && maxEventBytes >= 1))) {
     throw new InvalidOptionError(
-      `openaiEngines() "maxRetryDelayMs" must be a number of milliseconds, 0 or more; it got ${String(maxRetryDelayMs)}.`,
+      `openaiEngines() "maxEventBytes" must be a whole number of bytes, 1 or more, or Infinity for no limit; it got ${String(maxEventBytes)}.`,
     );
   }
-  for (const key of ['fetch', 'now'] as const) {
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers?.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('openaiEngines() "timers" must have setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }.');
+  }
+  for (const key of ['fetch', 'now', 'random'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') {
       throw new InvalidOptionError(`openaiEngines() "${key}" must be a function.`);
     }

@@ -19,7 +19,17 @@ async function setup(chat: Handler, extra: Partial<Parameters<typeof openaiEngin
   server = await startServer({ chat });
   const timers = manualTimers();
   const pool = new EnginePool({
-    createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model', timers, now: () => Date.parse('2026-01-01T00:00:00Z'), ...extra }),
+    createEngine: openaiEngines({
+      baseURL: server.baseURL,
+      model: 'test-model',
+      timers,
+      now: () => Date.parse('2026-01-01T00:00:00Z'),
+      // No jitter, and no timeouts: the only timers are the retry waits.
+      random: () => 0,
+      connectTimeoutMs: Number.POSITIVE_INFINITY,
+      stallTimeoutMs: Number.POSITIVE_INFINITY,
+      ...extra,
+    }),
     size: 1,
   });
   await pool.load();
@@ -73,13 +83,13 @@ describe('429 and Retry-After', () => {
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, retryAfterMs: 60_000 });
-    expect(error?.message).toMatch(/It asks to wait 60 s/);
+    expect(error?.message).toMatch(/asks to wait 60 s, longer than maxRetryDelayMs allows/);
     expect(timers.waits()).toEqual([]);
     expect(chats()).toBe(1);
     await pool.unload();
   });
 
-  it('honours retry-after-ms and retries a 503 that says when to come back; a bare 503 is not retried', async () => {
+  it('honours retry-after-ms on a 503', async () => {
     const advised = await setup(refusing(1, (_q, s) => json(s, 503, {}, { 'retry-after-ms': '250' })));
     const job = advised.pool.submit(ask);
     await until(() => advised.timers.waits().length === 1);
@@ -87,13 +97,6 @@ describe('429 and Retry-After', () => {
     advised.timers.runAll();
     expect((await job).status).toBe('done');
     await advised.pool.unload();
-    await server?.close();
-
-    const bare = await setup(refusing(1, (_q, s) => json(s, 503, { error: 'overloaded' })));
-    const { error } = await bare.pool.submit(ask);
-    expect(error).toBeInstanceOf(ServerError);
-    expect(bare.chats()).toBe(1);
-    await bare.pool.unload();
   });
 
   it('a job cancelled during the wait ends at once, clears its timer and sends nothing more', async () => {
