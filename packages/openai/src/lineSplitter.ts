@@ -1,7 +1,7 @@
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** One line: its text, and the bytes it took on the wire, line end included. */
+/** One line: its text, and the bytes it took on the wire, line end included (but the LF of a CRLF that arrived in the next chunk). */
 export interface Line {
   text: string;
   bytes: number;
