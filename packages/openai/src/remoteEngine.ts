@@ -9,7 +9,6 @@ import {
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
 import { MalformedStreamError } from './errors.js';
-import { redactedCopy } from './redactedCopy.js';
 import { type RequestContext, sendRequest } from './sendRequest.js';
 import type { OpenAIEngine } from './types.js';
 
@@ -91,15 +90,16 @@ export class RemoteEngine implements OpenAIEngine {
     try {
       const response = await sendRequest(this.#context, '/embeddings', { ...request, model: this.model }, signal);
       if (!response) throw abortError();
+      // Read whole already (see `wholeAnswer`), so this does not wait on the network.
+      const text = await response.text();
       let body: unknown;
       try {
-        body = await response.json();
-      } catch (error) {
-        if (signal.aborted) throw abortError();
+        body = JSON.parse(text);
+      } catch {
+        // No cause: JSON.parse quotes the start of the text it choked on, which may be part of a key.
+        const quote = this.#context.endpoint.redact(text).slice(0, 80);
         throw new MalformedStreamError(
-          `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON. Check that baseURL points at an OpenAI-compatible server.`,
-          // JSON.parse quotes the text it choked on, which may echo the key.
-          { cause: redactedCopy(error, (text) => this.#context.endpoint.redact(text)) },
+          `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON: "${quote}". Check that baseURL points at an OpenAI-compatible server.`,
         );
       }
       return this.#embeddingResponse(body);
