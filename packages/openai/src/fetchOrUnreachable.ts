@@ -1,3 +1,4 @@
+import { EngineError } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
 import { ConnectTimeoutError, ServerUnreachableError, StreamInterruptedError } from './errors.js';
 import { redactedCopy } from './redactedCopy.js';
@@ -32,6 +33,10 @@ const NOTHING_THERE = new Set([
  *   `TypeError`, since browsers retry stale connections themselves). Tried
  *   twice, then `ServerUnreachableError`, fatal to the engine.
  *
+ * Anything else a `fetch` of your own throws (not a `TypeError`, no system
+ * error code) is not a failure to connect: it fails this request alone with
+ * an `EngineError`, and the engine stays.
+ *
  * A `ConnectTimeoutError` (from `fetchWithin`) is passed on as it is. Resolves
  * `undefined` when `signal` aborted.
  *
@@ -56,6 +61,12 @@ export async function fetchOrUnreachable(
         throw new StreamInterruptedError(
           `The server at ${endpoint.shown}${path} took the connection and closed it before answering, ${attempt} times in a row (${reason(endpoint, error)}). It is up but dropping connections: look at its log, its connection or thread limits (llama.cpp: --threads-http), and any proxy in between.`,
           0,
+          { cause: safeCause(endpoint, error) },
+        );
+      }
+      if (code === undefined && !(error instanceof TypeError)) {
+        throw new EngineError(
+          `The fetch given to openaiEngines() failed the request to ${endpoint.shown}${path} (${reason(endpoint, error)}). It did not say the server is unreachable, so only this job fails; check that fetch.`,
           { cause: safeCause(endpoint, error) },
         );
       }

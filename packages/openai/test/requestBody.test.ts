@@ -1,6 +1,6 @@
 import { EnginePool, isFatalEngineError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BadRequestError, openaiEngines } from '../src/index.js';
+import { BadRequestError, ServerUnreachableError, openaiEngines } from '../src/index.js';
 import { type TestServer, startServer, streamReply, until } from './openaiServer.js';
 
 let server: TestServer | undefined;
@@ -60,6 +60,28 @@ describe('a request body that cannot be serialized', () => {
     const { error } = await pool.submit({ kind: 'embedding', params: { input: 'a', dimensions: 3n } as never });
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error?.message).toMatch(/params\.dimensions is a BigInt/);
+    await pool.unload();
+  });
+});
+
+describe('only a failure to connect is ServerUnreachableError', () => {
+  it('a fetch of your own that throws something else fails that job alone; the engine is kept', async () => {
+    server = await startServer();
+    let calls = 0;
+    const built: number[] = [];
+    const createEngine = openaiEngines({
+      baseURL: server.baseURL,
+      model: 'test-model',
+      fetch: (input, init) => (++calls === 2 ? Promise.reject(new Error('token refresh failed')) : fetch(input, init)),
+    });
+    const pool = new EnginePool({ createEngine: (i, p) => (built.push(i), createEngine(i, p)), size: 1 });
+    await pool.load();
+    const { error } = await pool.submit({ params: { messages } });
+    expect(error).not.toBeInstanceOf(ServerUnreachableError);
+    expect(isFatalEngineError(error)).toBe(false);
+    expect(error?.message).toMatch(/The fetch given to openaiEngines\(\) failed the request .*token refresh failed.*only this job fails/);
+    expect(await pool.submit({ params: { messages } })).toMatchObject({ status: 'done' });
+    expect(built).toEqual([0]);
     await pool.unload();
   });
 });
