@@ -95,7 +95,7 @@ describe('the API key is nowhere reachable from an error', () => {
     const pool = await poolWith({}, { fetch: leakyFetch('ECONNRESET') });
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(StreamInterruptedError);
-    expect((error?.cause as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+    expect(error?.cause).toMatchObject({ cause: { code: 'ECONNRESET' } });
     expectNoSecret(error, KEY);
     await pool.unload();
   });
@@ -109,7 +109,7 @@ describe('the API key is nowhere reachable from an error', () => {
     });
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(status === 401 ? AuthenticationError : ServerError);
-    expect((error?.cause as { statusText?: string }).statusText).toBe('Refused [redacted]');
+    expect(error?.cause).toMatchObject({ statusText: 'Refused [redacted]' });
     expectNoSecret(error, KEY);
     expectNoSecret(pool.getSnapshot(), KEY);
     await pool.unload();
