@@ -3,6 +3,9 @@ import type { PoolTimers } from '@inkling/scheduler';
 /**
  * Thrown by `bodyChunks` when no bytes came for `stallTimeoutMs`. Internal:
  * `chatStream` turns it into a `StreamInterruptedError` that keeps the text.
+ *
+ * @example
+ * if (error instanceof StreamStalled) console.warn(`silent for ${error.stallTimeoutMs} ms`);
  */
 export class StreamStalled extends Error {
   override name = 'StreamStalled';

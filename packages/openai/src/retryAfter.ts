@@ -16,7 +16,12 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** The first backoff wait, before jitter; each next one doubles. */
+/**
+ * The first backoff wait, before jitter; each next one doubles.
+ *
+ * @example
+ * backoffMs(1, () => 0, Infinity) === BASE_BACKOFF_MS; // true
+ */
 export const BASE_BACKOFF_MS = 1000;
 
 /**
