@@ -16,13 +16,17 @@
  *   rebuilt engine would send again unchanged, so the error belongs to the job
  *   that hit it, where a hook shows it; counting it as a crash would also put
  *   "crashed" wording on a typo. A 5xx is one failed request (vLLM answers 500
- *   to a prompt it cannot take), a 429 is retried, and a cut or garbled stream
- *   is about one response: if the server really went away, the next request
- *   finds it unreachable, and that one is fatal.
+ *   to a prompt it cannot take), a 408/429/502/503/504 is retried, a request
+ *   whose params are not JSON was never sent, a slow answer
+ *   (`ConnectTimeoutError`) may be the server's queue, and a cut or garbled
+ *   stream is about one response: if the server really went away, the next
+ *   request finds it unreachable, and that one is fatal.
  *
- * None of these messages or causes holds the API key or the headers given:
- * server text is redacted before it is kept, and 401/403 bodies (which some
- * servers fill with the key they refused) are not kept at all.
+ * None of these messages, causes or stacks holds the API key or the header
+ * values given: server text (reason phrases included) is redacted by value
+ * before it is kept, a foreign error is kept only as a redacted copy, and
+ * 401/403 bodies (which some servers fill with the key they refused) are not
+ * read at all.
  */
 import { EngineCrashedError, EngineError } from '@inkling/scheduler';
 
