@@ -1,6 +1,9 @@
 import { InvalidOptionError, checkDuration } from '@inkling/scheduler';
 import type { OpenAIEnginesOptions } from './types.js';
 
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /**
  * Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`.
  *
@@ -30,6 +33,16 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   }
   if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))) {
     throw new InvalidOptionError('openaiEngines() "headers" must be an object of string values, e.g. { "OpenAI-Organization": "org-..." }.');
+  }
+  // fetch would reject these with a TypeError on every request, which reads as "unreachable".
+  const badHeader = Object.entries(headers ?? {}).find(([name, value]) => !HEADER_NAME.test(name) || /[\r\n\0]/.test(value));
+  if (badHeader) {
+    throw new InvalidOptionError(
+      `openaiEngines() "headers" has a header fetch cannot send: ${JSON.stringify(badHeader[0])} (a name must be a token such as "X-Api-Key"; a value may not hold a line break).`,
+    );
+  }
+  if (typeof apiKey === 'string' && /[\r\n\0]/.test(apiKey)) {
+    throw new InvalidOptionError('openaiEngines() "apiKey" holds a line break; copy the key again without it.');
   }
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new InvalidOptionError(

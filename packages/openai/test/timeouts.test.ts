@@ -156,6 +156,13 @@ describe('the new options are checked', () => {
     expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', [key]: value })).toThrow(new RegExp(`"${key}"`));
   });
 
+  it('a header fetch cannot send, or a key with a line break, is refused at once without quoting the value', () => {
+    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'x-api-key': 'secret-value\n' } })).toThrow(/"headers" has a header fetch cannot send: "x-api-key"/);
+    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'bad name': 'v' } })).toThrow(InvalidOptionError);
+    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', apiKey: 'sk-abc\r\n' })).toThrow(/"apiKey" holds a line break/);
+    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'x-api-key': 'secret-value\n' } })).not.toThrow(/secret-value/);
+  });
+
   it('Infinity means never for each duration and no limit for maxEventBytes', () => {
     expect(() =>
       openaiEngines({ baseURL: 'http://h/v1', model: 'm', connectTimeoutMs: NEVER, stallTimeoutMs: NEVER, maxRetryDelayMs: NEVER, maxEventBytes: NEVER }),
