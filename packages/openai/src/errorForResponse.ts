@@ -70,7 +70,7 @@ export async function errorForResponse(
   }
   if (status >= 500 || status === 408) {
     const advice = isRetryableStatus(status)
-      ? 'It is overloaded, restarting or behind a gateway that timed out; the engine retried it. Try again later'
+      ? 'It is overloaded, restarting or behind a gateway that timed out (retried up to maxRetries times): try again later'
       : "Look at the server's log";
     return new ServerError(`The server at ${where} failed on this request (${status})${ref}. ${advice}.${detail ? ` The server said: ${detail}` : ''}`, status, options);
   }

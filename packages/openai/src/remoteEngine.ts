@@ -90,7 +90,7 @@ export class RemoteEngine implements OpenAIEngine {
     try {
       const response = await sendRequest(this.#context, '/embeddings', { ...request, model: this.model }, signal);
       if (!response) throw abortError();
-      // Read whole already (see `wholeAnswer`), so this does not wait on the network.
+      // Already read whole by `wholeAnswer` (unless the server called it a stream).
       const text = await response.text();
       let body: unknown;
       try {
