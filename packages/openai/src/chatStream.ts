@@ -1,8 +1,12 @@
 import type { ChatCompletionChunk } from '@inkling/scheduler';
+import { errorInBody } from './bodyError.js';
+import { StreamStalled, bodyChunks } from './bodyChunks.js';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import type { Endpoint } from './endpoint.js';
-import { messageIn } from './errorForResponse.js';
 import { MalformedStreamError, ServerError, StreamInterruptedError } from './errors.js';
+import { redactedCopy } from './redactedCopy.js';
+import { requestIdOf } from './requestId.js';
+import type { RequestContext } from './sendRequest.js';
 import { sseEvents } from './sseEvents.js';
 
 /** How much of an offending event a message quotes. */
@@ -15,38 +19,44 @@ const QUOTE = 80;
  *
  * Ends with a `finish_reason: 'abort'` chunk when `signal` aborts, as a
  * WebLLM generation does when interrupted. Throws `StreamInterruptedError`
- * when the body ends or breaks before the finish, `MalformedStreamError` on
- * an event that is not JSON, and `ServerError` on an error event; the chunks
- * before any of these were already yielded, so the job keeps their text.
+ * when the body ends or breaks before the finish, or sends nothing for
+ * `stallTimeoutMs`; `MalformedStreamError` on an event that is not JSON or is
+ * longer than `maxEventBytes`; and `ServerError` on an error event (a chunk
+ * with `"error": null` is an ordinary chunk). The chunks before any of these
+ * were already yielded, so the job keeps their text.
  *
  * @example
- * for await (const chunk of chatStream(response, endpoint, signal)) onChunk(chunk);
+ * for await (const chunk of chatStream(response, context, signal)) onChunk(chunk);
  */
 export async function* chatStream(
   response: Response,
-  endpoint: Endpoint,
+  context: RequestContext,
   signal: AbortSignal,
 ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  const { endpoint } = context;
   const normalizer = new ChunkNormalizer(endpoint.model);
   const where = `${endpoint.shown}/chat/completions`;
+  const errorContext = { endpoint, where, requestId: requestIdOf(response.headers), midStream: true };
   try {
     if (!response.body || !/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-      // Some servers ignore `stream: true` and answer in one piece.
+      // Some servers ignore `stream: true` and answer in one piece (read whole, and checked for an error, by `sendRequest`).
       yield* normalizer.push(parseEvent(await response.text(), endpoint, where, normalizer.chars));
       yield* normalizer.end();
       return;
     }
     let done = false;
-    for await (const event of sseEvents(response.body)) {
+    const events = sseEvents(bodyChunks(response.body, context), { maxEventBytes: context.maxEventBytes, source: `the server at ${where}` });
+    for await (const event of events) {
       if (event.data.trim() === '[DONE]') {
         done = true;
         break;
       }
       const raw = parseEvent(event.data, endpoint, where, normalizer.chars);
-      if (event.event === 'error' || raw.error !== undefined) throw errorEvent(raw, event.data, endpoint, where);
+      const error = errorInBody(raw, event.event === 'error', errorContext);
+      if (error) throw error;
       yield* normalizer.push(raw);
     }
-    if (!done && !normalizer.finished) throw interrupted(where, normalizer.chars, undefined);
+    if (!done && !normalizer.finished) throw interrupted(where, normalizer.chars, undefined, endpoint);
     yield* normalizer.end();
   } catch (error) {
     if (signal.aborted) {
@@ -59,7 +69,7 @@ export async function* chatStream(
       yield* normalizer.end();
       return;
     }
-    throw interrupted(where, normalizer.chars, error);
+    throw interrupted(where, normalizer.chars, error, endpoint);
   }
 }
 
@@ -76,21 +86,17 @@ function parseEvent(data: string, endpoint: Endpoint, where: string, chars: numb
   );
 }
 
-function errorEvent(raw: Record<string, unknown>, data: string, endpoint: Endpoint, where: string): ServerError {
-  const error = raw.error as { code?: unknown; status?: unknown } | undefined;
-  const code = [error?.code, error?.status].find((c): c is number => typeof c === 'number' && c >= 400);
-  const said = endpoint.redact(messageIn(data)).slice(0, 300);
-  return new ServerError(
-    `The server at ${where} reported an error in the middle of the stream: ${said}. Try again; if it keeps failing, look at the server's log.`,
-    code ?? 500,
-    { cause: { body: said } },
-  );
-}
-
-function interrupted(where: string, chars: number, cause: unknown): StreamInterruptedError {
+function interrupted(where: string, chars: number, cause: unknown, endpoint: Endpoint): StreamInterruptedError {
+  const kept = `(${chars} characters received, kept in the job's text)`;
+  if (cause instanceof StreamStalled) {
+    return new StreamInterruptedError(
+      `The server at ${where} sent nothing for ${cause.stallTimeoutMs} ms in the middle of the stream ${kept}, so the request was closed (stallTimeoutMs). Try again; if the server is just slow (a long prompt, a full queue), raise stallTimeoutMs in openaiEngines().`,
+      chars,
+    );
+  }
   return new StreamInterruptedError(
-    `The server at ${where} ended the stream before the answer was complete (${chars} characters received, kept in the job's text). Try again; if it keeps happening, check the server's log and any proxy's read timeout.`,
+    `The server at ${where} ended the stream before the answer was complete ${kept}. Try again; if it keeps happening, check the server's log and any proxy's read timeout.`,
     chars,
-    cause === undefined ? undefined : { cause },
+    cause === undefined ? undefined : { cause: redactedCopy(cause, (text) => endpoint.redact(text)) },
   );
 }

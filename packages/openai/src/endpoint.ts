@@ -29,9 +29,12 @@ export class Endpoint {
     const headers: Record<string, string> = { ...options.headers };
     if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
     this.#headers = headers;
-    this.#secrets = [options.apiKey, ...Object.values(options.headers ?? {}), ...urlSecrets(this.#base)]
+    const given = [options.apiKey, ...Object.values(options.headers ?? {}).flatMap(headerSecrets), ...urlSecrets(this.#base)];
+    const secrets = given
       .filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH)
-      .toSorted((a, b) => b.length - a.length);
+      // A server or proxy may echo a secret URL-encoded.
+      .flatMap((s) => [s, encodeURIComponent(s)]);
+    this.#secrets = [...new Set(secrets)].toSorted((a, b) => b.length - a.length);
     this.shown = showURL(this.#base);
   }
 
@@ -39,12 +42,12 @@ export class Endpoint {
     return `${this.#base}${path}`;
   }
 
-  /** Calls `fetch` with the endpoint's headers added. */
-  fetch(path: string, init: { method: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal; accept?: string }): Promise<Response> {
+  /** Calls `fetch` with the endpoint's headers added; `body` is JSON text (see `serializeBody`). */
+  fetch(path: string, init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal; accept?: string }): Promise<Response> {
     const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...this.#headers };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
     const request: RequestInit = { method: init.method, headers, signal: init.signal ?? null };
-    if (init.body !== undefined) request.body = JSON.stringify(init.body);
+    if (init.body !== undefined) request.body = init.body;
     // Looked up per call, never captured at import, so tests and polyfills can swap it.
     const call = this.#fetch ?? ((input: string, options: RequestInit) => globalThis.fetch(input, options));
     return call(this.url(path), request);
@@ -56,6 +59,15 @@ export class Endpoint {
     for (const secret of this.#secrets) out = out.split(secret).join('[redacted]');
     return out;
   }
+}
+
+/**
+ * A header value is a secret whole, and so is its credential alone:
+ * `Authorization: Bearer sk-...` is echoed back as just `sk-...` as often as whole.
+ */
+function headerSecrets(value: string): string[] {
+  const credential = /^[A-Za-z][\w-]*\s+(\S+)$/.exec(value.trim())?.[1];
+  return credential === undefined ? [value] : [value, credential];
 }
 
 function showURL(base: string): string {

@@ -1,7 +1,9 @@
 import type { Endpoint } from './endpoint.js';
+import { requestIdOf } from './requestId.js';
 import {
   AuthenticationError,
   BadRequestError,
+  isRetryableStatus,
   ModelNotFoundError,
   RateLimitError,
   ServerError,
@@ -14,59 +16,68 @@ const MAX_DETAIL = 300;
 /**
  * The typed error for a response with an error status. Reads (and so consumes)
  * the body, except for 401/403, whose body is never read: some servers put the
- * key they refused in it.
+ * key they refused in it. Every error carries the status, the server's request
+ * id and whether retrying can help; `retryAfter` is the server's advice (ms),
+ * and `waitRefused` says it was longer than the engine waits, which makes any
+ * status a `RateLimitError` carrying that wait.
  *
  * @example
- * if (!response.ok) throw await errorForResponse(response, endpoint, '/chat/completions', undefined);
+ * if (!response.ok) throw await errorForResponse(response, endpoint, '/chat/completions', { retryAfter: undefined });
  */
 export async function errorForResponse(
   response: Response,
   endpoint: Endpoint,
   path: string,
-  retryAfter: number | undefined,
+  { retryAfter, waitRefused = false }: { retryAfter: number | undefined; waitRefused?: boolean },
 ): Promise<ServerResponseError> {
   const { status } = response;
   const where = `${endpoint.shown}${path}`;
+  const requestId = requestIdOf(response.headers);
+  const ref = requestId ? ` (request id ${endpoint.redact(requestId)})` : '';
+  // The reason phrase is the server's text too: some echo what they refused.
+  const statusText = endpoint.redact(response.statusText);
   if (status === 401 || status === 403) {
     void response.body?.cancel().catch(() => {});
     return new AuthenticationError(
       status === 401
-        ? `The server at ${where} refused the API key (401 Unauthorized). Check the apiKey (or the headers) given to openaiEngines().`
-        : `The server at ${where} does not allow this key to do that (403 Forbidden). Check that the key may use model "${endpoint.model}".`,
+        ? `The server at ${where} refused the API key (401 Unauthorized)${ref}. Check the apiKey (or the headers) given to openaiEngines().`
+        : `The server at ${where} does not allow this key to do that (403 Forbidden)${ref}. Check that the key may use model "${endpoint.model}".`,
       status,
-      { cause: { status, statusText: response.statusText } },
+      { cause: { status, statusText }, requestId },
     );
   }
   const detail = await readDetail(response, endpoint);
-  const cause = { status, statusText: response.statusText, body: detail };
-  const said = detail ? ` The server said: ${detail}` : '';
+  const cause = { status, statusText, body: detail };
+  const said = `${ref}.${detail ? ` The server said: ${detail}` : ''}`;
+  const options = { cause, requestId };
   if (status === 404) {
     return new ModelNotFoundError(
-      `The server at ${where} answered 404: it has no model "${endpoint.model}", or baseURL misses its "/v1". Check the model name against GET ${endpoint.shown}/models.${said}`,
+      `The server at ${where} answered 404: it has no model "${endpoint.model}", or baseURL misses its "/v1". Check the model name against GET ${endpoint.shown}/models${said}`,
       status,
-      { cause },
+      options,
     );
   }
-  if (status === 429) {
-    const advice = retryAfter === undefined ? 'Try again later' : `It asks to wait ${Math.ceil(retryAfter / 1000)} s`;
+  if (status === 429 || waitRefused) {
+    const wait = retryAfter === undefined ? '' : ` and asks to wait ${Math.ceil(retryAfter / 1000)} s`;
+    const busy = status === 429 ? 'is rate-limiting requests (429)' : `is busy (${status})`;
+    const advice = waitRefused ? ', longer than maxRetryDelayMs allows. Try again then, or raise maxRetryDelayMs' : '. Try again later';
     return new RateLimitError(
-      `The server at ${where} is rate-limiting requests (429). ${advice}, or lower "concurrency" in openaiEngines().${said}`,
+      `The server at ${where} ${busy}${wait}${advice}, or lower "concurrency" in openaiEngines()${said}`,
       status,
       retryAfter,
-      { cause },
+      options,
     );
   }
-  if (status >= 500) {
-    return new ServerError(
-      `The server at ${where} failed on this request (${status}). Try again; if it keeps failing, look at the server's log.${said}`,
-      status,
-      { cause },
-    );
+  if (status >= 500 || status === 408) {
+    const advice = isRetryableStatus(status)
+      ? 'It is overloaded, restarting or behind a gateway that timed out (retried up to maxRetries times): try again later'
+      : "Look at the server's log";
+    return new ServerError(`The server at ${where} failed on this request (${status})${ref}. ${advice}.${detail ? ` The server said: ${detail}` : ''}`, status, options);
   }
   return new BadRequestError(
-    `The server at ${where} rejected the request (${status}). Check the job's params (a parameter it does not take, a prompt longer than its context).${said}`,
+    `The server at ${where} rejected the request (${status}). Check the job's params (a parameter it does not take, a prompt longer than its context)${said}`,
     status,
-    { cause },
+    options,
   );
 }
 

@@ -16,13 +16,17 @@
  *   rebuilt engine would send again unchanged, so the error belongs to the job
  *   that hit it, where a hook shows it; counting it as a crash would also put
  *   "crashed" wording on a typo. A 5xx is one failed request (vLLM answers 500
- *   to a prompt it cannot take), a 429 is retried, and a cut or garbled stream
- *   is about one response: if the server really went away, the next request
- *   finds it unreachable, and that one is fatal.
+ *   to a prompt it cannot take), a 408/429/502/503/504 is retried, a request
+ *   whose params are not JSON was never sent, a slow answer
+ *   (`ConnectTimeoutError`) may be the server's queue, and a cut or garbled
+ *   stream is about one response: if the server really went away, the next
+ *   request finds it unreachable, and that one is fatal.
  *
- * None of these messages or causes holds the API key or the headers given:
- * server text is redacted before it is kept, and 401/403 bodies (which some
- * servers fill with the key they refused) are not kept at all.
+ * None of these messages, causes or stacks holds the API key or the header
+ * values given: server text (reason phrases included) is redacted by value
+ * before it is kept, a foreign error is kept only as a redacted copy, and
+ * 401/403 bodies (which some servers fill with the key they refused) are not
+ * read at all.
  */
 import { EngineCrashedError, EngineError } from '@inkling/scheduler';
 
@@ -39,19 +43,52 @@ export class ServerUnreachableError extends EngineCrashedError {
   override name = 'ServerUnreachableError';
 }
 
+/** What a `ServerResponseError` carries besides its message. */
+export interface ServerResponseErrorOptions {
+  cause?: unknown;
+  /** The server's id for the request (`x-request-id` and the like), when it sent one. */
+  requestId?: string | undefined;
+  /** Whether sending the same request again later can succeed. Default: from `status` (see `isRetryableStatus`). */
+  retryable?: boolean;
+}
+
+/** Statuses that say "not now" rather than "not this": 408, 429, 502, 503, 504. */
+const RETRYABLE_STATUSES = new Set([408, 429, 502, 503, 504]);
+
 /**
- * The server answered with an HTTP error status. `status` is that status.
+ * True for the statuses that `openaiEngines` retries, with backoff: a
+ * timeout (408), a rate limit (429), and a gateway or server that is
+ * overloaded or restarting (502, 503, 504). A plain 500 is not among them:
+ * vLLM answers 500 to a prompt it cannot take, and that fails again.
  *
  * @example
- * if (result.error instanceof ServerResponseError) console.warn(result.error.status);
+ * isRetryableStatus(503); // true
+ */
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
+}
+
+/**
+ * The server answered with an HTTP error status, or with an error where the
+ * answer should be. `status` is that status (`0` for a request that was never
+ * sent), `requestId` the server's id for the request when it gave one (quote
+ * it to the server's operators), and `retryable` whether the same request may
+ * succeed later.
+ *
+ * @example
+ * if (result.error instanceof ServerResponseError && result.error.retryable) retryLater();
  */
 export class ServerResponseError extends EngineError {
   override name = 'ServerResponseError';
   readonly status: number;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
 
-  constructor(message: string, status: number, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, status: number, options: ServerResponseErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = status;
+    this.requestId = options.requestId;
+    this.retryable = options.retryable ?? isRetryableStatus(status);
   }
 }
 
@@ -76,8 +113,9 @@ export class ModelNotFoundError extends ServerResponseError {
 }
 
 /**
- * 429 after the bounded retries were spent, or with a `Retry-After` longer
- * than the engine will wait. `retryAfterMs` is the server's advice, if it gave any.
+ * 429 after the bounded retries were spent, or any retryable status (429,
+ * 503...) whose `Retry-After` asks for a longer wait than `maxRetryDelayMs`.
+ * `retryAfterMs` is the server's advice in milliseconds, if it gave any.
  *
  * @example
  * if (result.error instanceof RateLimitError) retryLater(result.error.retryAfterMs ?? 10_000);
@@ -86,8 +124,8 @@ export class RateLimitError extends ServerResponseError {
   override name = 'RateLimitError';
   readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, status: number, retryAfterMs: number | undefined, options?: { cause?: unknown }) {
-    super(message, status, options);
+  constructor(message: string, status: number, retryAfterMs: number | undefined, options: ServerResponseErrorOptions = {}) {
+    super(message, status, { retryable: true, ...options });
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -104,7 +142,9 @@ export class ServerError extends ServerResponseError {
 
 /**
  * Any other 4xx: the server found the request itself wrong (a parameter it
- * does not take, a prompt longer than its context).
+ * does not take, a prompt longer than its context). Also a request that could
+ * not be sent at all because its params are not JSON (a `BigInt`, a circular
+ * object): then `status` is `0` and the message names the offending value.
  *
  * @example
  * if (result.error instanceof BadRequestError) console.warn(result.error.message);
@@ -115,7 +155,7 @@ export class BadRequestError extends ServerResponseError {
 
 /**
  * The stream ended before the answer was complete (the connection dropped, a
- * proxy timed out), or the server kept closing the connection before
+ * proxy timed out, nothing came for `stallTimeoutMs`), or the server kept closing the connection before
  * answering at all. The job's result keeps the text received so far in
  * `text`; `receivedChars` says how much that was.
  *
@@ -133,7 +173,28 @@ export class StreamInterruptedError extends EngineError {
 }
 
 /**
- * The server sent an event that is not OpenAI's streaming JSON. The request is
+ * No response headers came within `connectTimeoutMs` of sending a request:
+ * the server took the connection but does not answer (hung, overloaded, or
+ * still loading a model). Not fatal to the engine: other requests on it go
+ * on. `timeoutMs` is the limit that passed.
+ *
+ * @example
+ * if (result.error instanceof ConnectTimeoutError) console.warn(`No answer within ${result.error.timeoutMs} ms`);
+ */
+export class ConnectTimeoutError extends EngineError {
+  override name = 'ConnectTimeoutError';
+  readonly timeoutMs: number;
+  readonly retryable = true;
+
+  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The server sent an event that is not OpenAI's streaming JSON, or one bigger
+ * than `maxEventBytes`. The request is
  * aborted at that point; the job keeps the text received before it.
  *
  * @example

@@ -1,5 +1,7 @@
+import { EngineError } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
-import { ServerUnreachableError, StreamInterruptedError } from './errors.js';
+import { ConnectTimeoutError, ServerUnreachableError, StreamInterruptedError } from './errors.js';
+import { redactedCopy } from './redactedCopy.js';
 
 /** Tries of a request whose connection was dropped before any answer. */
 export const DROPPED_ATTEMPTS = 5;
@@ -31,7 +33,12 @@ const NOTHING_THERE = new Set([
  *   `TypeError`, since browsers retry stale connections themselves). Tried
  *   twice, then `ServerUnreachableError`, fatal to the engine.
  *
- * Resolves `undefined` when `signal` aborted.
+ * Anything else a `fetch` of your own throws (not a `TypeError`, no system
+ * error code) is not a failure to connect: it fails this request alone with
+ * an `EngineError`, and the engine stays.
+ *
+ * A `ConnectTimeoutError` (from `fetchWithin`) is passed on as it is. Resolves
+ * `undefined` when `signal` aborted.
  *
  * @example
  * const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
@@ -47,12 +54,19 @@ export async function fetchOrUnreachable(
       return await send();
     } catch (error) {
       if (signal?.aborted) return undefined;
+      if (error instanceof ConnectTimeoutError) throw error;
       const code = errorCode(error);
       if (code !== undefined && !NOTHING_THERE.has(code)) {
         if (attempt < DROPPED_ATTEMPTS) continue;
         throw new StreamInterruptedError(
           `The server at ${endpoint.shown}${path} took the connection and closed it before answering, ${attempt} times in a row (${reason(endpoint, error)}). It is up but dropping connections: look at its log, its connection or thread limits (llama.cpp: --threads-http), and any proxy in between.`,
           0,
+          { cause: safeCause(endpoint, error) },
+        );
+      }
+      if (code === undefined && !(error instanceof TypeError)) {
+        throw new EngineError(
+          `The fetch given to openaiEngines() failed the request to ${endpoint.shown}${path} (${reason(endpoint, error)}). It did not say the server is unreachable, so only this job fails; check that fetch.`,
           { cause: safeCause(endpoint, error) },
         );
       }
@@ -88,10 +102,9 @@ function reason(endpoint: Endpoint, error: unknown): string {
 }
 
 /**
- * A `fetch` of your own may name the URL, query key included, in its error:
- * then the cause is a redacted copy rather than the error itself.
+ * Never the error itself: a `fetch` of your own may hang the request, and its
+ * headers, on the error, or name the URL with its query key in the message.
  */
-function safeCause(endpoint: Endpoint, error: unknown): unknown {
-  const message = error instanceof Error ? error.message : String(error);
-  return endpoint.redact(message) === message ? error : new Error(endpoint.redact(message));
+function safeCause(endpoint: Endpoint, error: unknown): Error {
+  return redactedCopy(error, (text) => endpoint.redact(text));
 }

@@ -2,6 +2,7 @@ export { openaiEngines } from './openaiEngines.js';
 export {
   AuthenticationError,
   BadRequestError,
+  ConnectTimeoutError,
   MalformedStreamError,
   ModelNotFoundError,
   RateLimitError,
@@ -9,5 +10,7 @@ export {
   ServerResponseError,
   ServerUnreachableError,
   StreamInterruptedError,
+  isRetryableStatus,
 } from './errors.js';
+export type { ServerResponseErrorOptions } from './errors.js';
 export type { FetchLike, OpenAIEngine, OpenAIEnginesOptions } from './types.js';

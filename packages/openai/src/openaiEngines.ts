@@ -1,8 +1,10 @@
 import type { CreateEngine, PoolTimers } from '@inkling/scheduler';
 import { Endpoint } from './endpoint.js';
 import { RemoteEngine } from './remoteEngine.js';
-import { fetchOrUnreachable } from './fetchOrUnreachable.js';
-import type { RequestContext } from './sendRequest.js';
+import { ConnectTimeoutError } from './errors.js';
+import { fetchOrUnreachable, unreachable } from './fetchOrUnreachable.js';
+import { fetchWithin } from './fetchWithin.js';
+import { type RequestContext, connectTimeout } from './sendRequest.js';
 import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
 import { validateOptions } from './validateOptions.js';
 
@@ -20,7 +22,7 @@ const globalTimers: PoolTimers = {
  * `fetch`, runs up to `concurrency` requests at once (the pool gives it that
  * many lanes, under every scheduling rule), and turns cancellation into an
  * aborted request. Building one probes `GET /models`: it fails with
- * `ServerUnreachableError` when nothing answers, and is otherwise instant (a
+ * `ServerUnreachableError` when nothing answers within `connectTimeoutMs`, and is otherwise instant (a
  * server has no weights to load in the page). Throws `InvalidOptionError` at
  * once on a wrong option.
  *
@@ -44,13 +46,17 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
     endpoint,
     timers: options.timers ?? globalTimers,
     now: options.now ?? (() => Date.now()),
+    random: options.random ?? (() => Math.random()),
     maxRetries: options.maxRetries ?? 2,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 20_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
+    maxEventBytes: options.maxEventBytes ?? 4 * 1024 * 1024,
   };
   const concurrency = options.concurrency ?? 8;
   return async (_index, onProgress): Promise<OpenAIEngine> => {
     onProgress({ progress: 0, text: `Connecting to ${endpoint.shown}` });
-    await probe(endpoint);
+    await probe(context);
     onProgress({ progress: 1, text: `Connected to ${endpoint.shown} (model "${endpoint.model}")` });
     return new RemoteEngine(context, concurrency);
   };
@@ -61,7 +67,21 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
  * error status: a proxy may refuse `/models` to a key that may still chat,
  * and a wrong key or model is reported by the jobs that hit it.
  */
-async function probe(endpoint: Endpoint): Promise<void> {
-  const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch('/models', { method: 'GET' }), '/models');
+async function probe({ endpoint, timers, connectTimeoutMs }: RequestContext): Promise<void> {
+  const send = () =>
+    fetchWithin((signal) => endpoint.fetch('/models', { method: 'GET', signal }), {
+      timers,
+      ms: connectTimeoutMs,
+      signal: undefined,
+      onTimeout: () => connectTimeout(endpoint, '/models', connectTimeoutMs),
+    });
+  let response: Response | undefined;
+  try {
+    response = await fetchOrUnreachable(endpoint, send, '/models');
+  } catch (error) {
+    // No answer in time when building the engine: as good as nothing there.
+    if (error instanceof ConnectTimeoutError) throw unreachable(endpoint, '/models', error);
+    throw error;
+  }
   await response?.body?.cancel().catch(() => {});
 }

@@ -79,7 +79,7 @@ export class RemoteEngine implements OpenAIEngine {
       release();
       return abortedStream(this.model);
     }
-    return releasing(chatStream(response, this.#context.endpoint, signal), release);
+    return releasing(chatStream(response, this.#context, signal), release);
   }
 
   async #createEmbeddings(
@@ -90,14 +90,16 @@ export class RemoteEngine implements OpenAIEngine {
     try {
       const response = await sendRequest(this.#context, '/embeddings', { ...request, model: this.model }, signal);
       if (!response) throw abortError();
+      // Already read whole by `wholeAnswer` (unless the server called it a stream).
+      const text = await response.text();
       let body: unknown;
       try {
-        body = await response.json();
-      } catch (error) {
-        if (signal.aborted) throw abortError();
+        body = JSON.parse(text);
+      } catch {
+        // No cause: JSON.parse quotes the start of the text it choked on, which may be part of a key.
+        const quote = this.#context.endpoint.redact(text).slice(0, 80);
         throw new MalformedStreamError(
-          `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON. Check that baseURL points at an OpenAI-compatible server.`,
-          { cause: error },
+          `The server at ${this.#context.endpoint.shown}/embeddings answered with something that is not JSON: "${quote}". Check that baseURL points at an OpenAI-compatible server.`,
         );
       }
       return this.#embeddingResponse(body);

@@ -17,11 +17,24 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
 }
 
 /**
- * The wait before retry number `attempt` (1-based) when the server gave no advice.
+ * The first backoff wait, before jitter; each next one doubles.
  *
  * @example
- * backoffMs(2); // 2000
+ * backoffMs(1, () => 0, Infinity) === BASE_BACKOFF_MS; // true
  */
-export function backoffMs(attempt: number): number {
-  return 1000 * 2 ** (attempt - 1);
+export const BASE_BACKOFF_MS = 1000;
+
+/**
+ * The wait before retry number `attempt` (1-based) when the server gave no
+ * advice: 1 s, 2 s, 4 s... never more than `capMs`, of which a random part
+ * (`random()` in [0, 1)) is taken off, up to half, so that clients refused
+ * together do not come back together.
+ *
+ * @example
+ * backoffMs(2, () => 0, 20_000); // 2000; with Math.random, between 1000 and 2000
+ */
+export function backoffMs(attempt: number, random: () => number, capMs: number): number {
+  const ceiling = Math.min(capMs, BASE_BACKOFF_MS * 2 ** Math.min(attempt - 1, 30));
+  const share = Math.min(Math.max(random(), 0), 1);
+  return Math.round(ceiling * (1 - share / 2));
 }

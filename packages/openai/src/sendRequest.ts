@@ -1,25 +1,54 @@
-import type { PoolTimers } from '@inkling/scheduler';
+import { MAX_TIMER_MS, type PoolTimers } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
 import { errorForResponse } from './errorForResponse.js';
+import { ConnectTimeoutError, StreamInterruptedError, isRetryableStatus } from './errors.js';
 import { fetchOrUnreachable } from './fetchOrUnreachable.js';
+import { fetchWithin } from './fetchWithin.js';
+import { serializeBody } from './requestBody.js';
 import { backoffMs, retryAfterMs } from './retryAfter.js';
+import { wholeAnswer } from './wholeAnswer.js';
 
-/** What `sendRequest` needs besides the request itself. */
+/** What `sendRequest` (and the streams it opens) need besides the request itself. */
 export interface RequestContext {
   readonly endpoint: Endpoint;
   readonly timers: PoolTimers;
   readonly now: () => number;
+  readonly random: () => number;
   readonly maxRetries: number;
   readonly maxRetryDelayMs: number;
+  readonly connectTimeoutMs: number;
+  readonly stallTimeoutMs: number;
+  readonly maxEventBytes: number;
 }
+
+/** One try of a request: an answer to hand on, an abort, or a failure that may be retried. */
+export type Attempt =
+  | { kind: 'ok'; response: Response }
+  | { kind: 'aborted' }
+  | {
+      kind: 'failed';
+      retryable: boolean;
+      /** The server's `Retry-After`, in ms. */
+      advisedMs: number | undefined;
+      /** The error to end with; `waitRefused` when the advised wait is over the bound. */
+      error: (waitRefused: boolean) => Promise<Error>;
+      /** Lets go of the failed response before a retry. */
+      discard: () => void;
+    };
 
 /**
  * POSTs `body` to `path` and resolves with the OK response, or with
- * `undefined` when `signal` aborted first (the request is then gone). A 429,
- * or a 503 that says when to come back, is retried up to `maxRetries` times
- * after the wait the server asks for, if it is no longer than
- * `maxRetryDelayMs`; waits are on the injected timers and end at once on
- * abort. Every other failure rejects with a typed error.
+ * `undefined` when `signal` aborted first (the request is then gone).
+ *
+ * A body that is not JSON fails at once with a `BadRequestError`; nothing is
+ * sent. A 408, 429, 502, 503 or 504, a `200` whose JSON is an error that
+ * says to come back ("Model is loading"), and a connection dropped before any
+ * answer (after the immediate resends of `fetchOrUnreachable`) are retried
+ * up to `maxRetries` times: after the server's `Retry-After`, else after a
+ * backoff (`backoffMs`, jittered by `random`), each wait at most
+ * `maxRetryDelayMs`. A server asking for longer ends the job with a
+ * `RateLimitError` that carries its wait. Waits are on the injected timers
+ * and end at once on abort. Every other failure rejects with a typed error.
  *
  * @example
  * const response = await sendRequest(context, '/chat/completions', body, signal);
@@ -32,22 +61,65 @@ export async function sendRequest(
   signal: AbortSignal,
   accept = 'application/json',
 ): Promise<Response | undefined> {
-  const { endpoint } = context;
+  const payload = serializeBody(body, context.endpoint, path);
   for (let attempt = 1; ; attempt += 1) {
-    const response = await fetchOrUnreachable(endpoint, () => endpoint.fetch(path, { method: 'POST', body, signal, accept }), path, signal);
-    if (!response) return undefined;
-    if (response.ok) return response;
-
-    const advised = retryAfterMs(response.headers, context.now());
-    const retryable = response.status === 429 || (response.status === 503 && advised !== undefined);
-    const wait = advised ?? backoffMs(attempt);
-    if (retryable && attempt <= context.maxRetries && wait <= context.maxRetryDelayMs) {
-      void response.body?.cancel().catch(() => {});
-      if (!(await sleep(context.timers, wait, signal))) return undefined;
-      continue;
-    }
-    throw await errorForResponse(response, endpoint, path, advised);
+    const outcome = await sendOnce(context, path, payload, signal, accept);
+    if (outcome.kind === 'ok') return outcome.response;
+    if (outcome.kind === 'aborted') return undefined;
+    const { retryable, advisedMs } = outcome;
+    const waitRefused = retryable && advisedMs !== undefined && advisedMs > Math.min(context.maxRetryDelayMs, MAX_TIMER_MS);
+    if (!retryable || waitRefused || attempt > context.maxRetries) throw await outcome.error(waitRefused);
+    outcome.discard();
+    const wait = advisedMs ?? backoffMs(attempt, context.random, Math.min(context.maxRetryDelayMs, MAX_TIMER_MS));
+    if (!(await sleep(context.timers, wait, signal))) return undefined;
   }
+}
+
+async function sendOnce(context: RequestContext, path: string, payload: string, signal: AbortSignal, accept: string): Promise<Attempt> {
+  const { endpoint, timers, connectTimeoutMs } = context;
+  const send = () =>
+    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept }), {
+      timers,
+      ms: connectTimeoutMs,
+      signal,
+      onTimeout: () => connectTimeout(endpoint, path, connectTimeoutMs),
+    });
+  let response: Response | undefined;
+  try {
+    response = await fetchOrUnreachable(endpoint, send, path, signal);
+  } catch (error) {
+    // Dropped connections, after their immediate resends: the server is there, so try again later.
+    if (!(error instanceof StreamInterruptedError)) throw error;
+    return { kind: 'failed', retryable: true, advisedMs: undefined, error: async () => error, discard: () => {} };
+  }
+  if (!response) return { kind: 'aborted' };
+  if (!response.ok) {
+    const failed = response;
+    const advisedMs = retryAfterMs(failed.headers, context.now());
+    return {
+      kind: 'failed',
+      retryable: isRetryableStatus(failed.status),
+      advisedMs,
+      error: (waitRefused) => errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused }),
+      discard: () => void failed.body?.cancel().catch(() => {}),
+    };
+  }
+  if (/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return { kind: 'ok', response };
+  return wholeAnswer(response, context, path, signal);
+}
+
+/**
+ * The error for a request that got no response headers in time. Not fatal:
+ * the server may be slow rather than gone, and the engine's other requests go on.
+ *
+ * @example
+ * throw connectTimeout(endpoint, '/chat/completions', 30_000);
+ */
+export function connectTimeout(endpoint: Endpoint, path: string, ms: number): ConnectTimeoutError {
+  return new ConnectTimeoutError(
+    `The server at ${endpoint.shown}${path} sent no answer within ${ms} ms of the request (connectTimeoutMs). Check that it is running and not overloaded or still loading the model (Ollama loads it on the first request); if it is only slow, raise connectTimeoutMs in openaiEngines().`,
+    ms,
+  );
 }
 
 /** Waits `ms` on `timers`; resolves `false` at once if `signal` aborts first. */

@@ -31,17 +31,51 @@ export interface OpenAIEnginesOptions {
    */
   concurrency?: number;
   /**
-   * Retries of a request answered 429 (or 503 with `Retry-After`), waiting
-   * what `Retry-After` says, else 1 s, 2 s, 4 s... Default `2`.
+   * Retries of a request that failed in a way that may pass: a 408, 429,
+   * 502, 503 or 504, a `200` whose body is an error saying the model is not
+   * ready ("Model is loading"), or a connection dropped before any answer
+   * (after a few immediate resends, for kept-alive connections the server
+   * closed). Each waits what `Retry-After` says, else 1 s, 2 s, 4 s... less
+   * a random part of up to half (jitter), and at most `maxRetryDelayMs`.
+   * Default `2`.
    */
   maxRetries?: number;
   /**
-   * The longest wait for one retry. A server that asks for more gets no retry:
-   * the job ends with a `RateLimitError` that carries its advice. Default `20_000`.
+   * The longest wait for one retry, in ms. A server that asks for more
+   * (`Retry-After`) gets no retry: the job ends with a `RateLimitError` that
+   * carries its wait in `retryAfterMs`. `Infinity`: wait whatever it asks, up
+   * to about 24.8 days. Default `20_000`.
    */
   maxRetryDelayMs?: number;
-  /** Timers for the retry waits, injectable for tests. Default: the global ones, looked up when used. */
+  /**
+   * The longest wait, in ms, from sending a request to its response headers.
+   * Past it the job ends with a `ConnectTimeoutError` (not fatal to the
+   * engine); when building the engine, with a `ServerUnreachableError`. It
+   * covers a server that is slow to answer at all: one still loading the
+   * model (Ollama loads it on the first request) needs more. `Infinity`: no
+   * limit. Default `30_000`.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * The longest wait, in ms, for the next bytes of an answer once it has
+   * begun. Past it the request is closed and the job ends with a
+   * `StreamInterruptedError` that keeps the text so far. It must cover the
+   * prefill of the longest prompt under load, since no bytes come before the
+   * first token. `Infinity`: no limit. Default `60_000` (the read timeout of
+   * many proxies).
+   */
+  stallTimeoutMs?: number;
+  /**
+   * The most bytes one server-sent event may take. A longer one ends the job
+   * with a `MalformedStreamError` as soon as it passes the limit, rather than
+   * holding an endless line in memory. `Infinity`: no limit. Default
+   * `4 * 1024 * 1024` (4 MiB; a chunk of one token is a few hundred bytes).
+   */
+  maxEventBytes?: number;
+  /** Timers for the retry waits and the timeouts, injectable for tests. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
+  /** Random numbers in [0, 1) for the jitter of retry waits, injectable for tests. Default `Math.random`. */
+  random?: () => number;
   /** Wall clock in milliseconds, for `Retry-After` given as a date. Default `Date.now`. */
   now?: () => number;
 }

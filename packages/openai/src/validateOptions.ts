@@ -1,5 +1,8 @@
-import { InvalidOptionError } from '@inkling/scheduler';
+import { InvalidOptionError, checkDuration } from '@inkling/scheduler';
 import type { OpenAIEnginesOptions } from './types.js';
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`.
@@ -13,7 +16,7 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
       "openaiEngines() takes an options object, e.g. openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' }).",
     );
   }
-  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxRetryDelayMs } = options;
+  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxEventBytes, timers } = options;
   if (typeof baseURL !== 'string' || !/^https?:\/\/[^/]/i.test(baseURL)) {
     throw new InvalidOptionError(
       `openaiEngines() needs "baseURL", the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got ${typeof baseURL === 'string' ? JSON.stringify(baseURL) : String(baseURL)}.`,
@@ -31,6 +34,16 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))) {
     throw new InvalidOptionError('openaiEngines() "headers" must be an object of string values, e.g. { "OpenAI-Organization": "org-..." }.');
   }
+  // fetch would reject these with a TypeError on every request, which reads as "unreachable".
+  const badHeader = Object.entries(headers ?? {}).find(([name, value]) => !HEADER_NAME.test(name) || /[\r\n\0]/.test(value));
+  if (badHeader) {
+    throw new InvalidOptionError(
+      `openaiEngines() "headers" has a header fetch cannot send: ${JSON.stringify(badHeader[0])} (a name must be a token such as "X-Api-Key"; a value may not hold a line break).`,
+    );
+  }
+  if (typeof apiKey === 'string' && /[\r\n\0]/.test(apiKey)) {
+    throw new InvalidOptionError('openaiEngines() "apiKey" holds a line break; copy the key again without it.');
+  }
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new InvalidOptionError(
       `openaiEngines() "concurrency" must be a whole number, 1 or more (requests one engine sends at once); it got ${String(concurrency)}.`,
@@ -39,12 +52,18 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new InvalidOptionError(`openaiEngines() "maxRetries" must be a whole number, 0 or more; it got ${String(maxRetries)}.`);
   }
-  if (maxRetryDelayMs !== undefined && !(typeof maxRetryDelayMs === 'number' && maxRetryDelayMs >= 0)) {
+  for (const key of ['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs'] as const) {
+    checkDuration(options[key], `openaiEngines() "${key}"`);
+  }
+  if (maxEventBytes !== undefined && !(maxEventBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxEventBytes) && maxEventBytes >= 1))) {
     throw new InvalidOptionError(
-      `openaiEngines() "maxRetryDelayMs" must be a number of milliseconds, 0 or more; it got ${String(maxRetryDelayMs)}.`,
+      `openaiEngines() "maxEventBytes" must be a whole number of bytes, 1 or more, or Infinity for no limit; it got ${String(maxEventBytes)}.`,
     );
   }
-  for (const key of ['fetch', 'now'] as const) {
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers?.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('openaiEngines() "timers" must have setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }.');
+  }
+  for (const key of ['fetch', 'now', 'random'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') {
       throw new InvalidOptionError(`openaiEngines() "${key}" must be a function.`);
     }
