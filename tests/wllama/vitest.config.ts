@@ -12,7 +12,11 @@ export default defineProject({
   ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
   // The generated models are served at /<file>.
   publicDir: fileURLToPath(new URL('../../.test-models/', import.meta.url)),
-  optimizeDeps: { exclude: ['@wllama/wllama'] },
+  // Listed up front: a dependency found mid-run makes Vite reload the page under a running test.
+  optimizeDeps: {
+    exclude: ['@wllama/wllama'],
+    include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
+  },
   test: {
     name: 'wllama',
     include: ['test/**/*.test.{ts,tsx}'],

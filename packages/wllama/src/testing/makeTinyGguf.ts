@@ -34,7 +34,8 @@ export const TEST_CHAT_TEMPLATE =
 
 /**
  * A tiny Llama-architecture GGUF file with random weights (Q8_0, normal with
- * standard deviation 0.02, norms at 1), the test vocabulary of common English
+ * standard deviation 1/sqrt(fan-in), embeddings 1, norms at 1), the test
+ * vocabulary of common English
  * words (see `testVocabulary`) and a chat template, made from a seed with no
  * download. It answers gibberish at a real engine's speed: the defaults make
  * about 8M parameters (9 MB), that wllama loads in about a second and
@@ -55,14 +56,16 @@ export function makeTinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   const vocab = testVocabulary();
   const V = vocab.tokens.length;
   const random = normalSource(seed);
-  const matrix = (name: string, rows: number, cols: number): GgufTensor => ({
+  // Scaled by fan-in (as a network is before training), so every layer moves the residual
+  // stream and the answer depends on the prompt, not only on its last token.
+  const matrix = (name: string, rows: number, cols: number, std = 1 / Math.sqrt(cols)): GgufTensor => ({
     name,
     dims: [cols, rows],
     type: TENSOR_TYPE.Q8_0,
-    data: Float32Array.from({ length: rows * cols }, () => random() * 0.02),
+    data: Float32Array.from({ length: rows * cols }, () => random() * std),
   });
   const norm = (name: string): GgufTensor => ({ name, dims: [E], type: TENSOR_TYPE.F32, data: new Float32Array(E).fill(1) });
-  const tensors: GgufTensor[] = [matrix('token_embd.weight', V, E), norm('output_norm.weight'), matrix('output.weight', V, E)];
+  const tensors: GgufTensor[] = [matrix('token_embd.weight', V, E, 1), norm('output_norm.weight'), matrix('output.weight', V, E)];
   for (let i = 0; i < layers; i += 1) {
     tensors.push(
       norm(`blk.${i}.attn_norm.weight`),
