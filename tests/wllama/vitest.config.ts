@@ -18,7 +18,7 @@ export default defineProject({
     include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
   },
   test: {
-    name: 'wllama',
+    name: 'real-engine',
     include: ['test/**/*.test.{ts,tsx}'],
     globalSetup: [fileURLToPath(new URL('./globalSetup.ts', import.meta.url))],
     testTimeout: 30_000,
