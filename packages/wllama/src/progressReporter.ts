@@ -1,5 +1,7 @@
 import type { WllamaLoadProgress } from './types.js';
 
+const mb = (n: number) => (n / 1_048_576).toFixed(1);
+
 /** The share of the bar the download takes; loading into llama.cpp takes the rest. */
 const FETCH_SHARE = 0.9;
 
@@ -33,7 +35,6 @@ export class ProgressReporter {
     this.#loaded = loaded;
     this.#total = total;
     const fraction = total > 0 ? Math.min(1, loaded / total) : 0;
-    const mb = (n: number) => (n / 1_048_576).toFixed(1);
     const text = total > 0 ? `Fetching ${this.#name}: ${mb(loaded)} of ${mb(total)} MB` : `Fetching ${this.#name}: ${mb(loaded)} MB`;
     this.#report('fetch', FETCH_SHARE * fraction, text);
   }

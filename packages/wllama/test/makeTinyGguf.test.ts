@@ -35,6 +35,8 @@ function readHeader(file: Uint8Array) {
   return { magic, version, tensors, kvs, strings };
 }
 
+const same = (x: Uint8Array, y: Uint8Array) => Buffer.from(x).equals(Buffer.from(y));
+
 describe('makeTinyGguf', () => {
   it('writes a GGUF v3 llama model with a chat template', () => {
     const header = readHeader(makeTinyGguf({ layers: 1, embedding: 64, feedForward: 128, heads: 2 }));
@@ -46,7 +48,6 @@ describe('makeTinyGguf', () => {
 
   it('is deterministic from its seed', () => {
     const shape = { layers: 1, embedding: 64, feedForward: 128, heads: 2 };
-    const same = (x: Uint8Array, y: Uint8Array) => Buffer.from(x).equals(Buffer.from(y));
     const a = makeTinyGguf({ ...shape, seed: 5 });
     expect(same(makeTinyGguf({ ...shape, seed: 5 }), a)).toBe(true);
     expect(same(makeTinyGguf({ ...shape, seed: 6 }), a)).toBe(false);

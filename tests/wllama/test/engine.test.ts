@@ -22,6 +22,11 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
   return chunks;
 }
 
+async function promptTokens(engine: WllamaEngine, content: string): Promise<number> {
+  const chunks = await collect(await engine.chat.completions.create({ messages: [{ role: 'user', content }], max_tokens: 1, stream: true }));
+  return chunks.at(-1)?.usage?.prompt_tokens ?? Number.NaN;
+}
+
 const contentOf = (chunks: ChatCompletionChunk[]) => chunks.filter((c) => c.choices[0]?.delta.content).length;
 
 describe('a wllama engine on the generated chat model', () => {
@@ -55,12 +60,8 @@ describe('a wllama engine on the generated chat model', () => {
   });
 
   it('reads English prose at about four characters a token (the vocabulary holds whole words)', async () => {
-    const promptTokens = async (content: string) => {
-      const chunks = await collect(await engine.chat.completions.create({ messages: [{ role: 'user', content }], max_tokens: 1, stream: true }));
-      return chunks.at(-1)?.usage?.prompt_tokens ?? Number.NaN;
-    };
-    const empty = await promptTokens('');
-    const prose = await promptTokens(PROSE);
+    const empty = await promptTokens(engine, '');
+    const prose = await promptTokens(engine, PROSE);
     const charsPerToken = PROSE.length / (prose - empty);
     expect(charsPerToken).toBeGreaterThan(3.5);
     expect(charsPerToken).toBeLessThan(6);
