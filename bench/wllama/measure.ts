@@ -79,8 +79,7 @@ export async function ghostFirstToken(
 ) {
   let translation: Promise<unknown> | undefined;
   if (busy) {
-    let started: () => void = () => {};
-    const streaming = new Promise<void>((resolve) => (started = resolve));
+    const { promise: streaming, resolve: started } = Promise.withResolvers<void>();
     translation = pool.submit({
       task: 'translate-page',
       preemptible: true,
