@@ -79,12 +79,13 @@ export async function ghostFirstToken(
 ) {
   let translation: Promise<unknown> | undefined;
   if (busy) {
-    const { promise: streaming, resolve: started } = Promise.withResolvers<void>();
+    const signal = new EventTarget();
+    const streaming = new Promise<void>((resolve) => signal.addEventListener('chunk', () => resolve(), { once: true }));
     translation = pool.submit({
       task: 'translate-page',
       preemptible: true,
       params: { ...defaultTranslateParams({ text: prose(300), to: 'fr', from: undefined }), max_tokens: 400 },
-      onChunk: () => started(),
+      onChunk: () => signal.dispatchEvent(new Event('chunk')),
     });
     await streaming;
   }
