@@ -11,7 +11,12 @@
 /** GGUF metadata value types. */
 const VALUE = { UINT32: 4, INT32: 5, FLOAT32: 6, BOOL: 7, STRING: 8, ARRAY: 9 } as const;
 
-/** ggml tensor types. */
+/**
+ * ggml tensor types the writer can store.
+ *
+ * @example
+ * const norm: GgufTensor = { name: 'output_norm.weight', dims: [256], type: TENSOR_TYPE.F32, data };
+ */
 export const TENSOR_TYPE = { F32: 0, Q8_0: 8 } as const;
 
 /** Q8_0 packs 32 weights as one f16 scale and 32 signed bytes. */
@@ -152,7 +157,12 @@ function writeQ8_0(out: ByteSink, data: Float32Array): void {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
-/** IEEE 754 single to half precision, rounding to nearest (values here are small and finite). */
+/**
+ * IEEE 754 single to half precision bits, rounding to nearest (values here are small and finite).
+ *
+ * @example
+ * floatToHalf(1); // 0x3c00
+ */
 export function floatToHalf(value: number): number {
   f32[0] = value;
   const x = u32[0] ?? 0;
@@ -168,7 +178,12 @@ export function floatToHalf(value: number): number {
   return (sign | (exponent << 10) | (mantissa >>> 13)) + ((mantissa >>> 12) & 1);
 }
 
-/** Half precision back to a number. */
+/**
+ * Half precision bits back to a number.
+ *
+ * @example
+ * halfToFloat(0x3c00); // 1
+ */
 export function halfToFloat(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exponent = (h >>> 10) & 0x1f;

@@ -27,6 +27,10 @@ export interface TinyGgufOptions {
 /**
  * The chat template written into test models: each message as `<|role|>`, a
  * newline and its content; then `<|assistant|>` to prompt the answer.
+ *
+ * @example
+ * // <|user|>\nHello\n<|assistant|>\n
+ * makeTinyGguf(); // carries TEST_CHAT_TEMPLATE as tokenizer.chat_template
  */
 export const TEST_CHAT_TEMPLATE =
   "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}\n{% endfor %}" +

@@ -3,7 +3,12 @@ import { commonWords } from './commonWords.js';
 /** llama.cpp's token types. */
 const TYPE = { NORMAL: 1, UNKNOWN: 2, CONTROL: 3, BYTE: 6 } as const;
 
-/** SentencePiece's word-start marker, standing for a space. */
+/**
+ * SentencePiece's word-start marker, standing for a space.
+ *
+ * @example
+ * testVocabulary().tokens.indexOf(`${SPACE_MARK}the`); // the id of " the"
+ */
 export const SPACE_MARK = '\u2581';
 
 /** A SentencePiece-style vocabulary: pieces, their merge scores and types. */
