@@ -95,3 +95,22 @@ export class LoadCancelledError extends EngineLoadError {
 export class WorkerCrashedError extends EngineCrashedError {
   override name = 'WorkerCrashedError';
 }
+
+/**
+ * This browser's WebAssembly lacks what wllama's build needs (64-bit memory,
+ * in Chrome and Edge 133+, Firefox 134+; not yet in Safari). Use WebLLM where
+ * WebGPU is present, or send the work to a server with `@inkling/openai`.
+ *
+ * @example
+ * if (error instanceof WasmUnsupportedError) useServerEngines();
+ */
+export class WasmUnsupportedError extends EngineLoadError {
+  override name = 'WasmUnsupportedError';
+
+  constructor(options?: { cause?: unknown }) {
+    super(
+      "This browser's WebAssembly cannot run llama.cpp's build (it lacks 64-bit memory, memory64: Chrome or Edge 133+ and Firefox 134+ have it). Use WebLLM where WebGPU is present, or a server engine (@inkling/openai).",
+      options,
+    );
+  }
+}

@@ -5,9 +5,11 @@ export {
   ModelLoadError,
   OutOfMemoryError,
   WasmMissingError,
+  WasmUnsupportedError,
   WorkerCrashedError,
 } from './errors.js';
 export type { WllamaEngine, WllamaEnginesOptions, WllamaLoadProgress } from './types.js';
+export { supportsWasm64 } from './supportsWasm64.js';
 export { chooseEngineKind, chooseEngines } from './chooseEngines.js';
 export { cpuModelCatalogue, defaultCpuModel } from './cpuModelCatalogue.js';
 export type { ChooseEngineKindOptions, ChooseEnginesOptions, EngineChoice, EngineKind, WebGPUProbe } from './chooseEngines.js';

@@ -1,8 +1,9 @@
 import type { LoadProgress } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
-import { LoadCancelledError, WasmMissingError } from './errors.js';
+import { LoadCancelledError, WasmMissingError, WasmUnsupportedError } from './errors.js';
 import { fetchModel } from './fetchModel.js';
 import { ProgressReporter } from './progressReporter.js';
+import { supportsWasm64 } from './supportsWasm64.js';
 import type { WllamaEnginesOptions } from './types.js';
 import { WllamaEngine } from './wllamaEngine.js';
 import type { WllamaLike } from './wllamaLike.js';
@@ -36,6 +37,8 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
   const name = fileName(options.model);
   const cancelled = () => new LoadCancelledError(name, { cause: signal?.reason });
   if (signal?.aborted) throw cancelled();
+  // Before downloading hundreds of megabytes a browser could not use.
+  if (!supportsWasm64()) throw new WasmUnsupportedError();
   const fetcher = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const reporter = new ProgressReporter(name, request.onProgress, () => performance.now());
   const never = new AbortController().signal;

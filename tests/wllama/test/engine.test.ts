@@ -1,6 +1,6 @@
 import { type ChatCompletionChunk, EngineError, EngineLoadError, EnginePool, type LoadProgress } from '@inkling/scheduler';
 import { LoadCancelledError, ModelFetchError, WasmMissingError, type WllamaEngine, WorkerCrashedError, wllamaEngines } from '@inkling/wllama';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { modelUrl, testEngines, wasmUrl } from './engines.js';
 import { spyOnWorkers } from './workerSpy.js';
 
@@ -10,11 +10,15 @@ const PROSE =
   'Thanks for the update on the project. I think we should move the meeting to next week, since the team is busy with the release. ' +
   'Could you send me the draft of the report before Friday? I want to review the numbers and check that the plan still makes sense.';
 
-let spy: ReturnType<typeof spyOnWorkers>;
+// Every Worker the page starts from here on is recorded; `fresh()` counts from a test's start.
+const spy = spyOnWorkers();
+afterAll(() => spy.restore());
+let seen = 0;
 beforeEach(() => {
-  spy = spyOnWorkers();
+  seen = spy.created;
 });
-afterEach(() => spy.restore());
+const started = () => spy.created - seen;
+const aliveStarted = () => spy.workers.slice(seen).filter((w) => spy.isAlive(w)).length;
 
 async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<ChatCompletionChunk[]> {
   const chunks: ChatCompletionChunk[] = [];
@@ -30,13 +34,13 @@ async function promptTokens(engine: WllamaEngine, content: string): Promise<numb
 const contentOf = (chunks: ChatCompletionChunk[]) => chunks.filter((c) => c.choices[0]?.delta.content).length;
 
 describe('a wllama engine on the generated chat model', () => {
+  // One engine for the whole block (a load is most of a test's time); unload() is tested last.
   let engine: WllamaEngine;
   const progress: LoadProgress[] = [];
-  beforeEach(async () => {
-    progress.length = 0;
+  beforeAll(async () => {
     engine = (await testEngines()(0, (p) => progress.push(p))) as WllamaEngine;
   });
-  afterEach(() => engine.unload());
+  afterAll(() => engine.unload());
 
   it('reports load progress in bytes that never goes back, ending at the file size', async () => {
     const size = Number((await fetch(modelUrl('chat'), { method: 'HEAD' })).headers.get('content-length'));
@@ -104,6 +108,7 @@ describe('a wllama engine on the generated chat model', () => {
     expect(spy.alive).toBe(1);
     await engine.unload();
     expect(spy.alive).toBe(0);
+    expect(spy.created).toBe(1);
     await expect(engine.chat.completions.create({ messages: PROMPT, stream: true })).rejects.toBeInstanceOf(EngineError);
   });
 });
@@ -124,14 +129,14 @@ describe('embeddings', () => {
 describe('loading', () => {
   it('pool.unload() during a load cancels it and leaves no worker', async () => {
     const pool = new EnginePool({ createEngine: testEngines(), size: 1 });
-    const seen: number[] = [];
-    const loading = pool.load((p) => seen.push(p.progress));
+    const fractions: number[] = [];
+    const loading = pool.load((p) => fractions.push(p.progress));
     await new Promise((resolve) => setTimeout(resolve, 30));
     await pool.unload();
     await loading.catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(spy.alive).toBe(0);
-    expect(seen.at(-1) ?? 0).toBeLessThan(1);
+    expect(aliveStarted()).toBe(0);
+    expect(fractions.at(-1) ?? 0).toBeLessThan(1);
   });
 
   it('cancelling while llama.cpp reads the model rejects with LoadCancelledError and terminates its worker', async () => {
@@ -152,13 +157,13 @@ describe('loading', () => {
     expect(error).toBeInstanceOf(ModelFetchError);
     expect(error).toBeInstanceOf(EngineLoadError);
     expect((error as ModelFetchError).status).toBe(404);
-    expect(spy.created).toBe(0);
+    expect(started()).toBe(0);
   });
 
   it('a wasm URL with nothing there is a WasmMissingError', async () => {
     const load = wllamaEngines({ model: modelUrl('chat'), wasmUrl: '/missing/wllama.wasm' })(0, () => {});
     await expect(load).rejects.toBeInstanceOf(WasmMissingError);
-    expect(spy.created).toBe(0);
+    expect(started()).toBe(0);
   });
 });
 
@@ -168,13 +173,13 @@ describe('a worker that dies', () => {
     await pool.load();
     const job = pool.submit({ params: { messages: PROMPT, max_tokens: 300 } });
     while ((pool.getSnapshot().jobs[0]?.tokens ?? 0) < 2) await new Promise((resolve) => setTimeout(resolve, 5));
-    spy.workers[0]!.dispatchEvent(new ErrorEvent('error', { message: 'RuntimeError: unreachable' }));
+    spy.workers[seen]!.dispatchEvent(new ErrorEvent('error', { message: 'RuntimeError: unreachable' }));
     const result = await job;
     expect(result.status).toBe('error');
     expect(result.error).toBeInstanceOf(WorkerCrashedError);
     const next = await pool.submit({ params: { messages: PROMPT, max_tokens: 4 } });
     expect(next.status).toBe('done');
-    expect(spy.created).toBe(2);
+    expect(started()).toBe(2);
     await pool.unload();
     expect(spy.alive).toBe(0);
   });

@@ -60,7 +60,7 @@ describe('GhostTextarea on a real engine', () => {
 // cache_prompt off: llama.cpp otherwise reuses the previous request's cached prefix and reads only
 // the rest, in a batch of another size, whose rounding may tip a later greedy pick; the
 // comparison below is about preemption losing nothing, not about that.
-const buildParams = (input: TranslateParamsInput) => ({ ...defaultTranslateParams(input), max_tokens: 40, cache_prompt: false });
+const buildParams = (input: TranslateParamsInput) => ({ ...defaultTranslateParams(input), max_tokens: 24, cache_prompt: false });
 
 describe('a page translation on a one-engine pool', () => {
   const ITEMS = ['Good morning, and thanks for the update.', 'See you at the meeting next week.', 'The report is ready for review.'];

@@ -2,7 +2,13 @@
  * Records every Worker the page starts and which were terminated, by wrapping
  * the browser's `Worker` (wllama starts its own; nothing else is changed).
  */
-export function spyOnWorkers(): { readonly alive: number; readonly created: number; readonly workers: readonly Worker[]; restore(): void } {
+export function spyOnWorkers(): {
+  readonly alive: number;
+  readonly created: number;
+  readonly workers: readonly Worker[];
+  isAlive(worker: Worker): boolean;
+  restore(): void;
+} {
   const Original = globalThis.Worker;
   const workers: Worker[] = [];
   const terminated = new Set<Worker>();
@@ -26,6 +32,7 @@ export function spyOnWorkers(): { readonly alive: number; readonly created: numb
       return workers.length;
     },
     workers,
+    isAlive: (worker) => !terminated.has(worker),
     restore() {
       globalThis.Worker = Original;
     },
