@@ -77,7 +77,7 @@ export class WllamaEngine implements WllamaEngineShape {
     const { signal, release, abort } = this.#open(options.signal);
     const params: Record<string, unknown> = { ...request, stream: true, stream_options: { include_usage: true } };
     delete params.model;
-    return chatStream({
+    const stream = chatStream({
       model: this.model,
       signal,
       release,
@@ -85,6 +85,13 @@ export class WllamaEngine implements WllamaEngineShape {
       start: (onData) => this.#watch.race(this.#wllama.createChatCompletion({ ...params, stream: true, onData, abortSignal: signal })),
       classify: (reason) => this.#watch.death ?? classifyRunError(reason, this.model),
     });
+    // A stream closed before its first next() never runs its finally: release the call here too.
+    const close = stream.return.bind(stream);
+    stream.return = (value) => {
+      release();
+      return close(value);
+    };
+    return stream;
   }
 
   async #embed(request: EmbeddingCreateParams, options: EngineCallOptions = {}): Promise<CreateEmbeddingResponse> {
