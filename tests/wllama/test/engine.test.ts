@@ -1,6 +1,6 @@
 import { type ChatCompletionChunk, EngineError, EngineLoadError, EnginePool, type LoadProgress } from '@inkling/scheduler';
 import { LoadCancelledError, ModelFetchError, WasmMissingError, type WllamaEngine, WorkerCrashedError, wllamaEngines } from '@inkling/wllama';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { modelUrl, testEngines, wasmUrl } from './engines.js';
 import { spyOnWorkers } from './workerSpy.js';
 
@@ -10,7 +10,7 @@ const PROSE =
   'Thanks for the update on the project. I think we should move the meeting to next week, since the team is busy with the release. ' +
   'Could you send me the draft of the report before Friday? I want to review the numbers and check that the plan still makes sense.';
 
-// Every Worker the page starts from here on is recorded; `fresh()` counts from a test's start.
+// Every Worker the page starts from here on is recorded; `started()` counts those of the running test.
 const spy = spyOnWorkers();
 afterAll(() => spy.restore());
 let seen = 0;
