@@ -149,6 +149,13 @@ describe('loading', () => {
     expect(spy.alive).toBe(0);
   });
 
+  it('uses one thread on a page that is not cross-origin isolated, whatever "threads" asks', async () => {
+    expect(globalThis.crossOriginIsolated).toBe(false);
+    const engine = (await testEngines('chat', { threads: 2 })(0, () => {})) as WllamaEngine;
+    expect(engine.threads).toBe(1);
+    await engine.unload();
+  });
+
   it('a model URL that fails is a ModelFetchError (an EngineLoadError) with its status', async () => {
     const pool = new EnginePool({ createEngine: wllamaEngines({ model: '/no-such-model.gguf', wasmUrl }), size: 1 });
     await pool.load().catch(() => {});
