@@ -11,6 +11,8 @@ export interface BenchConfig {
   repetitions: number;
   decodeTokens: number;
   ghostPrompts: string[];
+  /** Characters before the caret for the ghost-text runs, one series each. */
+  ghostChars: number[];
 }
 
 export interface DecodeSample {
@@ -57,16 +59,18 @@ window.inklingWllamaBench = async (config) => {
   for (const name of config.ghostPrompts) {
     const build = GHOST_PROMPTS[name];
     if (!build) throw new Error(`No ghost prompt "${name}" in bench/wllama/ghostPrompts.ts; there are: ${Object.keys(GHOST_PROMPTS).join(', ')}.`);
-    const rows = [];
-    let chars = 1500;
-    await ghostFirstToken(pool, build, prose(chars), timed.streams, false); // the cache holds this prompt now
-    for (let i = 0; i < config.repetitions; i += 1) {
-      for (const busy of i % 2 === 0 ? [false, true] : [true, false]) {
-        chars += 1;
-        rows.push({ busy, ...(await ghostFirstToken(pool, build, prose(chars), timed.streams, busy)) });
+    for (const start of config.ghostChars) {
+      const rows = [];
+      let chars = start;
+      await ghostFirstToken(pool, build, prose(chars), timed.streams, false); // the cache holds this prompt now
+      for (let i = 0; i < config.repetitions; i += 1) {
+        for (const busy of i % 2 === 0 ? [false, true] : [true, false]) {
+          chars += 1;
+          rows.push({ busy, ...(await ghostFirstToken(pool, build, prose(chars), timed.streams, busy)) });
+        }
       }
+      ghost[`${name}, ${start}+ characters`] = rows;
     }
-    ghost[name] = rows;
   }
   await pool.unload();
   return { loadMs, threads: (engine as { threads?: number }).threads, decode, cancels, ghost };

@@ -45,7 +45,7 @@ export function report(result: BenchResult, repetitions: number) {
   const ghost: Record<string, unknown> = {};
   for (const [name, rows] of Object.entries(result.ghost)) {
     const part = (busy: boolean) => rows.filter((r) => r.busy === busy);
-    console.log(`\nghost text, prompt "${name}" (1,500+ characters before the caret, one keystroke more each time)\n`);
+    console.log(`\nghost text, prompt "${name}" before the caret, one keystroke more each time\n`);
     console.log(
       table(
         ['pool', 'first token ms (min / median / max)', 'prompt tokens read', 'reused from cache', 'status'],

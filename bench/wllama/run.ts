@@ -7,6 +7,7 @@
  *
  *   --reps=N                 repetitions (default 5)
  *   --ghost-prompt=a,b       builders from bench/wllama/ghostPrompts.ts to compare (default: default)
+ *   --ghost-chars=800,1600   characters before the caret, one series each (default 800,1600)
  *
  * Prints tables; writes bench/results/wllama.json.
  */
@@ -23,6 +24,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const repetitions = Number(arg('reps') ?? 5);
 const ghostPrompts = (arg('ghost-prompt') ?? 'default').split(',');
+// Under the default prompt's 1,500-character window, and past it (where the window slides).
+const ghostChars = (arg('ghost-chars') ?? '800,1600').split(',').map(Number);
 
 const outDir = join(here, 'dist');
 await build({
@@ -44,7 +47,7 @@ try {
   await page.waitForFunction(() => typeof window.inklingWllamaBench === 'function');
   result = (await page.evaluate(
     (config) => window.inklingWllamaBench(config),
-    { model: '/models/chat.gguf', repetitions, decodeTokens: 128, ghostPrompts },
+    { model: '/models/chat.gguf', repetitions, decodeTokens: 128, ghostPrompts, ghostChars },
   )) as BenchResult;
 } finally {
   await browser.close();
