@@ -14,10 +14,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, defaultClientConditions } from 'vite';
-import { launchChromium } from '../../e2e/support/chromium.js';
-import { serveStatic } from '../../e2e/support/serveStatic.js';
 import { makeTinyGguf } from '../../packages/wllama/src/testing/index.js';
+import { runPageBench } from '../shared/pageBench.js';
 import { type BenchResult, report } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,32 +25,15 @@ const ghostPrompts = (arg('ghost-prompt') ?? 'default').split(',');
 // Under the default prompt's 1,500-character window, and past it (where the window slides).
 const ghostChars = (arg('ghost-chars') ?? '800,1600').split(',').map(Number);
 
-const outDir = join(here, 'dist');
-await build({
-  root: here,
-  logLevel: 'warn',
-  resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
-  build: { outDir, emptyOutDir: true },
-});
-mkdirSync(join(outDir, 'models'), { recursive: true });
-writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
-
-const server = await serveStatic(outDir);
-const browser = await launchChromium();
-let result: BenchResult;
-try {
-  const page = await browser.newPage();
-  page.on('pageerror', (error) => console.log(`[page error] ${error.message}`));
-  await page.goto(server.url);
-  await page.waitForFunction(() => typeof window.inklingWllamaBench === 'function');
-  result = (await page.evaluate(
-    (config) => window.inklingWllamaBench(config),
-    { model: '/models/chat.gguf', repetitions, decodeTokens: 128, ghostPrompts, ghostChars },
-  )) as BenchResult;
-} finally {
-  await browser.close();
-  await server.close();
-}
+const result = await runPageBench<BenchResult>(
+  here,
+  'inklingWllamaBench',
+  { model: '/models/chat.gguf', repetitions, decodeTokens: 128, ghostPrompts, ghostChars },
+  (outDir) => {
+    mkdirSync(join(outDir, 'models'), { recursive: true });
+    writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
+  },
+);
 
 const summary = report(result, repetitions);
 const results = join(here, '..', 'results');
