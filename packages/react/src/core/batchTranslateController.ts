@@ -75,6 +75,12 @@ function patchResults(results: readonly TranslationResult[], source: string, res
 }
 
 const QUEUED = { text: '', status: 'queued', error: null } as const;
+/** A blank or whitespace-only item: done, with nothing to show. */
+const BLANK = { text: '', status: 'done', error: null } as const;
+
+function isBlank(source: string): boolean {
+  return source.trim() === '';
+}
 
 /**
  * Translates a list of strings as one pool task, at normal priority and
@@ -173,6 +179,11 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   }
 
   #run(source: string): void {
+    if (isBlank(source)) {
+      // Nothing to translate: a model asked for it answers "Please provide the text".
+      this.#item(source, BLANK, true);
+      return;
+    }
     const cached = this.#cached(source);
     if (cached !== undefined) {
       this.#item(source, { text: cached, status: 'done', error: null }, true);
@@ -250,13 +261,14 @@ function cachedTranslation(source: string, options: BatchTranslateOptions, envir
   return typeof value === 'string' ? value : undefined;
 }
 
-/** An item's result before any work: cached, else as it was, else queued. */
+/** An item's result before any work: blank (done), cached, else as it was, else queued. */
 function initialResult(
   source: string,
   options: BatchTranslateOptions,
   environment: BatchTranslateEnvironment,
   known?: TranslationResult,
 ): TranslationResult {
+  if (isBlank(source)) return { source, ...BLANK };
   const cached = cachedTranslation(source, options, environment);
   if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
   return known ?? { source, ...QUEUED };

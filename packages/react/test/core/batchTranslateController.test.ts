@@ -155,4 +155,28 @@ describe('BatchTranslateController', () => {
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot().status).toBe('done');
   });
+
+  it('finishes blank and whitespace-only items at once with an empty translation, never asking the engine or caching a reply', async () => {
+    const cache = mapCache();
+    const items = ['', '   ', '\n\t ', 'hello'];
+    const { batch, options, createEngine } = await setup(items, { tokenMs: 20 }, cache);
+    batch.setOptions(options);
+    // Before any engine work: the blanks are already done.
+    expect(batch.getSnapshot().results.slice(0, 3).map((r) => [r.text, r.status])).toEqual([
+      ['', 'done'],
+      ['', 'done'],
+      ['', 'done'],
+    ]);
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine).map((c) => lastContent(c.request))).toEqual(['hello']);
+    expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 4, total: 4 } });
+    expect(batch.getSnapshot().results.map((r) => r.text)).toEqual(['', '', '', 'HELLO']);
+    for (const blank of items.slice(0, 3)) expect(cache.read(inklingKeys.translation('m1', undefined, 'fr', blank))).toBeUndefined();
+    expect(cache.size).toBe(1);
+    // retry() and start() leave them alone too.
+    batch.start();
+    batch.retry();
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+  });
 });
