@@ -24,6 +24,11 @@ class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
   }
 }
 
+function Inspector({ tickMs }: { tickMs: number }) {
+  usePoolInspector({ tickMs });
+  return null;
+}
+
 /** Renders `ui` and returns what the nearest error boundary caught, or `null`. */
 function caught(ui: ReactNode): string | null {
   const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -98,10 +103,6 @@ describeEachReactMode('duration props', (mode) => {
 
   it('usePoolInspector names a bad tickMs', () => {
     const { pool } = fakePool();
-    function Inspector({ tickMs }: { tickMs: number }) {
-      usePoolInspector({ tickMs });
-      return null;
-    }
     for (const bad of BAD) {
       expect(caught(<PoolProvider pool={pool} load={false}><Inspector tickMs={bad as number} /></PoolProvider>)).toMatch(
         /InvalidOptionError: usePoolInspector\(\) "tickMs"/,
