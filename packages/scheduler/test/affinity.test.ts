@@ -69,16 +69,16 @@ describe('session affinity', () => {
   });
 });
 
+const slot = (index: number): Slot => ({ index, engine: undefined, ready: true, concurrency: 1, jobs: new Set(), idleTimer: undefined, deaths: 0 });
+
+function started(state: PoolState, session: string, on: Slot, n: number) {
+  const job = createJob(ghost(session, 'x'), `job-${n}`, 0);
+  state.apply({ type: 'queue', job });
+  state.apply({ type: 'start', job, slot: on, at: 0 });
+  state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false } });
+}
+
 describe('PoolState affinity memory', () => {
-  const slot = (index: number): Slot => ({ index, engine: undefined, ready: true, concurrency: 1, jobs: new Set(), idleTimer: undefined, deaths: 0 });
-
-  function started(state: PoolState, session: string, on: Slot, n: number) {
-    const job = createJob(ghost(session, 'x'), `job-${n}`, 0);
-    state.apply({ type: 'queue', job });
-    state.apply({ type: 'start', job, slot: on, at: 0 });
-    state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false } });
-  }
-
   it('is bounded: the least recently started sessions are forgotten first', () => {
     const state = new PoolState(2, 0);
     const one = slot(1);
