@@ -34,7 +34,7 @@ it('any list, changed while it runs, ends with every item done: blanks empty, ne
       expect(state.results.map((r) => r.text)).toEqual(second.map((s) => (s.trim() ? s.toUpperCase() : '')));
       expect(state.progress).toEqual({ done: second.length, total: second.length });
       expect(state.status).toBe(second.length ? 'done' : 'idle');
-      const sent = engineCalls(createEngine).map((c) => String(c.request.messages.at(-1)?.content));
+      const sent = engineCalls(createEngine).map((c) => String((c.request as StreamingChatCompletionRequest).messages.at(-1)?.content));
       expect(sent.filter((s) => !s.trim())).toEqual([]);
       const blanks = [...first, ...second].filter((s) => !s.trim());
       expect(blanks.map((s) => cache.read(inklingKeys.translation('m', undefined, 'fr', s)))).toEqual(blanks.map(() => undefined));
