@@ -54,7 +54,7 @@ for (let round = 0; round < REPETITIONS; round += 1) {
   for (const size of LIST_SIZES) lists.push(await runListScene(size));
 }
 console.log(
-  `\n<TranslateList> on a fake engine at ${LIST_TOKEN_MS} ms a token: main-thread time from the first render to the batch shown done, ${REPETITIONS} alternating runs per size (React development build)\n`,
+  `\n<TranslateList> on a fake engine at ${LIST_TOKEN_MS} ms a token: CPU time from the first render to the batch shown done, ${REPETITIONS} alternating runs per size (React development build)\n`,
 );
 const perSize = LIST_SIZES.map((size) => {
   const runs = lists.filter((r) => r.items === size);
