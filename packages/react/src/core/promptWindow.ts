@@ -7,7 +7,8 @@ export interface PromptWindowSizes {
   /**
    * The window's start moves in steps of this many characters, so that it
    * stays put while a person types and a prefix cache keeps matching. The
-   * text before the caret is `before` to `before + block` long. Default `256`.
+   * text before the caret kept is about `before` to `before + block` long
+   * (less up to a word, as the start moves on to a word start). Default `256`.
    */
   readonly block: number;
   /** The most text after the caret kept. Default `400`. */
