@@ -66,6 +66,11 @@ describe('promptWindow', () => {
     expect(starts.size).toBeLessThanOrEqual(2);
   });
 
+  it('takes a caret between the halves of a surrogate pair as before the pair', () => {
+    expect(contextOf('a😀b', 2)).toEqual({ before: 'a', after: '😀b' });
+    expect(contextOf('a😀b', 3)).toEqual({ before: 'a😀', after: 'b' });
+  });
+
   it('sends the whole text when it is short', () => {
     expect(userOf('Dear Sam,', ' Best, Ann')).toBe('<after_cursor> Best, Ann</after_cursor>\n<before_cursor>Dear Sam,</before_cursor>');
   });
