@@ -6,6 +6,7 @@ import type {
   RefObject,
   TextareaHTMLAttributes,
 } from 'react';
+import { checkDuration } from '@inkling/scheduler';
 import { useId, useRef, useState } from 'react';
 import { type GhostOverlayHandle, attachGhostOverlay } from './core/attachGhostOverlay.js';
 import { ghostKeyAction } from './core/ghostKeyAction.js';
@@ -46,7 +47,7 @@ export interface GhostTextareaProps
   onAccept?: (inserted: string, how: 'all' | 'word') => void;
   /** The live region's words. Default: English. */
   messages?: Partial<GhostTextareaMessages>;
-  /** How long a suggestion stays visible before it is announced. Default `700`. */
+  /** How long a suggestion stays visible before it is announced, in ms; `Infinity`: never announced. Default `700`. */
   announceDelayMs?: number;
   /** Class of the wrapper around the textarea and its overlay. */
   rootClassName?: string;
@@ -161,6 +162,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     ...textareaRest
   } = props;
   const { onKeyDown, onKeyUp, onSelect, onFocus, onBlur, onCompositionStart, onCompositionEnd, onMouseUp, disabled, readOnly } = props;
+  checkDuration(announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
   const session = sessionProp ?? `ghost-textarea${id}`;
   const { text, selection, changed, readSelection } = useTextareaState(ref, value, defaultValue);
