@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
+const url = process.argv[2]; const out = process.argv[3]; const w = +process.argv[4]; const h = +(process.argv[5]||900);
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless=new','--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ viewport: { width: w, height: h } });
+p.on('console', m => console.log('console', m.type(), m.text()));
+p.on('request', r => { if (!r.url().startsWith('http://127.0.0.1')) console.log('req', r.url()); });
+await p.goto(url); await p.waitForTimeout(2500);
+console.log('scrollWidth', await p.evaluate(() => document.documentElement.scrollWidth));
+await p.screenshot({ path: out, fullPage: process.argv[6] !== 'vp' });
+await b.close();
