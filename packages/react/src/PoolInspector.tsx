@@ -45,7 +45,7 @@ export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJob
     >
       <div className="inkling-inspector-title">{title}</div>
       <InspectorSummary status={status} inspection={inspection} />
-      <EngineLanes inspection={inspection} windowMs={windowMs} />
+      <EngineLanes inspection={inspection} windowMs={windowMs} slots={status.maxSize} />
       <QueueBands inspection={inspection} />
       <JobTable inspection={inspection} maxJobs={maxJobs} />
     </section>

@@ -41,6 +41,28 @@ describeEachReactMode('PoolInspector', (mode) => {
     expect(count('done')).toBe('3 done');
   });
 
+  it('lists jobs newest first, a batch submitted in one millisecond included', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      for (let n = 0; n < 4; n += 1) void pool.submit({ task: 'batch', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    const ids = () => [...document.querySelectorAll('.inkling-jobs tbody code')].map((code) => code.textContent);
+    expect(ids()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+    await settle();
+    expect(ids()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+  });
+
+  it('has a row for every engine the pool may load, and takes the focus so keys can scroll it', async () => {
+    const made = fakePool({ reply: 'one two' }, { size: 3 });
+    await made.pool.load();
+    renderWithPool(<PoolInspector title="Pool" />, made.pool, mode);
+    expect(engineRows().map((row) => row.dataset.state)).toEqual(['idle', 'unloaded', 'unloaded']);
+    const panel = screen.getByRole('region', { name: 'Pool' });
+    expect(panel.tabIndex).toBe(0);
+  });
+
   it('shows a preemption: the batch item cut short for interactive work', async () => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
