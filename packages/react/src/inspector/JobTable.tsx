@@ -51,7 +51,9 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             <td>
               <code>{job.id}</code>
             </td>
-            <td className="inkling-task">{job.task}</td>
+            <td className="inkling-task" title={job.task}>
+              {job.task}
+            </td>
             <td>
               <span className="inkling-priority" data-priority={job.priority}>
                 {job.priority}

@@ -42,7 +42,7 @@ export function TargetPicker({ target, onChange }: { target: TranslationTarget; 
             <input id={`${id}-url`} type="url" value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
           </div>
           <div className="stacked-field">
-            <label htmlFor={`${id}-model`}>Model</label>
+            <label htmlFor={`${id}-model`}>Model on the server</label>
             <input id={`${id}-model`} placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
           </div>
           <div className="stacked-field">
