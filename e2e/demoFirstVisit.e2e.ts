@@ -59,7 +59,7 @@ describe('a first visit without WebGPU', () => {
 
   it('typing asks for no suggestion and the editor says why', async () => {
     const { page, close } = await firstVisit(noGpu);
-    await page.locator('#note-body').click();
+    await page.locator('#note-body').click({ position: { x: 4, y: 4 } });
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' We', { delay: 40 });
     await page.waitForTimeout(800);
@@ -72,7 +72,7 @@ describe('a first visit without WebGPU', () => {
     await page.getByRole('button', { name: 'Use the simulated engine' }).click();
     await page.locator('.notice').waitFor({ state: 'detached' });
     await page.locator('.inkling-inspector[data-phase="ready"]').first().waitFor();
-    await page.locator('#note-body').click();
+    await page.locator('#note-body').click({ position: { x: 4, y: 4 } });
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' Then', { delay: 60 });
     await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"]').waitFor({ timeout: 15_000 });

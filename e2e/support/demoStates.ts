@@ -5,7 +5,8 @@ export const NOWHERE = 'http://127.0.0.1:9/v1';
 
 /** Puts the caret at the end of the note and types like a person. */
 export async function typeAtEnd(page: Page, text: string): Promise<void> {
-  await page.locator('#note-body').click();
+  // A corner of the textarea: a click on the ghost text itself would accept it.
+  await page.locator('#note-body').click({ position: { x: 4, y: 4 } });
   await page.keyboard.press('Control+End');
   await page.keyboard.type(text, { delay: 60 });
 }
