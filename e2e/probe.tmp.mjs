@@ -1,13 +1,8 @@
 import { chromium } from 'playwright-core';
+import { createServer } from 'node:http';
 const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless=new','--no-sandbox','--disable-gpu'] });
-const p = await b.newPage({ viewport: { width: 1400, height: 900 } });
-await p.goto('http://127.0.0.1:4391/?engine=simulated');
-await p.locator('.inkling-inspector[data-phase="ready"]').first().waitFor();
-await p.getByRole('button', { name: 'Translate this page' }).click();
-await p.locator('#note-body').click(); await p.keyboard.press('Control+End'); await p.keyboard.type(' Then', { delay: 60 });
-await p.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15000 });
-await p.waitForFunction(() => document.querySelector('.inkling-inspector-counts [data-outcome="preempted"]').dataset.count !== '0');
-console.log(await p.evaluate(async () => { const out = []; for (let i = 0; i < 120; i++) { await new Promise(r => requestAnimationFrame(r)); const t = document.querySelector('#note-body').getBoundingClientRect(); const h = document.querySelector('.app-header').getBoundingClientRect(); out.push([t.x, t.y, t.width, t.height, window.scrollY, h.height, document.querySelector('.engine-status').textContent].join(',')); } return [...new Set(out)]; }));
-console.log(await p.evaluate(() => { const e = document.elementFromPoint(240+262, 175+160); return e && (e.tagName + '.' + e.className); }));
-await p.screenshot({ path: '/tmp/dux/probe.png' });
+const p = await b.newPage({ viewport: { width: 1280, height: 820 } });
+await p.goto(process.argv[2]);
+await p.waitForTimeout(6000);
+await p.screenshot({ path: '/tmp/dux/story.png', fullPage: true });
 await b.close();

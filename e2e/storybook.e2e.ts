@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { screenshot } from './support/artifacts.js';
 import { launchChromium } from './support/chromium.js';
+import { overlaps } from './support/pageChecks.js';
 
 let browser: Browser;
 
@@ -27,6 +28,24 @@ describe('the built Storybook', () => {
     const preempted = page.locator('.inkling-inspector-counts [data-outcome="preempted"]');
     await expect.poll(() => preempted.getAttribute('data-count'), { timeout: 30_000 }).not.toBe('0');
     await screenshot(page, 'story-playground');
+    // What the play function typed reads as words, not "thex".
+    await expect.poll(() => page.getByRole('textbox', { name: 'Note' }).inputValue(), { timeout: 20_000 }).toMatch(/^Thanks for the next/);
+    await page.close();
+  });
+
+  it('in "Mixed pools" nothing overlaps and each inspector stays inside its card', async () => {
+    const page = await openStory('playground-mixed-pools--local-ghost-text-remote-translation');
+    await expect.poll(() => page.locator('.inkling-translate-list').getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    await screenshot(page, 'story-mixed-pools');
+    expect(await overlaps(page, ['.inkling-ghost-textarea', '.inkling-translate-table', '.inkling-inspector'])).toEqual([]);
+    const spills = await page.evaluate(() =>
+      [...document.querySelectorAll('.playground-panel')].flatMap((card) => {
+        const edge = card.getBoundingClientRect().right;
+        const inspector = card.querySelector('.inkling-inspector')?.getBoundingClientRect();
+        return inspector && inspector.right > edge ? [card.querySelector('h2')?.textContent ?? '?'] : [];
+      }),
+    );
+    expect(spills).toEqual([]);
     await page.close();
   });
 
