@@ -1,3 +1,4 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 
@@ -18,7 +19,7 @@ export const WIDTHS = [
 export async function watchLayoutShift(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const state = { total: 0, shifts: [] as Array<{ value: number; at: number; nodes: string[] }> };
-    (window as unknown as { __shift: typeof state }).__shift = state;
+    (window as unknown as { inklingShift: typeof state }).inklingShift = state;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
         // Shifts right after a person's input are theirs to expect; the metric leaves them out too.
@@ -38,13 +39,20 @@ export async function watchLayoutShift(context: BrowserContext): Promise<void> {
 export async function layoutShift(page: Page): Promise<{ total: number; shifts: unknown[] }> {
   // Let the observer deliver what the last frames produced.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  return page.evaluate(() => (window as unknown as { __shift: { total: number; shifts: unknown[] } }).__shift);
+  return page.evaluate(() => (window as unknown as { inklingShift: { total: number; shifts: unknown[] } }).inklingShift);
+}
+
+/** Notes a measured layout shift in e2e/artifacts/layout-shift.tsv, for people to read. */
+export function noteLayoutShift(name: string, total: number): void {
+  const folder = new URL('../artifacts/', import.meta.url);
+  mkdirSync(folder, { recursive: true });
+  appendFileSync(new URL('layout-shift.tsv', folder), `${new Date().toISOString()}\t${name}\t${total.toFixed(4)}\n`);
 }
 
 export async function resetLayoutShift(page: Page): Promise<void> {
   await layoutShift(page);
   await page.evaluate(() => {
-    const state = (window as unknown as { __shift: { total: number; shifts: unknown[] } }).__shift;
+    const state = (window as unknown as { inklingShift: { total: number; shifts: unknown[] } }).inklingShift;
     state.total = 0;
     state.shifts = [];
   });

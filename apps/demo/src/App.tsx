@@ -53,7 +53,7 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
         {noGpu && gpu ? <WebGPUNotice reason={gpu.reason} offers={NO_WEBGPU_OFFERS} onChoose={(next) => void choose(next)} /> : null}
         <main className="app-main">
           <NotesEditor engineNote={load ? null : runnable ? 'No suggestions yet: load the model above.' : 'No suggestions yet: no engine runs here until you choose one above.'} />
-          <TranslatePage target={target} onTarget={chooseTarget} />
+          <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />
         </main>
         <aside className="app-inspector" aria-label="Inspectors">
           <PoolInspector title="Engine pool (this device)" />

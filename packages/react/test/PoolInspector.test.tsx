@@ -10,6 +10,7 @@ const jobRow = (id: string) =>
   within(screen.getByRole('table', { name: /Jobs/ }))
     .getAllByRole('row')
     .find((row) => row.querySelector('code')?.textContent === id) as HTMLElement;
+const jobIds = () => [...document.querySelectorAll('.inkling-jobs tbody code')].map((code) => code.textContent);
 const engineRows = () => within(screen.getByRole('table', { name: 'Engines' })).getAllByRole('row').slice(1);
 const count = (outcome: string) => document.querySelector(`.inkling-inspector-counts [data-outcome="${outcome}"]`)?.textContent;
 
@@ -48,10 +49,9 @@ describeEachReactMode('PoolInspector', (mode) => {
       for (let n = 0; n < 4; n += 1) void pool.submit({ task: 'batch', params: { messages: [{ role: 'user', content: 'x' }] } });
     });
     await advance(100);
-    const ids = () => [...document.querySelectorAll('.inkling-jobs tbody code')].map((code) => code.textContent);
-    expect(ids()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+    expect(jobIds()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
     await settle();
-    expect(ids()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+    expect(jobIds()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
   });
 
   it('has a row for every engine the pool may load, and takes the focus so keys can scroll it', async () => {

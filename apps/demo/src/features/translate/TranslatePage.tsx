@@ -13,6 +13,8 @@ function paragraphs(texts: readonly string[]): string[] {
 }
 
 interface TranslatePageProps {
+  /** Whether this device's pool has an engine to run on (else a run there would only wait). */
+  deviceReady: boolean;
   target: TranslationTarget;
   onTarget: (target: TranslationTarget) => void;
 }
@@ -23,11 +25,12 @@ interface TranslatePageProps {
  * second `PoolProvider` (the same component either way). A run keeps the
  * language it started with; a new "Into" applies to the next run.
  */
-export function TranslatePage({ target, onTarget }: TranslatePageProps) {
+export function TranslatePage({ deviceReady, target, onTarget }: TranslatePageProps) {
   const { notes } = useNotes();
   const [to, setTo] = useState('French');
   // What was on the page, and the language, when the button was pressed: typing afterwards does not restart it.
   const [run, setRun] = useState<{ items: string[]; to: string } | null>(null);
+  const blocked = target.kind === 'device' && !deviceReady;
   const list = run ? <TranslateList task="translate-page" items={run.items} to={run.to} className="translate-list" /> : null;
   return (
     <section className="translate" aria-labelledby="translate-heading">
@@ -41,7 +44,13 @@ export function TranslatePage({ target, onTarget }: TranslatePageProps) {
             ))}
           </select>
         </div>
-        <button type="button" className="button primary" onClick={() => setRun({ items: paragraphs(notes.map((n) => n.text)), to })}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={blocked}
+          aria-describedby={blocked ? 'translate-blocked' : undefined}
+          onClick={() => setRun({ items: paragraphs(notes.map((n) => n.text)), to })}
+        >
           Translate this page
         </button>
       </div>
@@ -59,7 +68,11 @@ export function TranslatePage({ target, onTarget }: TranslatePageProps) {
           {list}
         </PoolProvider>
       )}
-      {run ? null : (
+      {blocked ? (
+        <p className="muted" id="translate-blocked">
+          No engine runs on this device yet: choose one above, or run the translation on a server.
+        </p>
+      ) : run ? null : (
         <p className="muted">Translates every paragraph of your notes in the background. Keep typing: suggestions still come first.</p>
       )}
     </section>
