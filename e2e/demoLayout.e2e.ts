@@ -62,6 +62,9 @@ describe('the inspector', () => {
     expect(fits).toBe(true);
     const rights = await page.locator('.app-inspector .inkling-jobs th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
     expect(rights).toHaveLength(9);
+    // The task column keeps room for a name, however many columns there are.
+    const task = await page.locator('.app-inspector .inkling-jobs th', { hasText: 'Task' }).boundingBox();
+    expect(task?.width).toBeGreaterThan(50);
     expect(Math.max(...rights)).toBeLessThanOrEqual(1280);
     // No heading, number or legend entry is cut short; only task names may end in "…" (their cell has a title).
     const cut = await page.evaluate(() =>

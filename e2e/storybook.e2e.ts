@@ -47,6 +47,9 @@ describe('the built Storybook', () => {
       }),
     );
     expect(spills).toEqual([]);
+    // Every job column keeps room; the panel scrolls instead.
+    const narrow = await page.locator('.inkling-jobs th').evaluateAll((cells) => cells.filter((cell) => cell.getBoundingClientRect().width < 30).map((cell) => cell.textContent));
+    expect(narrow).toEqual([]);
     await page.close();
   });
 
