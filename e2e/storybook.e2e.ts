@@ -29,7 +29,7 @@ describe('the built Storybook', () => {
     await expect.poll(() => preempted.getAttribute('data-count'), { timeout: 30_000 }).not.toBe('0');
     await screenshot(page, 'story-playground');
     // What the play function typed reads as words, not "thex".
-    await expect.poll(() => page.getByRole('textbox', { name: 'Note' }).inputValue(), { timeout: 20_000 }).toMatch(/^Thanks for the next/);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Note' }).inputValue(), { timeout: 20_000 }).toMatch(/^Thanks for the team/);
     await page.close();
   });
 
