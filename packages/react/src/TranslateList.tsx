@@ -44,7 +44,7 @@ const Block = memo(function TranslateListBlock({ rows, start }: BlockProps) {
  * A batch translation as a table: each source beside its translation (partial
  * while it streams) and status (`data-status` on each row:
  * `queued | running | done | error | cancelled`), a progress bar, and
- * Translate, Cancel and Retry buttons. The batch is one preemptible pool
+ * Cancel and Retry buttons, plus Translate with `enabled={false}`. The batch is one preemptible pool
  * task, so ghost text cuts in while it runs. Needs a `<PoolProvider>`.
  *
  * @example
@@ -58,7 +58,8 @@ export function TranslateList(props: TranslateListProps) {
         <progress {...progressProps} />
         <span className="inkling-translate-progress-label">{progressLabel}</span>
         <span className="inkling-translate-actions">
-          <button {...startButtonProps}>{labels.start}</button>
+          {/* Started by hand only when `enabled` is off; otherwise the batch starts itself and the button could never be pressed. */}
+          {props.enabled === false ? <button {...startButtonProps}>{labels.start}</button> : null}
           <button {...cancelButtonProps}>{labels.cancel}</button>
           <button {...retryButtonProps}>{labels.retry}</button>
         </span>
