@@ -37,7 +37,7 @@ const sides = { page: empty(), worker: empty() };
 const assets = join(outDir, 'assets');
 for (const name of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
   const bytes = readFileSync(join(assets, name));
-  const side = /^worker-/.test(name) ? sides.worker : sides.page;
+  const side = name.startsWith('worker-') ? sides.worker : sides.page;
   side.files.push(name);
   side.raw += bytes.length;
   side.gzip += gzipSync(bytes, { level: 9 }).length;
