@@ -1,0 +1,29 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+
+/**
+ * The default WebLLM worker was bundled and started from its own file, and
+ * answered: the load failed inside the worker with WebLLM's own reason (no
+ * model can load here), typed by Inkling, not a crash nor silence.
+ */
+export async function expectWebLLMWorkerAnswered(page: Page, workerUrls: string[]): Promise<void> {
+  await page.waitForFunction(() => document.body.dataset.webllm !== undefined, undefined, { timeout: 30_000 });
+  const outcome = await page.evaluate(() => ({ name: document.body.dataset.webllm, message: document.body.dataset.webllmMessage }));
+  console.log(`consumer: the WebLLM worker answered ${outcome.name}: ${outcome.message}`);
+  expect(outcome.name, outcome.message).toMatch(/^(ModelLoadError|WebGPUUnavailableError|ModelNotFoundError)$/);
+  expect(workerUrls.length).toBeGreaterThan(0);
+  expect(workerUrls.every((url) => !url.startsWith('data:') && url.endsWith('.js'))).toBe(true);
+}
+
+/** Typing into the GhostTextarea brings a finished suggestion from the simulated engine. */
+export async function expectSuggestion(page: Page): Promise<string> {
+  const textarea = page.getByRole('textbox', { name: 'Note' });
+  await textarea.click();
+  await textarea.press('End');
+  await textarea.pressSequentially(' The meeting moved to', { delay: 20 });
+  const ready = page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]');
+  await ready.waitFor({ timeout: 20_000 });
+  const suggestion = (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
+  expect(suggestion.trim().length).toBeGreaterThan(0);
+  return suggestion;
+}
