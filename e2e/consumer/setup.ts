@@ -16,7 +16,13 @@ export default function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'inkling-consumer-'));
   const started = performance.now();
   mkdirSync(join(root, 'tarballs'));
-  const tarballs = packPackages(join(root, 'tarballs'));
+  let tarballs: Record<string, string>;
+  try {
+    tarballs = packPackages(join(root, 'tarballs'));
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
   console.log(`consumer: packed ${Object.keys(tarballs).length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s into ${root}`);
   project.provide('consumerRoot', root);
   project.provide('tarballs', tarballs);
