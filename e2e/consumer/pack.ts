@@ -24,9 +24,16 @@ export function packPackages(folder: string): Record<string, string> {
   return tarballs;
 }
 
-/** Runs the pnpm that runs this script (`npm_execpath`), else the project's pinned pnpm through npx. */
+/**
+ * Runs the pnpm that runs this script (`npm_execpath`: a native binary from
+ * pnpm 12 on, a script before), else the project's pinned pnpm through npx.
+ */
 function pnpm(cwd: string, args: string[]): void {
   const own = process.env.npm_execpath;
-  const [file, head] = own && /pnpm/.test(own) ? [process.execPath, [own]] : ['npx', ['-y', 'pnpm@12.4.2']];
+  const [file, head]: [string, string[]] = !own || !/pnpm/.test(own)
+    ? ['npx', ['-y', 'pnpm@12.4.2']]
+    : /\.[cm]?js$/.test(own)
+      ? [process.execPath, [own]]
+      : [own, []];
   execFileSync(file, [...head, ...args], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
 }
