@@ -76,7 +76,7 @@ export function isWorkerMessage(data: unknown): data is WorkerMessage {
 export function toWire(reason: unknown): WireError {
   if (reason instanceof Error) return { name: reason.name, message: reason.message };
   const text = typeof reason === 'string' ? reason : String(reason);
-  const match = /^([A-Za-z]*Error): ([\s\S]*)$/.exec(text);
+  const match = /^([A-Za-z][A-Za-z0-9]*Error): ([\s\S]*)$/.exec(text);
   return match ? { name: match[1] ?? 'Error', message: match[2] ?? '' } : { name: 'Error', message: text };
 }
 

@@ -24,7 +24,7 @@ export const FIRST_VISIT_STEPS = [
 
 /** An error as WebLLM's classes make them: `name` is the class name. */
 export function named(text: string): Error {
-  const match = /^([A-Za-z]*Error): ([\s\S]*)$/.exec(text);
+  const match = /^([A-Za-z][A-Za-z0-9]*Error): ([\s\S]*)$/.exec(text);
   return Object.assign(new Error(match?.[2] ?? text), { name: match?.[1] ?? 'Error' });
 }
 
