@@ -6,6 +6,7 @@
  *   --notes=2000,8000,32000   note sizes in characters
  *   --pauses=16               ghost requests per run
  *   --reps=3                  runs of each prompt per note, alternating
+ *   --editEvery=8             every n-th pause an edit mid-note (0: typing at the end only)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +23,7 @@ const config: CpuConfig = {
   notes: (arg('notes') ?? '2000,8000,32000').split(',').map(Number),
   pauses: Number(arg('pauses') ?? 16),
   reps: Number(arg('reps') ?? 3),
+  editEvery: Number(arg('editEvery') ?? 8),
 };
 
 const runs = await runPageBench<VariantRun[]>(join(here, 'cpu'), 'inklingGhostPrefix', config, (outDir) => {

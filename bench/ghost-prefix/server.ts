@@ -22,6 +22,8 @@ const model = args.get('model') ?? 'tiny';
 const notes = (args.get('notes') ?? '2000,8000,32000').split(',').map(Number);
 const pauses = Number(args.get('pauses') ?? 40);
 const reps = Number(args.get('reps') ?? 5);
+// Every n-th pause is an edit in the middle of the note (0: typing at the end only).
+const editEvery = Number(args.get('editEvery') ?? 8);
 // llama.cpp's server takes it; a random-weight model would otherwise stop at a random end-of-text token.
 const extra = args.get('ignoreEos') === 'no' ? {} : { ignore_eos: true };
 
@@ -36,7 +38,7 @@ const runs: VariantRun[] = [];
 for (const note of notes) {
   for (let rep = 0; rep < reps; rep += 1) {
     // A new session each round: llama.cpp keeps whole prompts it has seen, so a replay would hit them.
-    const session = typingSession(makeNote(note, rep + 1), pauses, { seed: 100 + rep });
+    const session = typingSession(makeNote(note, rep + 1), pauses, { seed: 100 + rep, editEvery });
     // Alternate which prompt goes first, so neither always follows the other's cache.
     const order = rep % 2 === 0 ? variants : variants.toReversed();
     for (const [variant, build] of order) {

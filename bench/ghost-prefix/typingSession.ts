@@ -45,8 +45,8 @@ export interface Pause {
 
 /**
  * `pauses` requests over `note`: words typed at the end (a pause after each),
- * and every `editEvery`-th pause an edit in the middle of the note (a word
- * typed there), after which the writer goes back to the end.
+ * and every `editEvery`-th pause (none when 0) an edit in the middle of the
+ * note (a word typed there), after which the writer goes back to the end.
  */
 export function typingSession(note: string, pauses: number, { seed = 2, editEvery = 8 } = {}): Pause[] {
   const random = seeded(seed);
@@ -54,7 +54,7 @@ export function typingSession(note: string, pauses: number, { seed = 2, editEver
   let text = note;
   for (let i = 1; out.length < pauses; i += 1) {
     const word = ` ${WORDS[Math.floor(random() * WORDS.length)]!}`;
-    if (i % editEvery === 0) {
+    if (editEvery > 0 && i % editEvery === 0) {
       const at = text.lastIndexOf(' ', Math.floor(text.length * (0.3 + 0.4 * random())));
       const where = at > 0 ? at : Math.floor(text.length / 2);
       text = text.slice(0, where) + word + text.slice(where);

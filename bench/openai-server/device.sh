@@ -24,8 +24,13 @@ python3 -c "import sys, transformers; print('python', sys.version.split()[0], 't
 if python3 -c "import fastapi, uvicorn, pydantic, openai" > "$OUT/serve-check.txt" 2>&1; then HF=1; else HF=0; fi
 say "transformers serve importable: $HF $(tail -1 "$OUT/serve-check.txt")"
 
-tar xJf "$D/gguf-py.tar.xz"
-PYTHONPATH=gguf-py python3 "$D/makeTinyGguf.py" tiny.gguf ${GGUF_ARGS:---embd 512 --layers 8 --ff 1536 --vocab 4096}
+if [ -f "$D/makeModel.mjs" ]; then
+  # The wllama test model (English-word vocabulary), made by bench/ghost-prefix/makeModel.ts.
+  ./node "$D/makeModel.mjs" tiny.gguf
+else
+  tar xJf "$D/gguf-py.tar.xz"
+  PYTHONPATH=gguf-py python3 "$D/makeTinyGguf.py" tiny.gguf ${GGUF_ARGS:---embd 512 --layers 8 --ff 1536 --vocab 4096}
+fi
 say "model made"
 
 KIND=cpu; SERVER=./llama-server-cpu; NGL=""

@@ -12,6 +12,7 @@ export interface CpuConfig {
   notes: number[];
   pauses: number;
   reps: number;
+  editEvery: number;
 }
 
 declare global {
@@ -25,14 +26,14 @@ const variants: Array<[VariantRun['variant'], BuildGhostParams]> = [
   ['prefix-stable', defaultGhostParams],
 ];
 
-window.inklingGhostPrefix = async ({ model, notes, pauses, reps }) => {
+window.inklingGhostPrefix = async ({ model, notes, pauses, reps, editEvery }) => {
   const pool = new EnginePool({ createEngine: wllamaEngines({ model, wasmUrl, seed: 7, contextSize: 4096 }), size: 1 });
   await pool.load();
   const runs: VariantRun[] = [];
   for (const note of notes) {
     for (let rep = 0; rep < reps; rep += 1) {
       // A new session each round: llama.cpp keeps whole prompts it has seen, so a replay would hit them.
-      const session = typingSession(makeNote(note, rep + 1), pauses, { seed: 100 + rep });
+      const session = typingSession(makeNote(note, rep + 1), pauses, { seed: 100 + rep, editEvery });
       // Alternate which prompt goes first, so neither always follows the other's cache.
       for (const [variant, build] of rep % 2 === 0 ? variants : variants.toReversed()) {
         runs.push({ note, variant, rep, pauses: await replay(pool, build, session) });
