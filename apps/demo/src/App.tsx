@@ -3,7 +3,7 @@ import { type WebGPUSupport, defaultModel } from '@inkling/webllm';
 import { useState } from 'react';
 import { type EngineChoice, choiceId, initialChoice, needsWebGPU, saveChoice } from './engine/engineChoice.js';
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
-import { pool, selectEngines, switchEngine } from './engine/pool.js';
+import { poolFor, selectEngines, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
@@ -42,7 +42,7 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
   };
 
   return (
-    <PoolProvider key={choiceId(choice)} pool={pool} modelId={choiceId(choice)} load={load}>
+    <PoolProvider key={choiceId(choice)} pool={poolFor(choice)} modelId={choiceId(choice)} load={load}>
       <div className="app" data-engine={choice.kind}>
         <header className="app-header">
           <h1>

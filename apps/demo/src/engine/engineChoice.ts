@@ -1,6 +1,10 @@
-/** Which engine the demo runs: a WebLLM model, a self-hosted one, or the simulated engine. */
+/**
+ * Which engine the demo runs: a WebLLM model, a self-hosted one, a GGUF model
+ * on the CPU (wllama; `model` names it, `url` is its file), or the simulated engine.
+ */
 export type EngineChoice =
   | { kind: 'webllm'; model: string }
+  | { kind: 'cpu'; model: string; url: string }
   | { kind: 'self-hosted'; model: string; modelUrl: string; libUrl: string }
   | { kind: 'simulated' };
 
@@ -8,7 +12,8 @@ const KEY = 'inkling-demo:engine';
 
 /** A stable name for a choice: the cache key of its results and the key of its provider. */
 export function choiceId(choice: EngineChoice): string {
-  return choice.kind === 'simulated' ? 'simulated' : choice.model;
+  if (choice.kind === 'simulated') return 'simulated';
+  return choice.kind === 'cpu' ? `cpu:${choice.model}` : choice.model;
 }
 
 /** Whether a choice runs on the GPU through WebGPU. */
