@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { makeTinyGguf } from '@inkling/wllama/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,7 +20,10 @@ describe('a fresh Vite + React app with the packed packages', () => {
     writeViteApp(root, inject('tarballs'));
     npm(root, ['install', '--prefer-offline', '--no-package-lock']);
     npm(root, ['run', 'build']);
-    server = await serveStatic(join(root, 'dist'));
+    // The real engine's model: a tiny random-weight GGUF, served next to the build.
+    mkdirSync(join(root, 'models'));
+    writeFileSync(join(root, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
+    server = await serveStatic(join(root, 'dist'), { '/models/': join(root, 'models') });
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('worker', (worker) => workerUrls.push(worker.url()));
@@ -37,6 +41,12 @@ describe('a fresh Vite + React app with the packed packages', () => {
 
   it('shows a suggestion from a simulated engine in a GhostTextarea', async () => {
     await expectSuggestion(page);
+  });
+
+  it('shows a suggestion from a real wllama engine (llama.cpp in WebAssembly) on a tiny GGUF', async () => {
+    await page.locator('.inkling-ghost-textarea', { has: page.getByRole('textbox', { name: 'CPU note', exact: true }) }).waitFor();
+    const suggestion = await expectSuggestion(page, 'CPU note');
+    console.log(`consumer: wllama suggested ${JSON.stringify(suggestion)}`);
   });
 
   it('installs one copy of @inkling/scheduler, which every package shares', () => {
