@@ -67,7 +67,11 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 export const cpu = new EnginePool({ createEngine: wllamaEngines({ model: '/models/chat.gguf', wasmUrl }), size: 1 });
 `;
 
-/** A Vite + React app in `root`: a simulated pool, the WebLLM worker, and a real wllama engine. */
+/**
+ * A Vite + React app in `root`: a simulated pool and the WebLLM worker, and
+ * with `?cpu` a real wllama engine too (on its own page, so the WebLLM
+ * check sees only WebLLM's worker).
+ */
 export function writeViteApp(root: string, tarballs: Record<string, string>): void {
   const pkg = packageJson('inkling-consumer-vite', tarballs, {
     scripts: { build: 'vite build' },
@@ -100,9 +104,11 @@ createRoot(document.getElementById('root')).render(
     <PoolProvider pool={simulated}>
       <GhostTextarea session="note" aria-label="Note" rows={4} />
     </PoolProvider>
-    <PoolProvider pool={cpu}>
-      <GhostTextarea session="cpu-note" aria-label="CPU note" rows={4} />
-    </PoolProvider>
+    {location.search === '?cpu' ? (
+      <PoolProvider pool={cpu}>
+        <GhostTextarea session="cpu-note" aria-label="CPU note" rows={4} />
+      </PoolProvider>
+    ) : null}
   </StrictMode>,
 );
 `,

@@ -44,9 +44,19 @@ describe('a fresh Vite + React app with the packed packages', () => {
   });
 
   it('shows a suggestion from a real wllama engine (llama.cpp in WebAssembly) on a tiny GGUF', async () => {
-    await page.locator('.inkling-ghost-textarea', { has: page.getByRole('textbox', { name: 'CPU note', exact: true }) }).waitFor();
-    const suggestion = await expectSuggestion(page, 'CPU note');
+    const cpuPage = await browser.newPage();
+    const requests: string[] = [];
+    cpuPage.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    await cpuPage.goto(`${server.url}/?cpu`);
+    const suggestion = await expectSuggestion(cpuPage, 'CPU note');
     console.log(`consumer: wllama suggested ${JSON.stringify(suggestion)}`);
+    // The model and wllama's WebAssembly came from this server: the build's own file, no CDN.
+    // (@inkling/wllama checks the WebAssembly is there with a HEAD first.)
+    expect(requests).toContain('GET /models/chat.gguf');
+    expect(requests.filter((line) => line.startsWith('GET') && line.endsWith('.wasm'))).toEqual([
+      expect.stringMatching(/^GET \/assets\/wllama-[\w-]+\.wasm$/),
+    ]);
+    await cpuPage.close();
   });
 
   it('installs one copy of @inkling/scheduler, which every package shares', () => {
