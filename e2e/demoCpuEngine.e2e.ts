@@ -93,7 +93,14 @@ describe('the demo without WebGPU', () => {
     const { page, requests, close } = await open('?cpuModel=/models/chat.gguf');
     await expect(offerButtons(page).first().textContent()).resolves.toBe('Run a model on the CPU (chat.gguf)');
     expect(downloads(requests)).toEqual([]);
+    // A slow line (2 MB/s), so the download is seen in bytes as it goes.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 2_000_000, uploadThroughput: -1 });
     await offerButtons(page).first().click();
+    const detail = page.locator('.engine-status .inkling-model-load-detail');
+    await expect.poll(() => detail.textContent(), { timeout: 15_000 }).toMatch(/[1-9][\d.]* MB of 9(\.\d+)? MB/);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.locator('.app[data-engine="cpu"] .inkling-inspector[data-phase="ready"]').first().waitFor({ timeout: 30_000 });
     expect(requests.some((url) => url.endsWith('/models/chat.gguf'))).toBe(true);
     // The CPU pool has one engine: each wllama engine holds its own copy of the weights.
