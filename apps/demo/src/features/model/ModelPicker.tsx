@@ -9,6 +9,7 @@ import { SelfHostedForm } from './SelfHostedForm.js';
 const SIMULATED = 'simulated';
 const SELF_HOSTED = 'self-hosted';
 const CPU = 'cpu:';
+const NONE = '';
 
 interface ModelPickerProps {
   choice: EngineChoice;
@@ -58,7 +59,9 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
   const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
   const current =
     choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.kind === 'cpu' ? CPU + choice.model : choice.model;
-  const value = editingSelfHosted ? SELF_HOSTED : current;
+  // Without WebGPU a WebLLM model is not shown as the choice: it cannot run here.
+  const unrunnable = noGpu && (choice.kind === 'webllm' || choice.kind === 'self-hosted');
+  const value = editingSelfHosted ? SELF_HOSTED : unrunnable ? NONE : current;
   const choose = (next: string) => {
     setEditingSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
@@ -69,6 +72,11 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
       <div className="model-row">
         <label htmlFor={id}>Model</label>
         <select id={id} value={value} onChange={(event) => choose(event.target.value)}>
+          {unrunnable ? (
+            <option value={NONE} disabled>
+              Choose an engine that runs here
+            </option>
+          ) : null}
           {cpuFirst ? <CpuOptions /> : null}
           <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
