@@ -1,6 +1,9 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The tests run in Node (which Vite resolves as SSR), from the packages' sources.
+  ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
   test: {
     name: 'e2e',
     include: ['**/*.e2e.ts'],

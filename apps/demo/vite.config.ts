@@ -8,6 +8,8 @@ export default defineConfig({
   // Engines run in module workers.
   worker: { format: 'es' },
   server: { port: 5173 },
+  // wllama is served as published, not pre-bundled (as @inkling/wllama's README asks).
+  optimizeDeps: { exclude: ['@wllama/wllama'] },
   // WebLLM's runtime is one 6 MB module, loaded only when a real model is chosen.
   build: { chunkSizeWarningLimit: 7000 },
 });

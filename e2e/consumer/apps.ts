@@ -54,21 +54,48 @@ export function tryWebLLM() {
 }
 `;
 
-/** A Vite + React app in `root`. */
+/**
+ * The Vite app's real engine: wllama on the GGUF file the test serves at
+ * `/models/chat.gguf`, with wllama's WebAssembly from the build, as
+ * @inkling/wllama's README shows.
+ */
+const CPU_POOL = `
+import { EnginePool } from '@inkling/react';
+import { wllamaEngines } from '@inkling/wllama';
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+
+export const cpu = new EnginePool({ createEngine: wllamaEngines({ model: '/models/chat.gguf', wasmUrl }), size: 1 });
+`;
+
+/**
+ * A Vite + React app in `root`: a simulated pool and the WebLLM worker, and
+ * with `?cpu` a real wllama engine too (on its own page, so the WebLLM
+ * check sees only WebLLM's worker).
+ */
 export function writeViteApp(root: string, tarballs: Record<string, string>): void {
   const pkg = packageJson('inkling-consumer-vite', tarballs, {
     scripts: { build: 'vite build' },
+    dependencies: { '@wllama/wllama': '3.13.0' },
     devDependencies: { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' },
   });
   write(root, {
     'package.json': `${JSON.stringify(pkg, null, 2)}\n`,
-    'vite.config.js': `import react from '@vitejs/plugin-react';\nimport { defineConfig } from 'vite';\nexport default defineConfig({ plugins: [react()], build: { chunkSizeWarningLimit: 10000 } });\n`,
+    'vite.config.js': `import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+export default defineConfig({
+  plugins: [react()],
+  optimizeDeps: { exclude: ['@wllama/wllama'] },
+  build: { chunkSizeWarningLimit: 10000 },
+});
+`,
     'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title></head><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body></html>\n',
     'src/pools.js': POOLS,
+    'src/cpuPool.js': CPU_POOL,
     'src/main.jsx': `import { GhostTextarea, PoolProvider } from '@inkling/react';
 import '@inkling/react/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { cpu } from './cpuPool.js';
 import { simulated, tryWebLLM } from './pools.js';
 
 tryWebLLM();
@@ -77,6 +104,11 @@ createRoot(document.getElementById('root')).render(
     <PoolProvider pool={simulated}>
       <GhostTextarea session="note" aria-label="Note" rows={4} />
     </PoolProvider>
+    {location.search === '?cpu' ? (
+      <PoolProvider pool={cpu}>
+        <GhostTextarea session="cpu-note" aria-label="CPU note" rows={4} />
+      </PoolProvider>
+    ) : null}
   </StrictMode>,
 );
 `,

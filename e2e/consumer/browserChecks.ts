@@ -17,15 +17,15 @@ export async function expectWebLLMWorkerAnswered(page: Page, workerUrls: string[
   expect(paths.filter((url) => url.protocol !== 'http:' || !url.pathname.endsWith('.js'))).toEqual([]);
 }
 
-/** Typing into the GhostTextarea brings a finished suggestion from the simulated engine. */
-export async function expectSuggestion(page: Page): Promise<string> {
-  const textarea = page.getByRole('textbox', { name: 'Note' });
+/** Typing into the GhostTextarea labelled `label` (default "Note") brings a finished suggestion from its pool's engine. */
+export async function expectSuggestion(page: Page, label = 'Note'): Promise<string> {
+  const textarea = page.getByRole('textbox', { name: label, exact: true });
   await textarea.click();
   await textarea.press('End');
   await textarea.pressSequentially(' The meeting moved to', { delay: 20 });
-  const ready = page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]');
-  await ready.waitFor({ timeout: 20_000 });
-  const suggestion = (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
+  const root = page.locator('.inkling-ghost-textarea', { has: textarea });
+  await root.and(page.locator('[data-has-suggestion="true"][data-state="ready"]')).waitFor({ timeout: 20_000 });
+  const suggestion = (await root.locator('[data-inkling-ghost]').first().textContent()) ?? '';
   expect(suggestion.trim().length).toBeGreaterThan(0);
   return suggestion;
 }

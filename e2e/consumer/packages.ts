@@ -7,6 +7,7 @@ export const PACKAGES = [
   'react',
   'webllm',
   'openai',
+  'wllama',
 ] as const;
 
 /** What every consumer app installs from the registry, pinned. */

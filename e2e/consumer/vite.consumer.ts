@@ -1,4 +1,5 @@
-import { readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { makeTinyGguf } from '@inkling/wllama/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,7 +20,10 @@ describe('a fresh Vite + React app with the packed packages', () => {
     writeViteApp(root, inject('tarballs'));
     npm(root, ['install', '--prefer-offline', '--no-package-lock']);
     npm(root, ['run', 'build']);
-    server = await serveStatic(join(root, 'dist'));
+    // The real engine's model: a tiny random-weight GGUF, served next to the build.
+    mkdirSync(join(root, 'models'));
+    writeFileSync(join(root, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
+    server = await serveStatic(join(root, 'dist'), { '/models/': join(root, 'models') });
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('worker', (worker) => workerUrls.push(worker.url()));
@@ -37,6 +41,22 @@ describe('a fresh Vite + React app with the packed packages', () => {
 
   it('shows a suggestion from a simulated engine in a GhostTextarea', async () => {
     await expectSuggestion(page);
+  });
+
+  it('shows a suggestion from a real wllama engine (llama.cpp in WebAssembly) on a tiny GGUF', async () => {
+    const cpuPage = await browser.newPage();
+    const requests: string[] = [];
+    cpuPage.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    await cpuPage.goto(`${server.url}/?cpu`);
+    const suggestion = await expectSuggestion(cpuPage, 'CPU note');
+    console.log(`consumer: wllama suggested ${JSON.stringify(suggestion)}`);
+    // The model and wllama's WebAssembly came from this server: the build's own file, no CDN.
+    // (@inkling/wllama checks the WebAssembly is there with a HEAD first.)
+    expect(requests).toContain('GET /models/chat.gguf');
+    expect(requests.filter((line) => line.startsWith('GET') && line.endsWith('.wasm'))).toEqual([
+      expect.stringMatching(/^GET \/assets\/wllama-[\w-]+\.wasm$/),
+    ]);
+    await cpuPage.close();
   });
 
   it('installs one copy of @inkling/scheduler, which every package shares', () => {

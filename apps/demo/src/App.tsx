@@ -3,8 +3,9 @@ import { type WebGPUSupport, defaultModel } from '@inkling/webllm';
 import { useState } from 'react';
 import { type EngineChoice, choiceId, initialChoice, needsWebGPU, saveChoice } from './engine/engineChoice.js';
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
-import { pool, selectEngines, switchEngine } from './engine/pool.js';
+import { poolFor, selectEngines, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
+import { usePoolPhase } from './engine/usePoolPhase.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
@@ -25,6 +26,9 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
   const runnable = !needsWebGPU(choice) || gpu?.supported === true;
   const load = runnable && (asked || choice.kind === 'simulated');
   const noGpu = needsWebGPU(choice) && gpu !== null && !gpu.supported;
+  // Where the CPU model fails to load without WebGPU, the notice comes back with what else runs.
+  const cpuFailed = usePoolPhase(poolFor(choice)) === 'error' && choice.kind === 'cpu' && gpu !== null && !gpu.supported;
+  const offers = NO_WEBGPU_OFFERS.filter((offer) => choiceId(offer.choice) !== choiceId(choice));
 
   const choose = async (next: EngineChoice) => {
     await switchEngine(next);
@@ -42,7 +46,7 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
   };
 
   return (
-    <PoolProvider key={choiceId(choice)} pool={pool} modelId={choiceId(choice)} load={load}>
+    <PoolProvider key={choiceId(choice)} pool={poolFor(choice)} modelId={choiceId(choice)} load={load}>
       <div className="app" data-engine={choice.kind}>
         <header className="app-header">
           <h1>
@@ -50,7 +54,7 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
           </h1>
           <ModelPicker choice={choice} gpu={gpu} runnable={runnable} loading={load} onChoose={choose} onLoad={loadModel} />
         </header>
-        {noGpu && gpu ? <WebGPUNotice reason={gpu.reason} offers={NO_WEBGPU_OFFERS} onChoose={(next) => void choose(next)} /> : null}
+        {(noGpu || cpuFailed) && gpu ? <WebGPUNotice reason={gpu.reason} offers={offers} onChoose={(next) => void choose(next)} /> : null}
         <main className="app-main">
           <NotesEditor engineNote={load ? null : runnable ? 'No suggestions yet: load the model above.' : 'No suggestions yet: no engine runs here until you choose one above.'} />
           <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />

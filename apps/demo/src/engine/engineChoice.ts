@@ -1,6 +1,10 @@
-/** Which engine the demo runs: a WebLLM model, a self-hosted one, or the simulated engine. */
+/**
+ * Which engine the demo runs: a WebLLM model, a self-hosted one, a GGUF model
+ * on the CPU (wllama; `model` names it, `url` is its file), or the simulated engine.
+ */
 export type EngineChoice =
   | { kind: 'webllm'; model: string }
+  | { kind: 'cpu'; model: string; url: string }
   | { kind: 'self-hosted'; model: string; modelUrl: string; libUrl: string }
   | { kind: 'simulated' };
 
@@ -8,7 +12,8 @@ const KEY = 'inkling-demo:engine';
 
 /** A stable name for a choice: the cache key of its results and the key of its provider. */
 export function choiceId(choice: EngineChoice): string {
-  return choice.kind === 'simulated' ? 'simulated' : choice.model;
+  if (choice.kind === 'simulated') return 'simulated';
+  return choice.kind === 'cpu' ? `cpu:${choice.model}` : choice.model;
 }
 
 /** Whether a choice runs on the GPU through WebGPU. */
@@ -26,11 +31,20 @@ export function initialChoice(defaultModel: string): { choice: EngineChoice; cho
   if (new URLSearchParams(location.search).get('engine') === 'simulated') return { choice: { kind: 'simulated' }, chosen: true };
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? 'null') as EngineChoice | null;
-    if (saved && (saved.kind === 'simulated' || typeof saved.model === 'string')) return { choice: saved, chosen: true };
+    if (saved && isWhole(saved)) return { choice: saved, chosen: true };
   } catch {
     // A damaged entry is forgotten, not fatal.
   }
   return { choice: { kind: 'webllm', model: defaultModel }, chosen: false };
+}
+
+/** Whether a saved choice has every field its kind needs (an old or damaged entry may not). */
+function isWhole(saved: EngineChoice): boolean {
+  if (saved.kind === 'simulated') return true;
+  if (typeof saved.model !== 'string') return false;
+  if (saved.kind === 'cpu') return typeof saved.url === 'string' && URL.canParse(saved.url);
+  if (saved.kind === 'self-hosted') return typeof saved.modelUrl === 'string' && typeof saved.libUrl === 'string';
+  return saved.kind === 'webllm';
 }
 
 /** Remembers a choice a person made, so the next visit starts with it. */

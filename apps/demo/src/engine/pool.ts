@@ -1,13 +1,16 @@
 import { type CreateEngine, EnginePool } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
 import { webllmEngines } from '@inkling/webllm';
+import { wllamaEngines } from '@inkling/wllama';
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { EngineChoice } from './engineChoice.js';
 
 const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
-/** Builds engines for a choice (WebLLM itself is downloaded only when a real model loads). */
+/** Builds engines for a choice (WebLLM and wllama are downloaded only when a real model loads). */
 function enginesFor(choice: EngineChoice): CreateEngine {
   if (choice.kind === 'simulated') return simulatedEngines();
+  if (choice.kind === 'cpu') return wllamaEngines({ model: choice.url, wasmUrl });
   if (choice.kind === 'webllm') return webllmEngines({ model: choice.model, worker });
   return webllmEngines({
     model: choice.model,
@@ -17,21 +20,32 @@ function enginesFor(choice: EngineChoice): CreateEngine {
 }
 
 let current: CreateEngine = simulatedEngines();
+const createEngine: CreateEngine = (index, onProgress, options) => current(index, onProgress, options);
 
 /**
- * The app's one pool, built at module scope: ghost text and the page
- * translation share its two engines. Which engines it builds follows the
- * model picker (`switchEngine`).
+ * The app's pools, built at module scope: ghost text and the page
+ * translation share their engines. Which engines they build follows the
+ * model picker (`switchEngine`). A GPU (or simulated) pool has two engines;
+ * the CPU pool one, since every wllama engine holds its own copy of the weights
+ * in the page's memory and a second would only compete for the same cores.
  */
-export const pool = new EnginePool({ size: 2, createEngine: (index, onProgress, options) => current(index, onProgress, options) });
+const pools = {
+  gpu: new EnginePool({ size: 2, createEngine }),
+  cpu: new EnginePool({ size: 1, createEngine }),
+};
 
-/** Makes the pool's next load build `choice`'s engines (at start-up, before anything loaded). */
+/** The pool that runs `choice`. */
+export function poolFor(choice: EngineChoice): EnginePool {
+  return choice.kind === 'cpu' ? pools.cpu : pools.gpu;
+}
+
+/** Makes the pools' next load build `choice`'s engines (at start-up, before anything loaded). */
 export function selectEngines(choice: EngineChoice): void {
   current = enginesFor(choice);
 }
 
-/** Unloads the engines the pool has and makes the next load build `choice`'s. */
+/** Unloads the engines the pools have and makes the next load build `choice`'s. */
 export async function switchEngine(choice: EngineChoice): Promise<void> {
-  await pool.unload();
+  await Promise.all([pools.gpu.unload(), pools.cpu.unload()]);
   selectEngines(choice);
 }

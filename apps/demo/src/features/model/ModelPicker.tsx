@@ -1,11 +1,15 @@
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
+import { chooseEngineKind } from '@inkling/wllama';
 import { useId, useState } from 'react';
+import { CPU_MODELS, cpuModelLabel } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
 import { EngineStatus } from './EngineStatus.js';
 import { SelfHostedForm } from './SelfHostedForm.js';
 
 const SIMULATED = 'simulated';
 const SELF_HOSTED = 'self-hosted';
+const CPU = 'cpu:';
+const NONE = '';
 
 interface ModelPickerProps {
   choice: EngineChoice;
@@ -24,23 +28,56 @@ function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport 
   return gpu?.supported && model.shaderF16 && !gpu.shaderF16 ? `${name} (needs shader-f16)` : name;
 }
 
-/** Picks the model (a WebLLM one, a self-hosted one, or the simulated engine) and shows its state. */
+/** The CPU models (llama.cpp in WebAssembly), which run in every browser with WebAssembly. */
+function CpuOptions() {
+  return (
+    <optgroup label="On this device (CPU, llama.cpp)">
+      {CPU_MODELS.map((m) => (
+        <option key={m.choice.model} value={CPU + m.choice.model}>
+          {cpuModelLabel(m)}
+        </option>
+      ))}
+    </optgroup>
+  );
+}
+
+function choiceFor(value: string): EngineChoice {
+  if (value === SIMULATED) return { kind: 'simulated' };
+  const cpu = value.startsWith(CPU) ? CPU_MODELS.find((m) => CPU + m.choice.model === value) : undefined;
+  return cpu ? cpu.choice : { kind: 'webllm', model: value };
+}
+
+/**
+ * Picks the model (a WebLLM one, a self-hosted one, a CPU one, or the
+ * simulated engine) and shows its state. Where WebGPU is missing or only
+ * software, the CPU models come first.
+ */
 export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }: ModelPickerProps) {
   const id = useId();
   const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const noGpu = gpu !== null && !gpu.supported;
-  const current = choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.model;
-  const value = editingSelfHosted ? SELF_HOSTED : current;
+  const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
+  const current =
+    choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.kind === 'cpu' ? CPU + choice.model : choice.model;
+  // Without WebGPU a WebLLM model is not shown as the choice: it cannot run here.
+  const unrunnable = noGpu && (choice.kind === 'webllm' || choice.kind === 'self-hosted');
+  const value = editingSelfHosted ? SELF_HOSTED : unrunnable ? NONE : current;
   const choose = (next: string) => {
     setEditingSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
-    void onChoose(next === SIMULATED ? { kind: 'simulated' } : { kind: 'webllm', model: next });
+    void onChoose(choiceFor(next));
   };
   return (
     <div className="model-picker">
       <div className="model-row">
         <label htmlFor={id}>Model</label>
         <select id={id} value={value} onChange={(event) => choose(event.target.value)}>
+          {unrunnable ? (
+            <option value={NONE} disabled>
+              Choose an engine that runs here
+            </option>
+          ) : null}
+          {cpuFirst ? <CpuOptions /> : null}
           <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
@@ -50,6 +87,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
                 </option>
               ))}
           </optgroup>
+          {cpuFirst ? null : <CpuOptions />}
           <option value={SELF_HOSTED} disabled={noGpu}>
             Self-hosted model…
           </option>

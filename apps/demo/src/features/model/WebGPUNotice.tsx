@@ -16,8 +16,8 @@ export function WebGPUNotice({ reason, offers, onChoose }: WebGPUNoticeProps) {
       <h2 id="webgpu-heading">WebGPU is not available in this browser</h2>
       <p>
         {reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1).replace(/\.?$/, '.')} ` : ''}
-        The models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops), so none of
-        them can load here. You can still try everything:
+        The WebLLM models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops), so
+        none of them can load here. You can still try everything:
       </p>
       <ul className="notice-offers">
         {offers.map((offer) => (
