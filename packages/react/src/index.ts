@@ -95,6 +95,7 @@ export type {
   JobSpec,
   JobStatus,
   LoadProgress,
+  Pool,
   PoolLoadProgress,
   PoolPhase,
   PoolStatus,

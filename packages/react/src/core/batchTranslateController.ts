@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
@@ -90,7 +90,7 @@ const QUEUED = { text: '', status: 'queued', error: null } as const;
  * batch.subscribe(() => console.log(batch.getSnapshot().progress));
  */
 export class BatchTranslateController extends Store<BatchTranslateState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: BatchTranslateOptions;
@@ -99,8 +99,10 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   /** Sources whose jobs a disposal stopped, resumed by the next mount. */
   #interrupted: string[] = [];
   #applied: BatchTranslateOptions | undefined;
+  /** Retryable failures in a row, by source; bounds resubmission (see `#finished`). */
+  readonly #retries = new Map<string, number>();
 
-  constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
+  constructor(pool: Pool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
     // Reading the cache is not work: a remount shows cached items in its first render.
     super(summarize(options.items.map((source) => initialResult(source, options, environment)), false), environment.scheduleFrame);
     this.#pool = pool;
@@ -212,6 +214,9 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #finished(source: string, controller: AbortController, result: JobResult): void {
     if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
     this.#jobs.delete(source);
+    const retries = result.status === 'error' && isRetryable(result.error) ? (this.#retries.get(source) ?? 0) + 1 : 0;
+    if (retries > 0) this.#retries.set(source, retries);
+    else this.#retries.delete(source);
     switch (result.status) {
       case 'preempted':
         // Interactive work took the engine mid-item: start the item over.
@@ -225,6 +230,11 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
         return;
       }
       case 'error':
+        // Retryable (a shared pool's host was lost mid-item): start over like preempted work, a few times in a row at most.
+        if (retries > 0 && retries <= MAX_RETRIES) {
+          this.#run(source);
+          return;
+        }
         this.#item(source, { text: '', status: 'error', error: result.error ?? null }, true);
         return;
       case 'cancelled':
@@ -242,6 +252,14 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     const urgent = action.type === 'items' || action.urgent;
     this.commit(summarize(results, this.#jobs.size > 0), urgent ? 'now' : 'frame');
   }
+}
+
+/** Retryable failures of one item resubmitted in a row before it shows as an error. */
+const MAX_RETRIES = 2;
+
+/** An error that says the same request may pass if sent again (`retryable: true`). */
+function isRetryable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
 }
 
 function cachedTranslation(source: string, options: BatchTranslateOptions, environment: BatchTranslateEnvironment): string | undefined {
