@@ -1,0 +1,70 @@
+/**
+ * Anything that carries messages both ways like a `MessagePort`: a
+ * SharedWorker's port, one end of a `MessageChannel`, an addressed view of a
+ * `BroadcastChannel`, or an adapter over an extension's `runtime.Port`.
+ * Messages are structured-cloned (or JSON for a runtime port: the protocol
+ * sends plain data only).
+ *
+ * @example
+ * const { port1, port2 } = new MessageChannel();
+ * servePool(pool, port1);
+ * const client = new PoolClient({ connect: () => port2 });
+ */
+export interface MessageEndpoint {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  removeEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  /** Called once listening starts, where the endpoint needs it (`MessagePort.start`). */
+  start?(): void;
+  /** Called when the side that owns it is done with it. */
+  close?(): void;
+}
+
+/** The part of `navigator.locks` (Web Locks) the shared pool uses: exclusive locks, `signal`. */
+export interface LockManagerLike {
+  request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
+}
+
+/** `navigator.locks` where the platform has it. Looked up when called, never at import. */
+export function platformLocks(): LockManagerLike | null {
+  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
+  return nav?.locks ?? null;
+}
+
+/**
+ * Takes lock `name` and keeps it until `release()` (or until this agent dies:
+ * a closed tab, a terminated worker). `held` resolves once it is taken.
+ */
+export function holdLock(locks: LockManagerLike, name: string): { held: Promise<void>; release: () => void } {
+  let release = () => {};
+  let taken = () => {};
+  const held = new Promise<void>((resolve) => (taken = resolve));
+  const until = new Promise<void>((resolve) => (release = resolve));
+  locks
+    .request(name, {}, () => {
+      taken();
+      return until;
+    })
+    .catch(() => {});
+  return { held, release };
+}
+
+/**
+ * Calls `onGone` once lock `name` is free: its holder released it or died.
+ * Returns the function that stops watching.
+ */
+export function watchLock(locks: LockManagerLike, name: string, onGone: () => void): () => void {
+  const stop = new AbortController();
+  locks
+    .request(name, { signal: stop.signal }, () => {
+      if (!stop.signal.aborted) onGone();
+    })
+    .catch(() => {});
+  return () => stop.abort();
+}
+
+/** A random id for locks and channel addresses. */
+export function randomId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}

@@ -1,0 +1,466 @@
+import {
+  type ChatCompletionChunk,
+  InvalidJobError,
+  InvalidOptionError,
+  type JobResult,
+  type JobSpec,
+  type Pool,
+  type PoolLoadProgress,
+  type PoolStatus,
+} from '@inkling/scheduler';
+import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
+import { HostLostError } from './errors.js';
+import { emptyStatus, localView, shiftTimes } from './localView.js';
+import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
+import { type Presence, type PresenceSource, documentPresence } from './presence.js';
+import { type CallOp, type ClientMessage, type HostMessage, type WireSpec, isHostMessage } from './protocol.js';
+import { type RemoteJob, chunkContent, localResult } from './remoteJob.js';
+
+/** Options of `new PoolClient(...)`. */
+export interface PoolClientOptions {
+  /**
+   * Opens an endpoint to the host (a SharedWorker's port, a channel to the
+   * hosting tab). Called on first use, and again after the host is lost.
+   * Required.
+   */
+  connect: () => MessageEndpoint | Promise<MessageEndpoint>;
+  /**
+   * Error classes to rebuild besides the scheduler's and `HostLostError`,
+   * keyed by their instances' `name`. Default: none.
+   */
+  errorClasses?: ErrorClasses;
+  /** This tab's visibility and focus. Default: `documentPresence()`. */
+  presence?: PresenceSource;
+  /** Web Locks, to learn of the host's death. Default: `navigator.locks`; `null` turns it off. */
+  locks?: LockManagerLike | null;
+  /** Clock for results the client makes itself. Default `performance.now`. */
+  now?: () => number;
+  /** Where `now` counts from, to put the host's times on this clock. Default `performance.timeOrigin`. */
+  timeOrigin?: number;
+}
+
+interface Connection {
+  endpoint: MessageEndpoint | undefined;
+  readonly outbox: ClientMessage[];
+  clientId: string | undefined;
+  clockOffset: number;
+  dead: boolean;
+  stopWatch: () => void;
+  readonly listener: (event: { data: unknown }) => void;
+}
+
+interface PendingCall {
+  readonly op: CallOp;
+  readonly onProgress?: ((report: PoolLoadProgress) => void) | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * A `Pool` whose engines live elsewhere (a SharedWorker, another tab, an
+ * offscreen document), reached over a `MessageEndpoint` served by `PoolHost`.
+ * Hand it to `<PoolProvider pool>` like an `EnginePool`. Chunks stream as
+ * messages, an `AbortSignal` becomes an abort, errors keep their classes,
+ * and the snapshot (every tab's jobs; `owner` says whose) arrives at most
+ * once a frame. `cancel` resolves this tab's matching jobs at once and
+ * returns their number. When the host is lost, running jobs that streamed
+ * something end with a `HostLostError` (`retryable: true`, their text
+ * kept); the rest are resubmitted to the new host, reached through `connect`.
+ *
+ * @example
+ * const pool = new PoolClient({ connect: () => new SharedWorker(url, { type: 'module' }).port });
+ * const { text } = await pool.submit({ params: { messages: [{ role: 'user', content: 'Hi' }] } });
+ */
+export class PoolClient implements Pool {
+  readonly #connect: PoolClientOptions['connect'];
+  readonly #classes: ErrorClasses;
+  readonly #presenceSource: PresenceSource;
+  readonly #locks: LockManagerLike | null;
+  readonly #now: () => number;
+  readonly #timeOrigin: number;
+  readonly #listeners = new Set<() => void>();
+  readonly #jobs = new Map<string, RemoteJob>();
+  readonly #calls = new Map<number, PendingCall>();
+  #conn: Connection | undefined;
+  #snapshot: PoolStatus = emptyStatus('idle');
+  #presence: Presence | undefined;
+  #unpresence: (() => void) | undefined;
+  #clientLock: { name: string; held: Promise<void>; release: () => void } | undefined;
+  #holding = false;
+  #config: Record<string, unknown> | undefined;
+  #nextRid = 0;
+  #nextJob = 0;
+  #losses = 0;
+  #closed = false;
+
+  constructor(options: PoolClientOptions) {
+    if (typeof options?.connect !== 'function') {
+      throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
+    }
+    this.#connect = options.connect;
+    this.#classes = options.errorClasses ?? {};
+    this.#presenceSource = options.presence ?? documentPresence();
+    this.#locks = options.locks === undefined ? platformLocks() : options.locks;
+    this.#now = options.now ?? (() => performance.now());
+    this.#timeOrigin = options.timeOrigin ?? performance.timeOrigin;
+  }
+
+  /** The id the host gave this client (`JobInfo.owner` of its jobs); undefined until it answered. */
+  get clientId(): string | undefined {
+    return this.#conn?.clientId;
+  }
+
+  /** How many times the host was lost (and a new one sought). */
+  get hostLosses(): number {
+    return this.#losses;
+  }
+
+  /** Listens for snapshots from the host (connecting if needed); returns the unsubscribe. Bound. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#ensure();
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /** The host's last snapshot as this tab sees it; the same object until a new one arrives. Bound. */
+  readonly getSnapshot = (): PoolStatus => this.#snapshot;
+
+  /**
+   * Sends a job to the host; resolves with its result, never rejects. See
+   * `EnginePool.submit`; the tab's presence sets its band (`tabPriority`).
+   *
+   * @example
+   * const result = await pool.submit({ session: 'editor', priority: 'interactive', params, onChunk });
+   */
+  submit(spec: JobSpec): Promise<JobResult> {
+    const now = this.#now();
+    const given = typeof spec === 'object' && spec !== null ? spec : undefined;
+    const id = typeof given?.id === 'string' && given.id !== '' ? given.id : `job-${++this.#nextJob}`;
+    const refuse = (message: string) =>
+      Promise.resolve<JobResult>({ id, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error: new InvalidJobError(message) });
+    if (this.#jobs.has(id)) {
+      return refuse(`A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`);
+    }
+    const { signal, onChunk, owner: _owner, ...rest } = given ?? ({} as Partial<JobSpec>);
+    const wire = { ...rest, id, stream: typeof onChunk === 'function' } as unknown as WireSpec;
+    // A bad signal or onChunk goes on as it is, for the host's pool to refuse with its own words.
+    if (onChunk !== undefined && typeof onChunk !== 'function') Object.assign(wire, { onChunk: String(onChunk) });
+    if (signal !== undefined && !(signal instanceof AbortSignal)) Object.assign(wire, { signal: String(signal) });
+    if (!given) return refuse(`submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`);
+    const problem = uncloneable(wire);
+    if (problem) return refuse(`The job spec cannot be sent to the shared pool (${problem}); params must be plain data.`);
+    if (signal instanceof AbortSignal && signal.aborted) {
+      return Promise.resolve({ id, status: 'cancelled', text: '', submittedAt: now, finishedAt: now, cancelled: true, cancelReason: 'abort', preempted: false, finishReason: 'abort' });
+    }
+    return new Promise<JobResult>((resolve) => {
+      const job: RemoteJob = {
+        id,
+        session: typeof given.session === 'string' ? given.session : undefined,
+        wire,
+        onChunk: typeof onChunk === 'function' ? (onChunk as (chunk: ChatCompletionChunk) => void) : undefined,
+        submittedAt: now,
+        text: '',
+        chunks: 0,
+        detach: () => {},
+        resolve,
+      };
+      if (signal instanceof AbortSignal) {
+        const onAbort = () => {
+          if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', id });
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      this.#jobs.set(id, job);
+      this.#post({ t: 'submit', id, spec: wire });
+    });
+  }
+
+  /**
+   * Cancels this tab's live jobs with that id or session; each resolves at
+   * once (`status: 'cancelled'`, text so far). Returns how many it matched.
+   * Other tabs' jobs are out of reach.
+   *
+   * @example
+   * pool.cancel('notes-editor');
+   */
+  cancel(idOrSession: string | null | undefined): number {
+    if (typeof idOrSession !== 'string' || idOrSession === '') return 0;
+    let matched = 0;
+    for (const job of [...this.#jobs.values()]) {
+      if (job.id !== idOrSession && job.session !== idOrSession) continue;
+      if (this.#finish(job, { cancelReason: 'cancel' })) matched += 1;
+    }
+    if (matched > 0) this.#post({ t: 'cancel', key: idOrSession });
+    return matched;
+  }
+
+  /**
+   * Asks the host for the model: this tab holds it until `unload()` or until
+   * the tab goes. Resolves with the host pool's engine count; rejects as
+   * `EnginePool.load` does (the error rebuilt with its class).
+   *
+   * @example
+   * await pool.load((report) => console.log(report.text));
+   */
+  load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
+    this.#holding = true;
+    return this.#call('load', undefined, onProgress) as Promise<number>;
+  }
+
+  /**
+   * Lets go of the model: this tab's jobs resolve at once (`cancelReason:
+   * 'unload'`); the host unloads once no tab holds it.
+   *
+   * @example
+   * await pool.unload();
+   */
+  async unload(): Promise<void> {
+    this.#holding = false;
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'unload' });
+    if (this.#conn) await this.#call('unload');
+  }
+
+  /**
+   * Sends a runtime setting to the host's engines (and to engines built
+   * later, and to the next host). Returns the engine count of the last
+   * snapshot: the host's answer comes later.
+   *
+   * @example
+   * pool.configure({ decodeSteps: 4 });
+   */
+  configure(patch: Record<string, unknown>): number {
+    if (typeof patch !== 'object' || patch === null) {
+      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
+    }
+    this.#config = { ...this.#config, ...patch };
+    this.#call('configure', patch).catch(() => {});
+    return this.#snapshot.size;
+  }
+
+  /**
+   * Leaves the host for good: this tab's jobs resolve cancelled and its hold
+   * on the model goes. The client cannot be used again.
+   *
+   * @example
+   * window.addEventListener('pagehide', () => pool.close());
+   */
+  close(): void {
+    if (this.#closed) return;
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'cancel' });
+    this.#post({ t: 'bye' });
+    this.#closed = true;
+    const conn = this.#conn;
+    if (conn) this.#teardown(conn);
+    this.#unpresence?.();
+    this.#clientLock?.release();
+  }
+
+  // ----------------------------------------------------------------- internals
+
+  #call(op: CallOp, patch?: Record<string, unknown>, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
+    const rid = ++this.#nextRid;
+    return new Promise((resolve, reject) => {
+      this.#calls.set(rid, { op, onProgress, resolve, reject });
+      this.#post({ t: 'call', rid, op, ...(patch && { patch }) });
+    });
+  }
+
+  /** Resolves a job here (cancel, abort, host lost); false when it had already ended. */
+  #finish(job: RemoteJob, ending: Parameters<typeof localResult>[2]): boolean {
+    if (this.#jobs.get(job.id) !== job) return false;
+    this.#jobs.delete(job.id);
+    job.detach();
+    job.resolve(localResult(job, this.#now(), ending));
+    return true;
+  }
+
+  #post(message: ClientMessage): void {
+    if (this.#closed) return;
+    const conn = this.#ensure();
+    if (!conn) return;
+    if (!conn.endpoint) {
+      conn.outbox.push(message);
+      return;
+    }
+    try {
+      conn.endpoint.postMessage(message);
+    } catch {
+      this.#lost(conn);
+    }
+  }
+
+  #ensure(): Connection | undefined {
+    if (this.#closed) return undefined;
+    if (this.#conn) return this.#conn;
+    const conn: Connection = {
+      endpoint: undefined,
+      outbox: [],
+      clientId: undefined,
+      clockOffset: 0,
+      dead: false,
+      stopWatch: () => {},
+      listener: (event) => {
+        if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
+      },
+    };
+    this.#conn = conn;
+    this.#unpresence ??= this.#presenceSource.subscribe(() => this.#presenceChanged());
+    this.#replay(conn);
+    void this.#open(conn);
+    return conn;
+  }
+
+  /** What a new host must hear first: the model held, settings, work it never started. */
+  #replay(conn: Connection): void {
+    for (const [rid, call] of this.#calls) conn.outbox.push({ t: 'call', rid, op: call.op });
+    if (this.#holding && ![...this.#calls.values()].some((call) => call.op === 'load')) {
+      this.#call('load').catch(() => {});
+    }
+    if (this.#config) this.#call('configure', this.#config).catch(() => {});
+    for (const job of this.#jobs.values()) conn.outbox.push({ t: 'submit', id: job.id, spec: job.wire });
+  }
+
+  async #open(conn: Connection): Promise<void> {
+    try {
+      if (this.#locks && !this.#clientLock) {
+        const name = `inkling-pool-client:${randomId()}`;
+        this.#clientLock = { name, ...holdLock(this.#locks, name) };
+      }
+      await this.#clientLock?.held;
+      const endpoint = await this.#connect();
+      if (conn.dead) {
+        endpoint.close?.();
+        return;
+      }
+      endpoint.addEventListener('message', conn.listener);
+      endpoint.start?.();
+      conn.endpoint = endpoint;
+      this.#presence = this.#presenceSource.get();
+      endpoint.postMessage({ t: 'hello', presence: this.#presence, lock: this.#clientLock?.name } satisfies ClientMessage);
+      for (const message of conn.outbox.splice(0)) endpoint.postMessage(message);
+    } catch (error) {
+      this.#failed(conn, error);
+    }
+  }
+
+  #receive(conn: Connection, message: HostMessage): void {
+    switch (message.t) {
+      case 'welcome':
+        conn.clientId = message.clientId;
+        conn.clockOffset = message.timeOrigin - this.#timeOrigin;
+        if (this.#locks && message.lock) conn.stopWatch = watchLock(this.#locks, message.lock, () => this.#lost(conn));
+        return;
+      case 'chunk': {
+        const job = this.#jobs.get(message.id);
+        if (!job) return;
+        job.text += chunkContent(message.chunk);
+        job.chunks += 1;
+        if (job.onChunk) guard(job.onChunk, message.chunk);
+        return;
+      }
+      case 'result': {
+        const job = this.#jobs.get(message.id);
+        if (!job) return;
+        this.#jobs.delete(job.id);
+        job.detach();
+        const result = decodeResult(message.result, this.#classes);
+        job.resolve({ ...result, ...shiftTimes(result, conn.clockOffset) });
+        return;
+      }
+      case 'snapshot':
+        this.#show(localView(decodeStatus(message.status, this.#classes), conn.clientId ?? '', conn.clockOffset));
+        return;
+      case 'progress': {
+        const onProgress = this.#calls.get(message.rid)?.onProgress;
+        if (onProgress) guard(onProgress, message.report as PoolLoadProgress);
+        return;
+      }
+      case 'reply': {
+        const call = this.#calls.get(message.rid);
+        if (!call) return;
+        this.#calls.delete(message.rid);
+        if (message.error) call.reject(decodeError(message.error, this.#classes));
+        else call.resolve(message.value);
+        return;
+      }
+    }
+  }
+
+  #show(status: PoolStatus): void {
+    this.#snapshot = status;
+    for (const listener of [...this.#listeners]) guard(listener, undefined);
+  }
+
+  #presenceChanged(): void {
+    const next = this.#presenceSource.get();
+    const last = this.#presence;
+    if (last && last.visible === next.visible && last.focused === next.focused) return;
+    this.#presence = next;
+    // Before the endpoint opens, the hello carries the presence of that moment.
+    if (this.#conn?.endpoint) this.#post({ t: 'presence', presence: next });
+  }
+
+  #teardown(conn: Connection): void {
+    conn.dead = true;
+    conn.stopWatch();
+    conn.endpoint?.removeEventListener('message', conn.listener);
+    conn.endpoint?.close?.();
+    if (this.#conn === conn) this.#conn = undefined;
+  }
+
+  /**
+   * The host died. Jobs that streamed something end with a `HostLostError`
+   * and their text; the others, the model hold and the settings go to the
+   * next host, sought at once.
+   */
+  #lost(conn: Connection): void {
+    if (conn.dead) return;
+    this.#teardown(conn);
+    this.#losses += 1;
+    const error = new HostLostError(
+      'The shared pool\'s host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.',
+    );
+    for (const job of [...this.#jobs.values()]) if (job.chunks > 0) this.#finish(job, { error });
+    for (const [rid, call] of this.#calls) {
+      if (call.op === 'load') continue;
+      this.#calls.delete(rid);
+      call.resolve(call.op === 'configure' ? 0 : undefined);
+    }
+    this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
+    if (this.#closed) return;
+    if (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0) this.#ensure();
+  }
+
+  /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
+  #failed(conn: Connection, cause: unknown): void {
+    this.#teardown(conn);
+    const error = new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
+    for (const call of this.#calls.values()) call.reject(error);
+    this.#calls.clear();
+    this.#show({ ...emptyStatus('error'), error });
+  }
+}
+
+/** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */
+function guard<T>(callback: (value: T) => void, value: T): void {
+  try {
+    callback(value);
+  } catch (error) {
+    globalThis.reportError?.(error);
+  }
+}
+
+/** Why `value` cannot be structured-cloned, or undefined when it can (or there is no way to tell). */
+function uncloneable(value: unknown): string | undefined {
+  if (typeof structuredClone !== 'function') return undefined;
+  try {
+    structuredClone(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
