@@ -173,6 +173,8 @@ export class PoolClient implements Pool {
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
       }
+      // Connect first: a new connection replays every job already in #jobs.
+      this.#ensure();
       this.#jobs.set(id, job);
       this.#post({ t: 'submit', id, spec: wire });
     });
@@ -235,6 +237,7 @@ export class PoolClient implements Pool {
     if (typeof patch !== 'object' || patch === null) {
       throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
     }
+    this.#ensure();
     this.#config = { ...this.#config, ...patch };
     this.#call('configure', patch).catch(() => {});
     return this.#snapshot.size;
@@ -262,6 +265,7 @@ export class PoolClient implements Pool {
 
   #call(op: CallOp, patch?: Record<string, unknown>, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
     const rid = ++this.#nextRid;
+    this.#ensure(); // before the call is recorded: a new connection replays recorded ones
     return new Promise((resolve, reject) => {
       this.#calls.set(rid, { op, onProgress, resolve, reject });
       this.#post({ t: 'call', rid, op, ...(patch && { patch }) });
