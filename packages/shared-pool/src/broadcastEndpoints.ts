@@ -1,5 +1,4 @@
-import type { MessageEndpoint } from './messageEndpoint.js';
-import { randomId } from './messageEndpoint.js';
+import { type MessageEndpoint, post, randomId } from './messageEndpoint.js';
 
 /** The part of `BroadcastChannel` the fallback uses. */
 export interface BroadcastChannelLike {
@@ -50,7 +49,7 @@ export function broadcastClientEndpoint(channelName: string, open: OpenChannel):
   const heard = listeners();
   const outbox: unknown[] = [];
   let host: string | undefined;
-  const send = (data: unknown) => channel.postMessage({ k: 'msg', to: host ?? '', from: me, data } satisfies Envelope);
+  const send = (data: unknown) => post(channel, { k: 'msg', to: host ?? '', from: me, data } satisfies Envelope);
   const onMessage = (event: { data: unknown }) => {
     const message = envelope(event.data);
     if (message?.k === 'here' && host === undefined) {
@@ -61,7 +60,7 @@ export function broadcastClientEndpoint(channelName: string, open: OpenChannel):
     }
   };
   channel.addEventListener('message', onMessage);
-  channel.postMessage({ k: 'who' } satisfies Envelope);
+  post(channel, { k: 'who' } satisfies Envelope);
   return {
     postMessage: (data) => (host === undefined ? outbox.push(data) : send(data)),
     addEventListener: (_type, listener) => heard.add(listener),
@@ -86,7 +85,7 @@ export function broadcastHost(channelName: string, open: OpenChannel, hostId: st
   const clients = new Map<string, ReturnType<typeof listeners>>();
   const onMessage = (event: { data: unknown }) => {
     const message = envelope(event.data);
-    if (message?.k === 'who') channel.postMessage({ k: 'here', hostId } satisfies Envelope);
+    if (message?.k === 'who') post(channel, { k: 'here', hostId } satisfies Envelope);
     if (message?.k !== 'msg' || message.to !== hostId) return;
     let client = clients.get(message.from);
     if (!client) {
@@ -97,7 +96,7 @@ export function broadcastHost(channelName: string, open: OpenChannel, hostId: st
       client = heard;
       clients.set(from, heard);
       onClient({
-        postMessage: (data) => channel.postMessage({ k: 'msg', to: from, from: hostId, data } satisfies Envelope),
+        postMessage: (data) => post(channel, { k: 'msg', to: from, from: hostId, data } satisfies Envelope),
         addEventListener: (_type, listener) => heard.add(listener),
         removeEventListener: (_type, listener) => heard.remove(listener),
         close: () => clients.delete(from),
@@ -106,7 +105,7 @@ export function broadcastHost(channelName: string, open: OpenChannel, hostId: st
     client.emit(message.data);
   };
   channel.addEventListener('message', onMessage);
-  channel.postMessage({ k: 'here', hostId } satisfies Envelope);
+  post(channel, { k: 'here', hostId } satisfies Envelope);
   return () => {
     channel.removeEventListener('message', onMessage);
     channel.close();

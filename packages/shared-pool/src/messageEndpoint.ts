@@ -20,6 +20,16 @@ export interface MessageEndpoint {
   close?(): void;
 }
 
+/**
+ * Posts `message` on a port or channel. The one place that calls
+ * `postMessage`: ports and channels take no target origin (that argument is
+ * `window.postMessage`'s, which the protocol never uses).
+ */
+export function post(target: { postMessage(message: unknown): void }, message: unknown): void {
+  // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a MessagePort or BroadcastChannel, not a window
+  target.postMessage(message);
+}
+
 /** The part of `navigator.locks` (Web Locks) the shared pool uses: exclusive locks, `signal`. */
 export interface LockManagerLike {
   request<T>(name: string, options: { signal?: AbortSignal }, callback: (lock: unknown) => Promise<T> | T): Promise<T>;
@@ -36,18 +46,26 @@ export function platformLocks(): LockManagerLike | null {
  * a closed tab, a terminated worker). `held` resolves once it is taken.
  */
 export function holdLock(locks: LockManagerLike, name: string): { held: Promise<void>; release: () => void } {
-  let release = () => {};
-  let taken = () => {};
-  const held = new Promise<void>((resolve) => (taken = resolve));
-  const until = new Promise<void>((resolve) => (release = resolve));
+  const taken = deferred();
+  const until = deferred();
+  const held = taken.promise;
+  const release = () => until.resolve();
   locks
     .request(name, {}, () => {
-      taken();
-      return until;
+      taken.resolve();
+      return until.promise;
     })
     .catch(() => {});
   return { held, release };
 }
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = noop;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+function noop(): void {}
 
 /**
  * Calls `onGone` once lock `name` is free: its holder released it or died.

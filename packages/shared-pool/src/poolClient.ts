@@ -11,7 +11,7 @@ import {
 import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
-import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
+import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, post, randomId, watchLock } from './messageEndpoint.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import { type CallOp, type ClientMessage, type HostMessage, type WireSpec, isHostMessage } from './protocol.js';
 import { type RemoteJob, chunkContent, localResult } from './remoteJob.js';
@@ -290,7 +290,7 @@ export class PoolClient implements Pool {
       return;
     }
     try {
-      conn.endpoint.postMessage(message);
+      post(conn.endpoint, message);
     } catch {
       this.#lost(conn);
     }
@@ -343,8 +343,8 @@ export class PoolClient implements Pool {
       endpoint.start?.();
       conn.endpoint = endpoint;
       this.#presence = this.#presenceSource.get();
-      endpoint.postMessage({ t: 'hello', presence: this.#presence, lock: this.#clientLock?.name } satisfies ClientMessage);
-      for (const message of conn.outbox.splice(0)) endpoint.postMessage(message);
+      post(endpoint, { t: 'hello', presence: this.#presence, lock: this.#clientLock?.name } satisfies ClientMessage);
+      for (const message of conn.outbox.splice(0)) post(endpoint, message);
     } catch (error) {
       this.#failed(conn, error);
     }

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk, JobSpec, Pool, PoolStatus, PoolTimers } from '@inkling/scheduler';
-import { encodeError, encodeResult, encodeStatus, type WireStatus } from './errorCodec.js';
-import type { MessageEndpoint } from './messageEndpoint.js';
+import { type WireStatus, encodeError, encodeResult } from './errorCodec.js';
+import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
 import { type ClientMessage, type HostMessage, type WireSpec, isClientMessage, scoped } from './protocol.js';
 import { tabPriority } from './tabPriority.js';
@@ -90,7 +90,7 @@ export class ServedClient {
   #send(message: HostMessage): void {
     if (this.#closed) return;
     try {
-      this.endpoint.postMessage(message);
+      post(this.endpoint, message);
     } catch {
       // A port whose other end is gone throws in some browsers: the client is gone.
       this.close();

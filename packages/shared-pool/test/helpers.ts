@@ -14,9 +14,12 @@ export function useFakeClock(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] });
 }
 
+/** Node's setImmediate, which the fake clock leaves real. */
+const immediate = (globalThis as unknown as { setImmediate: (callback: () => void) => void }).setImmediate;
+
 /** Lets messages in flight on MessagePorts arrive (they ride the real event loop). */
 export async function flush(turns = 6): Promise<void> {
-  for (let i = 0; i < turns; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < turns; i += 1) await new Promise<void>((resolve) => immediate(resolve));
 }
 
 /** Advances the fake clock `ms` in small steps, letting messages arrive between them. */

@@ -56,7 +56,7 @@ describe('tabs on one shared host', () => {
     await run(5);
     const translation = reader.client.submit(chat('page', { task: 'page', preemptible: true, onChunk: () => {} }));
     await run(25);
-    const unfocused = writer.client.submit(chat('typed', { priority: 'interactive', session: 'ghost' }));
+    void writer.client.submit(chat('typed', { priority: 'interactive', session: 'ghost' }));
     await run(5);
     const bands = scene.host.pool.getSnapshot().jobs.map((j) => [j.owner, j.priority, j.state]);
     expect(bands).toEqual([
