@@ -79,6 +79,14 @@ export class ServedClient {
     this.host.drop(this);
   }
 
+  /** Pushes the snapshot ahead of a reply, so a tab that awaited `load()` sees the pool ready. */
+  #pushNow(): void {
+    if (!this.#welcomed) return;
+    if (this.#timer !== undefined) this.host.timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#push();
+  }
+
   #push(): void {
     const status = this.host.pool.getSnapshot();
     if (status === this.#pushed || this.#closed) return;
@@ -167,8 +175,10 @@ export class ServedClient {
       } else {
         value = this.host.pool.configure(patch as Record<string, unknown>);
       }
+      this.#pushNow();
       this.#send({ t: 'reply', rid, value });
     } catch (error) {
+      this.#pushNow();
       this.#send({ t: 'reply', rid, error: encodeError(error) });
     }
   }
