@@ -1,6 +1,5 @@
 import {
   type ChatCompletionChunk,
-  InvalidJobError,
   InvalidOptionError,
   type JobResult,
   type JobSpec,
@@ -11,10 +10,11 @@ import {
 import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
-import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, post, randomId, watchLock } from './messageEndpoint.js';
+import { HostLink } from './hostLink.js';
+import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
-import { type CallOp, type ClientMessage, type HostMessage, type WireSpec, isHostMessage } from './protocol.js';
-import { type RemoteJob, chunkContent, localResult } from './remoteJob.js';
+import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
+import { type RemoteJob, abortedAtOnce, chunkContent, guard, localResult, refused, wireSpec } from './remoteJob.js';
 
 /** Options of `new PoolClient(...)`. */
 export interface PoolClientOptions {
@@ -37,16 +37,6 @@ export interface PoolClientOptions {
   now?: () => number;
   /** Where `now` counts from, to put the host's times on this clock. Default `performance.timeOrigin`. */
   timeOrigin?: number;
-}
-
-interface Connection {
-  endpoint: MessageEndpoint | undefined;
-  readonly outbox: ClientMessage[];
-  clientId: string | undefined;
-  clockOffset: number;
-  dead: boolean;
-  stopWatch: () => void;
-  readonly listener: (event: { data: unknown }) => void;
 }
 
 interface PendingCall {
@@ -72,20 +62,16 @@ interface PendingCall {
  * const { text } = await pool.submit({ params: { messages: [{ role: 'user', content: 'Hi' }] } });
  */
 export class PoolClient implements Pool {
-  readonly #connect: PoolClientOptions['connect'];
   readonly #classes: ErrorClasses;
   readonly #presenceSource: PresenceSource;
-  readonly #locks: LockManagerLike | null;
   readonly #now: () => number;
-  readonly #timeOrigin: number;
   readonly #listeners = new Set<() => void>();
   readonly #jobs = new Map<string, RemoteJob>();
   readonly #calls = new Map<number, PendingCall>();
-  #conn: Connection | undefined;
+  readonly #link: HostLink;
   #snapshot: PoolStatus = emptyStatus('idle');
   #presence: Presence | undefined;
   #unpresence: (() => void) | undefined;
-  #clientLock: { name: string; held: Promise<void>; release: () => void } | undefined;
   #holding = false;
   #config: Record<string, unknown> | undefined;
   #nextRid = 0;
@@ -97,17 +83,22 @@ export class PoolClient implements Pool {
     if (typeof options?.connect !== 'function') {
       throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
     }
-    this.#connect = options.connect;
     this.#classes = options.errorClasses ?? {};
     this.#presenceSource = options.presence ?? documentPresence();
-    this.#locks = options.locks === undefined ? platformLocks() : options.locks;
     this.#now = options.now ?? (() => performance.now());
-    this.#timeOrigin = options.timeOrigin ?? performance.timeOrigin;
+    const locks = options.locks === undefined ? platformLocks() : options.locks;
+    this.#link = new HostLink(options.connect, locks, options.timeOrigin ?? performance.timeOrigin, {
+      replay: () => this.#replay(),
+      presence: () => (this.#presence = this.#presenceSource.get()),
+      message: (message) => this.#receive(message),
+      lost: () => this.#lost(),
+      failed: (error) => this.#failed(error),
+    });
   }
 
   /** The id the host gave this client (`JobInfo.owner` of its jobs); undefined until it answered. */
   get clientId(): string | undefined {
-    return this.#conn?.clientId;
+    return this.#link.clientId;
   }
 
   /** How many times the host was lost (and a new one sought). */
@@ -138,22 +129,14 @@ export class PoolClient implements Pool {
     const now = this.#now();
     const given = typeof spec === 'object' && spec !== null ? spec : undefined;
     const id = typeof given?.id === 'string' && given.id !== '' ? given.id : `job-${++this.#nextJob}`;
-    const refuse = (message: string) =>
-      Promise.resolve<JobResult>({ id, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error: new InvalidJobError(message) });
+    if (!given) return refused(id, now, `submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`);
     if (this.#jobs.has(id)) {
-      return refuse(`A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`);
+      return refused(id, now, `A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`);
     }
-    const { signal, onChunk, owner: _owner, ...rest } = given ?? ({} as Partial<JobSpec>);
-    const wire = { ...rest, id, stream: typeof onChunk === 'function' } as unknown as WireSpec;
-    // A bad signal or onChunk goes on as it is, for the host's pool to refuse with its own words.
-    if (onChunk !== undefined && typeof onChunk !== 'function') Object.assign(wire, { onChunk: String(onChunk) });
-    if (signal !== undefined && !(signal instanceof AbortSignal)) Object.assign(wire, { signal: String(signal) });
-    if (!given) return refuse(`submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`);
-    const problem = uncloneable(wire);
-    if (problem) return refuse(`The job spec cannot be sent to the shared pool (${problem}); params must be plain data.`);
-    if (signal instanceof AbortSignal && signal.aborted) {
-      return Promise.resolve({ id, status: 'cancelled', text: '', submittedAt: now, finishedAt: now, cancelled: true, cancelReason: 'abort', preempted: false, finishReason: 'abort' });
-    }
+    const wire = wireSpec(given, id);
+    if (typeof wire === 'string') return refused(id, now, wire);
+    const { signal, onChunk } = given;
+    if (signal instanceof AbortSignal && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
     return new Promise<JobResult>((resolve) => {
       const job: RemoteJob = {
         id,
@@ -222,7 +205,7 @@ export class PoolClient implements Pool {
   async unload(): Promise<void> {
     this.#holding = false;
     for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'unload' });
-    if (this.#conn) await this.#call('unload');
+    if (this.#link.connected) await this.#call('unload');
   }
 
   /**
@@ -255,10 +238,8 @@ export class PoolClient implements Pool {
     for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'cancel' });
     this.#post({ t: 'bye' });
     this.#closed = true;
-    const conn = this.#conn;
-    if (conn) this.#teardown(conn);
+    this.#link.close();
     this.#unpresence?.();
-    this.#clientLock?.release();
   }
 
   // ----------------------------------------------------------------- internals
@@ -282,81 +263,28 @@ export class PoolClient implements Pool {
   }
 
   #post(message: ClientMessage): void {
-    if (this.#closed) return;
-    const conn = this.#ensure();
-    if (!conn) return;
-    if (!conn.endpoint) {
-      conn.outbox.push(message);
-      return;
-    }
-    try {
-      post(conn.endpoint, message);
-    } catch {
-      this.#lost(conn);
-    }
+    if (!this.#closed) this.#link.send(message);
   }
 
-  #ensure(): Connection | undefined {
-    if (this.#closed) return undefined;
-    if (this.#conn) return this.#conn;
-    const conn: Connection = {
-      endpoint: undefined,
-      outbox: [],
-      clientId: undefined,
-      clockOffset: 0,
-      dead: false,
-      stopWatch: () => {},
-      listener: (event) => {
-        if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
-      },
-    };
-    this.#conn = conn;
+  #ensure(): void {
+    if (this.#closed) return;
     this.#unpresence ??= this.#presenceSource.subscribe(() => this.#presenceChanged());
-    this.#replay(conn);
-    void this.#open(conn);
-    return conn;
+    this.#link.ensure();
   }
 
   /** What a new host must hear first: the model held, settings, work it never started. */
-  #replay(conn: Connection): void {
-    for (const [rid, call] of this.#calls) conn.outbox.push({ t: 'call', rid, op: call.op });
+  #replay(): void {
+    for (const [rid, call] of this.#calls) this.#post({ t: 'call', rid, op: call.op });
     if (this.#holding && ![...this.#calls.values()].some((call) => call.op === 'load')) {
       this.#call('load').catch(() => {});
     }
     if (this.#config) this.#call('configure', this.#config).catch(() => {});
-    for (const job of this.#jobs.values()) conn.outbox.push({ t: 'submit', id: job.id, spec: job.wire });
+    for (const job of this.#jobs.values()) this.#post({ t: 'submit', id: job.id, spec: job.wire });
   }
 
-  async #open(conn: Connection): Promise<void> {
-    try {
-      if (this.#locks && !this.#clientLock) {
-        const name = `inkling-pool-client:${randomId()}`;
-        this.#clientLock = { name, ...holdLock(this.#locks, name) };
-      }
-      await this.#clientLock?.held;
-      const endpoint = await this.#connect();
-      if (conn.dead) {
-        endpoint.close?.();
-        return;
-      }
-      endpoint.addEventListener('message', conn.listener);
-      endpoint.start?.();
-      conn.endpoint = endpoint;
-      this.#presence = this.#presenceSource.get();
-      post(endpoint, { t: 'hello', presence: this.#presence, lock: this.#clientLock?.name } satisfies ClientMessage);
-      for (const message of conn.outbox.splice(0)) post(endpoint, message);
-    } catch (error) {
-      this.#failed(conn, error);
-    }
-  }
-
-  #receive(conn: Connection, message: HostMessage): void {
+  #receive(message: Exclude<HostMessage, { t: 'welcome' }>): void {
+    const offset = this.#link.clockOffset;
     switch (message.t) {
-      case 'welcome':
-        conn.clientId = message.clientId;
-        conn.clockOffset = message.timeOrigin - this.#timeOrigin;
-        if (this.#locks && message.lock) conn.stopWatch = watchLock(this.#locks, message.lock, () => this.#lost(conn));
-        return;
       case 'chunk': {
         const job = this.#jobs.get(message.id);
         if (!job) return;
@@ -371,11 +299,11 @@ export class PoolClient implements Pool {
         this.#jobs.delete(job.id);
         job.detach();
         const result = decodeResult(message.result, this.#classes);
-        job.resolve({ ...result, ...shiftTimes(result, conn.clockOffset) });
+        job.resolve({ ...result, ...shiftTimes(result, offset) });
         return;
       }
       case 'snapshot':
-        this.#show(localView(decodeStatus(message.status, this.#classes), conn.clientId ?? '', conn.clockOffset));
+        this.#show(localView(decodeStatus(message.status, this.#classes), this.#link.clientId ?? '', offset));
         return;
       case 'progress': {
         const onProgress = this.#calls.get(message.rid)?.onProgress;
@@ -404,15 +332,7 @@ export class PoolClient implements Pool {
     if (last && last.visible === next.visible && last.focused === next.focused) return;
     this.#presence = next;
     // Before the endpoint opens, the hello carries the presence of that moment.
-    if (this.#conn?.endpoint) this.#post({ t: 'presence', presence: next });
-  }
-
-  #teardown(conn: Connection): void {
-    conn.dead = true;
-    conn.stopWatch();
-    conn.endpoint?.removeEventListener('message', conn.listener);
-    conn.endpoint?.close?.();
-    if (this.#conn === conn) this.#conn = undefined;
+    if (this.#link.open) this.#post({ t: 'presence', presence: next });
   }
 
   /**
@@ -420,12 +340,10 @@ export class PoolClient implements Pool {
    * and their text; the others, the model hold and the settings go to the
    * next host, sought at once.
    */
-  #lost(conn: Connection): void {
-    if (conn.dead) return;
-    this.#teardown(conn);
+  #lost(): void {
     this.#losses += 1;
     const error = new HostLostError(
-      'The shared pool\'s host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.',
+      "The shared pool's host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.",
     );
     for (const job of [...this.#jobs.values()]) if (job.chunks > 0) this.#finish(job, { error });
     for (const [rid, call] of this.#calls) {
@@ -434,37 +352,15 @@ export class PoolClient implements Pool {
       call.resolve(call.op === 'configure' ? 0 : undefined);
     }
     this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
-    if (this.#closed) return;
-    if (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0) this.#ensure();
+    if (!this.#closed && (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0)) this.#ensure();
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
-  #failed(conn: Connection, cause: unknown): void {
-    this.#teardown(conn);
+  #failed(cause: unknown): void {
     const error = new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
     for (const call of this.#calls.values()) call.reject(error);
     this.#calls.clear();
     this.#show({ ...emptyStatus('error'), error });
-  }
-}
-
-/** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */
-function guard<T>(callback: (value: T) => void, value: T): void {
-  try {
-    callback(value);
-  } catch (error) {
-    globalThis.reportError?.(error);
-  }
-}
-
-/** Why `value` cannot be structured-cloned, or undefined when it can (or there is no way to tell). */
-function uncloneable(value: unknown): string | undefined {
-  if (typeof structuredClone !== 'function') return undefined;
-  try {
-    structuredClone(value);
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
   }
 }

@@ -1,4 +1,4 @@
-import type { CancelReason, ChatCompletionChunk, InklingError, JobResult } from '@inkling/scheduler';
+import { type CancelReason, type ChatCompletionChunk, type InklingError, InvalidJobError, type JobResult, type JobSpec } from '@inkling/scheduler';
 import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */
@@ -31,4 +31,48 @@ export function localResult(
 export function chunkContent(chunk: ChatCompletionChunk): string {
   const content = chunk?.choices?.[0]?.delta?.content;
   return typeof content === 'string' ? content : '';
+}
+
+/** A job refused before it was sent: it never ran. */
+export function refused(id: string, now: number, message: string): Promise<JobResult> {
+  return Promise.resolve({ id, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error: new InvalidJobError(message) });
+}
+
+/** A job whose signal was aborted before it was submitted. */
+export function abortedAtOnce(id: string, now: number): JobResult {
+  return { id, status: 'cancelled', text: '', submittedAt: now, finishedAt: now, cancelled: true, cancelReason: 'abort', preempted: false, finishReason: 'abort' };
+}
+
+/**
+ * The spec as it crosses (functions and signal off, `stream` on when there
+ * is an `onChunk`), or why it cannot cross. A `signal` or `onChunk` of the
+ * wrong type goes on as text, for the host's pool to refuse in its own words.
+ */
+export function wireSpec(spec: JobSpec, id: string): WireSpec | string {
+  const { signal, onChunk, owner: _owner, ...rest } = spec;
+  const wire: Record<string, unknown> = { ...rest, id, stream: typeof onChunk === 'function' };
+  if (onChunk !== undefined && typeof onChunk !== 'function') wire.onChunk = String(onChunk);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) wire.signal = String(signal);
+  const problem = uncloneable(wire);
+  return problem ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.` : (wire as unknown as WireSpec);
+}
+
+/** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */
+export function guard<T>(callback: (value: T) => void, value: T): void {
+  try {
+    callback(value);
+  } catch (error) {
+    globalThis.reportError?.(error);
+  }
+}
+
+/** Why `value` cannot be structured-cloned, or undefined when it can (or there is no way to tell). */
+function uncloneable(value: unknown): string | undefined {
+  if (typeof structuredClone !== 'function') return undefined;
+  try {
+    structuredClone(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
