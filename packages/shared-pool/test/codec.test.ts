@@ -1,6 +1,6 @@
 import { EngineCrashedError, EngineError, InklingError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { HostLostError, decodeError, encodeError, tabPriority } from '../src/index.js';
+import { HostLostError, decodeError, documentPresence, encodeError, tabPriority } from '../src/index.js';
 
 describe('errors across the wire', () => {
   it('keep class, message, plain own fields and cause; drop what cannot cross', () => {
@@ -53,5 +53,32 @@ describe('tabPriority', () => {
 
   it('passes an unknown band on for the pool to refuse', () => {
     expect(tabPriority('urgent' as never, hidden)).toBe('urgent');
+  });
+});
+
+describe('documentPresence', () => {
+  it('reads visibility and focus from the document and hears their changes', () => {
+    const doc = new EventTarget() as EventTarget & { visibilityState: string; hasFocus(): boolean };
+    const win = new EventTarget();
+    let focused = true;
+    doc.visibilityState = 'visible';
+    doc.hasFocus = () => focused;
+    const presence = documentPresence(doc, win);
+    const heard: Array<{ visible: boolean; focused: boolean }> = [];
+    const stop = presence.subscribe(() => heard.push(presence.get()));
+    focused = false;
+    win.dispatchEvent(new Event('blur'));
+    doc.visibilityState = 'hidden';
+    doc.dispatchEvent(new Event('visibilitychange'));
+    stop();
+    win.dispatchEvent(new Event('focus'));
+    expect(heard).toEqual([
+      { visible: true, focused: false },
+      { visible: false, focused: false },
+    ]);
+  });
+
+  it('counts a place without a document (a worker, a server) as visible and focused', () => {
+    expect(documentPresence(undefined, undefined).get()).toEqual({ visible: true, focused: true });
   });
 });

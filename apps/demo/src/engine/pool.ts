@@ -1,5 +1,6 @@
-import { type CreateEngine, EnginePool } from '@inkling/react';
+import { type CreateEngine, EnginePool, type Pool } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
+import { sharedPool } from '@inkling/shared-pool';
 import { webllmEngines } from '@inkling/webllm';
 import type { EngineChoice } from './engineChoice.js';
 
@@ -23,7 +24,14 @@ let current: CreateEngine = simulatedEngines();
  * translation share its two engines. Which engines it builds follows the
  * model picker (`switchEngine`).
  */
-export const pool = new EnginePool({ size: 2, createEngine: (index, onProgress, options) => current(index, onProgress, options) });
+export const pool: Pool = new URLSearchParams(location.search).get('pool') === 'shared'
+  ? // Opt-in: every tab of the demo shares one simulated pool (the model picker does not reach it).
+    sharedPool({
+      name: 'inkling-demo',
+      worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: 'inkling-demo' }),
+      pool: { size: 2, createEngine: simulatedEngines() },
+    })
+  : new EnginePool({ size: 2, createEngine: (index, onProgress, options) => current(index, onProgress, options) });
 
 /** Makes the pool's next load build `choice`'s engines (at start-up, before anything loaded). */
 export function selectEngines(choice: EngineChoice): void {

@@ -49,7 +49,10 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             <td>
               <code>{job.id}</code>
             </td>
-            <td className="inkling-task">{job.task}</td>
+            <td className="inkling-task" data-owner={job.owner}>
+              {job.task}
+              {job.owner === undefined ? null : <span className="inkling-owner"> · {job.owner}</span>}
+            </td>
             <td>
               <span className="inkling-priority" data-priority={job.priority}>
                 {job.priority}
