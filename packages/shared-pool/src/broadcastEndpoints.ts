@@ -63,8 +63,8 @@ export function broadcastClientEndpoint(channelName: string, open: OpenChannel):
   post(channel, { k: 'who' } satisfies Envelope);
   return {
     postMessage: (data) => (host === undefined ? outbox.push(data) : send(data)),
-    addEventListener: (_type, listener) => heard.add(listener),
-    removeEventListener: (_type, listener) => heard.remove(listener),
+    addEventListener: (type, listener) => type === 'message' && heard.add(listener),
+    removeEventListener: (type, listener) => type === 'message' && heard.remove(listener),
     close: () => {
       channel.removeEventListener('message', onMessage);
       channel.close();
@@ -97,8 +97,8 @@ export function broadcastHost(channelName: string, open: OpenChannel, hostId: st
       clients.set(from, heard);
       onClient({
         postMessage: (data) => post(channel, { k: 'msg', to: from, from: hostId, data } satisfies Envelope),
-        addEventListener: (_type, listener) => heard.add(listener),
-        removeEventListener: (_type, listener) => heard.remove(listener),
+        addEventListener: (type, listener) => type === 'message' && heard.add(listener),
+        removeEventListener: (type, listener) => type === 'message' && heard.remove(listener),
         close: () => clients.delete(from),
       });
     }

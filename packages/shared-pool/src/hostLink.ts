@@ -10,7 +10,7 @@ export interface HostLinkEvents {
   presence(): Presence;
   /** A message from the host, other than the welcome. */
   message(message: Exclude<HostMessage, { t: 'welcome' }>): void;
-  /** The host died (its lock was freed, or its port refused a message). */
+  /** The host died (its lock was freed, its endpoint closed, or it refused a message). */
   lost(): void;
   /** No host could be reached (`connect` threw or rejected). */
   failed(error: unknown): void;
@@ -24,6 +24,7 @@ interface Connection {
   dead: boolean;
   stopWatch: () => void;
   readonly listener: (event: { data: unknown }) => void;
+  readonly onClose: () => void;
 }
 
 /**
@@ -31,7 +32,8 @@ interface Connection {
  * use (holding a Web Lock of its own first, so the host can tell when the tab
  * is gone), says hello, keeps messages until the endpoint is there, learns
  * the client's id and the host's clock from the welcome, and watches the
- * host's lock to tell the client when the host dies.
+ * host's lock (and the endpoint's `close`) to tell the client when the host
+ * dies.
  */
 export class HostLink {
   #conn: Connection | undefined;
@@ -94,6 +96,7 @@ export class HostLink {
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
       },
+      onClose: () => this.#lost(conn),
     };
     this.#conn = conn;
     this.events.replay();
@@ -121,6 +124,7 @@ export class HostLink {
         return;
       }
       endpoint.addEventListener('message', conn.listener);
+      endpoint.addEventListener('close', conn.onClose);
       endpoint.start?.();
       conn.endpoint = endpoint;
       post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
@@ -151,6 +155,7 @@ export class HostLink {
     conn.dead = true;
     conn.stopWatch();
     conn.endpoint?.removeEventListener('message', conn.listener);
+    conn.endpoint?.removeEventListener('close', conn.onClose);
     conn.endpoint?.close?.();
     if (this.#conn === conn) this.#conn = undefined;
   }

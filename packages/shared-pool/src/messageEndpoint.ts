@@ -12,8 +12,14 @@
  */
 export interface MessageEndpoint {
   postMessage(message: unknown): void;
-  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
-  removeEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  /**
+   * `message` carries the other side's messages. `close`, where the endpoint
+   * can tell, says the other side is gone (Node's MessagePort fires it; an
+   * adapter over an extension's `runtime.Port` fires it on `onDisconnect`); it
+   * is how a side without Web Locks learns of the other's death.
+   */
+  addEventListener(type: 'message' | 'close', listener: (event: { data: unknown }) => void): void;
+  removeEventListener(type: 'message' | 'close', listener: (event: { data: unknown }) => void): void;
   /** Called once listening starts, where the endpoint needs it (`MessagePort.start`). */
   start?(): void;
   /** Called when the side that owns it is done with it. */

@@ -47,6 +47,7 @@ export class ServedClient {
   ) {
     this.id = id;
     endpoint.addEventListener('message', this.#onMessage);
+    endpoint.addEventListener('close', this.#onClose);
     endpoint.start?.();
   }
 
@@ -70,6 +71,7 @@ export class ServedClient {
     if (this.#closed) return;
     this.#closed = true;
     this.endpoint.removeEventListener('message', this.#onMessage);
+    this.endpoint.removeEventListener('close', this.#onClose);
     if (this.#timer !== undefined) this.host.timers.clearTimeout(this.#timer);
     this.#unwatch();
     this.endpoint.close?.();
@@ -104,6 +106,8 @@ export class ServedClient {
       this.close();
     }
   }
+
+  readonly #onClose = (): void => this.close();
 
   readonly #onMessage = (event: { data: unknown }): void => {
     if (this.#closed || !isClientMessage(event.data)) return;

@@ -58,3 +58,41 @@ describe('losing the host', () => {
     scene.close();
   });
 });
+
+describe('without Web Locks (an extension\'s runtime ports)', () => {
+  it('learns of a lost host and of a gone tab from the endpoint closing', async () => {
+    const { EnginePool } = await import('@inkling/scheduler');
+    const { fakeEngines } = await import('@inkling/scheduler/testing');
+    const { PoolClient, PoolHost } = await import('../src/index.js');
+    const start = () => new PoolHost(new EnginePool({ createEngine: fakeEngines({ reply: 'a b c d e f', tokenMs: 10 }), size: 1 }), { locks: null });
+    let host = start();
+    let hostPort: MessagePort | undefined;
+    const client = new PoolClient({
+      connect: () => {
+        const { port1, port2 } = new MessageChannel();
+        hostPort = port1;
+        host.serve(port1, { label: 'popup' });
+        return port2;
+      },
+      locks: null,
+    });
+    await client.load();
+    expect(client.clientId).toBe('popup');
+    const running = client.submit(chat('x', { onChunk: () => {} }));
+    await run(25);
+    const dead = host;
+    host = start();
+    hostPort!.close(); // the offscreen document went away
+    await run(10);
+    expect((await running).error).toBeInstanceOf(HostLostError);
+    expect(dead.clients).toBe(0);
+    const again = client.submit(chat('y'));
+    await run(100);
+    expect(await again).toMatchObject({ status: 'done', text: 'a b c d e f' });
+    expect(host.clients).toBe(1);
+    client.close();
+    await run(5);
+    expect(host.clients).toBe(0);
+    await dead.pool.unload();
+  });
+});
