@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { screenshot } from './support/artifacts.js';
 import { launchChromium } from './support/chromium.js';
+import { overlaps } from './support/pageChecks.js';
 
 let browser: Browser;
 
@@ -14,8 +15,8 @@ afterAll(async () => {
 });
 
 /** Opens one story on its own (no Storybook chrome), as the built Storybook serves it. */
-async function openStory(id: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+async function openStory(id: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 820 } });
   await page.goto(`${inject('storybookUrl')}/iframe.html?id=${id}&viewMode=story`);
   await page.locator('#storybook-root > *').first().waitFor();
   return page;
@@ -27,6 +28,28 @@ describe('the built Storybook', () => {
     const preempted = page.locator('.inkling-inspector-counts [data-outcome="preempted"]');
     await expect.poll(() => preempted.getAttribute('data-count'), { timeout: 30_000 }).not.toBe('0');
     await screenshot(page, 'story-playground');
+    // What the play function typed reads as words, not "thex".
+    await expect.poll(() => page.getByRole('textbox', { name: 'Note' }).inputValue(), { timeout: 20_000 }).toMatch(/^Thanks for the team/);
+    await page.close();
+  });
+
+  // 900 px: about the canvas Storybook leaves at 1280 px beside its sidebar and panel.
+  it.each([1280, 900])('in "Mixed pools" at %i px nothing overlaps and each inspector stays inside its card', async (width) => {
+    const page = await openStory('playground-mixed-pools--local-ghost-text-remote-translation', width);
+    await expect.poll(() => page.locator('.inkling-translate-list').getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    await screenshot(page, `story-mixed-pools-${width}`);
+    expect(await overlaps(page, ['.inkling-ghost-textarea', '.inkling-translate-table', '.inkling-inspector'])).toEqual([]);
+    const spills = await page.evaluate(() =>
+      [...document.querySelectorAll('.playground-panel')].flatMap((card) => {
+        const edge = card.getBoundingClientRect().right;
+        const inspector = card.querySelector('.inkling-inspector')?.getBoundingClientRect();
+        return inspector && inspector.right > edge ? [card.querySelector('h2')?.textContent ?? '?'] : [];
+      }),
+    );
+    expect(spills).toEqual([]);
+    // Every job column keeps room; the panel scrolls instead.
+    const narrow = await page.locator('.inkling-jobs th').evaluateAll((cells) => cells.filter((cell) => cell.getBoundingClientRect().width < 30).map((cell) => cell.textContent));
+    expect(narrow).toEqual([]);
     await page.close();
   });
 

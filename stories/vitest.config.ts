@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions } from 'vite';
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 // Every story's play function and axe check, in Debian's Chromium (never a downloaded browser).
 export default defineProject({
@@ -11,6 +11,8 @@ export default defineProject({
   resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
   test: {
     name: 'storybook',
+    // Docs pages (MDX) hold no stories of their own: nothing to run.
+    exclude: [...configDefaults.exclude, '**/*.mdx'],
     browser: {
       enabled: true,
       headless: true,

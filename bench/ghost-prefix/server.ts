@@ -34,8 +34,9 @@ const pool = new EnginePool({ createEngine: openaiEngines({ baseURL, model, conc
 await pool.load();
 const runs: VariantRun[] = [];
 for (const note of notes) {
-  const session = typingSession(makeNote(note), pauses);
   for (let rep = 0; rep < reps; rep += 1) {
+    // A new session each round: llama.cpp keeps whole prompts it has seen, so a replay would hit them.
+    const session = typingSession(makeNote(note, rep + 1), pauses, { seed: 100 + rep });
     // Alternate which prompt goes first, so neither always follows the other's cache.
     const order = rep % 2 === 0 ? variants : variants.toReversed();
     for (const [variant, build] of order) {

@@ -5,6 +5,8 @@ import { DEFAULT_MODEL, ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
 import { withPool } from '../src/support/withPool.js';
 
 const preview: Preview = {
+  // A Docs page for every component and hook: its description, live stories and props table.
+  tags: ['autodocs'],
   decorators: [withPool],
   globalTypes: ENGINE_TOOLBAR,
   initialGlobals: { engine: 'simulated', model: DEFAULT_MODEL },

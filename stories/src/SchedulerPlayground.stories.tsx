@@ -90,7 +90,7 @@ export const SchedulerPlayground: Story = {
     // Typing on while a suggestion streams cancels its request: the inspector shows that too.
     const field = canvas.getByRole('textbox', { name: 'Note' });
     await waitFor(() => expect(field.parentElement).toHaveAttribute('data-state', 'streaming'), PATIENCE);
-    await userEvent.type(field, 'x');
+    await userEvent.type(field, ' team');
     await waitFor(() => expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="cancelled"]')).not.toHaveAttribute('data-count', '0'), PATIENCE);
   },
 };

@@ -1,47 +1,63 @@
 import { PoolInspector, PoolProvider } from '@inkling/react';
-import { defaultModel } from '@inkling/webllm';
+import { type WebGPUSupport, defaultModel } from '@inkling/webllm';
 import { useState } from 'react';
-import { type EngineChoice, choiceId, initialChoice, saveChoice } from './engine/engineChoice.js';
+import { type EngineChoice, choiceId, initialChoice, needsWebGPU, saveChoice } from './engine/engineChoice.js';
+import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
 import { pool, selectEngines, switchEngine } from './engine/pool.js';
+import { type TranslationTarget, reconnect } from './engine/remotePools.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
 import { NotesEditor } from './features/notes/NotesEditor.js';
+import { ServerInspector } from './features/translate/ServerInspector.js';
 import { TranslatePage } from './features/translate/TranslatePage.js';
 
 const first = initialChoice(defaultModel('ghostText'));
-selectEngines(first);
+selectEngines(first.choice);
 
-export function App() {
-  const [choice, setChoice] = useState<EngineChoice>(first);
-  const gpu = useWebGPU();
-  const needsGpu = choice.kind !== 'simulated';
-  const blocked = needsGpu && gpu !== null && !gpu.supported;
-  // A real model loads once WebGPU is known to be there; the simulated one at once.
-  const load = !needsGpu || gpu?.supported === true;
+/** The notes app: model picker, editor, page translation and the pool inspector. */
+export function App({ detected }: { detected: WebGPUSupport | null }) {
+  const [choice, setChoice] = useState<EngineChoice>(first.choice);
+  // A real model downloads only once a person asked for it (here or on an earlier visit).
+  const [asked, setAsked] = useState(first.chosen);
+  const [target, setTarget] = useState<TranslationTarget>({ kind: 'device' });
+  const gpu = useWebGPU(detected);
+  const runnable = !needsWebGPU(choice) || gpu?.supported === true;
+  const load = runnable && (asked || choice.kind === 'simulated');
+  const noGpu = needsWebGPU(choice) && gpu !== null && !gpu.supported;
 
   const choose = async (next: EngineChoice) => {
     await switchEngine(next);
     saveChoice(next);
     setChoice(next);
+    setAsked(true);
+  };
+  const loadModel = () => {
+    saveChoice(choice);
+    setAsked(true);
+  };
+  const chooseTarget = (next: TranslationTarget) => {
+    reconnect(next);
+    setTarget(next);
   };
 
   return (
-    <PoolProvider key={`${choiceId(choice)}:${load}`} pool={pool} modelId={choiceId(choice)} load={load}>
+    <PoolProvider key={choiceId(choice)} pool={pool} modelId={choiceId(choice)} load={load}>
       <div className="app" data-engine={choice.kind}>
         <header className="app-header">
           <h1>
             Inkling <span className="app-subtitle">notes</span>
           </h1>
-          <ModelPicker choice={choice} gpu={gpu} onChoose={choose} />
+          <ModelPicker choice={choice} gpu={gpu} runnable={runnable} loading={load} onChoose={choose} onLoad={loadModel} />
         </header>
-        {blocked && gpu ? <WebGPUNotice reason={gpu.reason} onSimulate={() => void choose({ kind: 'simulated' })} /> : null}
+        {noGpu && gpu ? <WebGPUNotice reason={gpu.reason} offers={NO_WEBGPU_OFFERS} onChoose={(next) => void choose(next)} /> : null}
         <main className="app-main">
-          <NotesEditor />
-          <TranslatePage />
+          <NotesEditor engineNote={load ? null : runnable ? 'No suggestions yet: load the model above.' : 'No suggestions yet: no engine runs here until you choose one above.'} />
+          <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />
         </main>
-        <aside className="app-inspector" aria-label="Engine pool inspector">
-          <PoolInspector />
+        <aside className="app-inspector" aria-label="Inspectors">
+          <PoolInspector title="Engine pool (this device)" />
+          {target.kind === 'device' ? null : <ServerInspector target={target} />}
         </aside>
       </div>
     </PoolProvider>

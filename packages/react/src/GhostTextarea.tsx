@@ -7,7 +7,9 @@ import { type GhostTextareaProps, useGhostTextarea } from './useGhostTextarea.js
  * ghost accepts; accepting is one undo step and fires `onChange`. Takes every
  * textarea prop (controlled `value` or uncontrolled `defaultValue`) and
  * forwards its ref to the textarea. State is on `data-state`
- * (`idle | pending | streaming | ready | error`) and `data-has-suggestion`.
+ * (`idle | pending | streaming | ready | error`) and `data-has-suggestion`;
+ * when suggestions fail, a status line under the textarea says why (tied to
+ * it with `aria-describedby`) while typing goes on.
  * Unstyled; `import '@inkling/react/styles.css'` for a default look. Needs a
  * `<PoolProvider>`.
  *
@@ -18,7 +20,7 @@ import { type GhostTextareaProps, useGhostTextarea } from './useGhostTextarea.js
 export const GhostTextarea = forwardRef<HTMLTextAreaElement, GhostTextareaProps>(function GhostTextarea(props, forwarded) {
   const ref = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(forwarded, () => ref.current as HTMLTextAreaElement, []);
-  const { rootProps, textareaProps, overlayProps, ghostProps, textProps, liveRegionProps, before, suggestion, after, announcement } = useGhostTextarea(
+  const { rootProps, textareaProps, overlayProps, ghostProps, textProps, liveRegionProps, errorProps, errorMessage, before, suggestion, after, announcement } = useGhostTextarea(
     props,
     ref,
   );
@@ -35,6 +37,7 @@ export const GhostTextarea = forwardRef<HTMLTextAreaElement, GhostTextareaProps>
         ) : null}
       </div>
       <div {...liveRegionProps}>{announcement}</div>
+      <div {...errorProps}>{errorMessage}</div>
     </div>
   );
 });

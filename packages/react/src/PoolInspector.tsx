@@ -22,7 +22,8 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
  * lane of the jobs it ran, the queue per priority, and a table of jobs
  * newest first with outcome (supersessions, preemptions, cancels, errors),
  * time to first token and tokens per second. Outcomes are on `data-outcome`
- * for colour. Needs a `<PoolProvider>`.
+ * for colour. The panel is a named region that takes the focus, so arrow
+ * keys scroll it where its tables are wider than it. Needs a `<PoolProvider>`.
  *
  * @example
  * <PoolProvider pool={pool}>
@@ -36,13 +37,15 @@ export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJob
     <section
       className={className ? `inkling-inspector ${className}` : 'inkling-inspector'}
       aria-label={title}
+      // Focusable, so the keyboard can scroll the tables when they are wider than the panel.
+      tabIndex={0}
       data-phase={status.phase}
       data-running={status.running}
       data-queued={status.queued}
     >
       <div className="inkling-inspector-title">{title}</div>
       <InspectorSummary status={status} inspection={inspection} />
-      <EngineLanes inspection={inspection} windowMs={windowMs} />
+      <EngineLanes inspection={inspection} windowMs={windowMs} slots={status.maxSize} />
       <QueueBands inspection={inspection} />
       <JobTable inspection={inspection} maxJobs={maxJobs} />
     </section>

@@ -1,4 +1,4 @@
-import type { Pool } from '@inkling/scheduler';
+import { type Pool, checkDuration } from '@inkling/scheduler';
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
 import { type ReactNode, createElement, useContext, useEffect, useMemo, useState } from 'react';
 import { type FrameScheduler, animationFrame } from './core/frameScheduler.js';
@@ -19,7 +19,8 @@ export interface PoolProviderProps {
   /**
    * When the last provider of a pool it loaded unmounts, unload the engines
    * this many milliseconds later unless one mounts again meanwhile. `Infinity`
-   * keeps them loaded. Ignored with `load={false}`. Default `1000`.
+   * keeps them loaded. Ignored with `load={false}`. Default `1000`. Anything
+   * else than 0..2^31-1 or `Infinity` throws an `InvalidOptionError`.
    */
   unloadDelayMs?: number;
   /**
@@ -77,6 +78,8 @@ export function PoolProvider({
   scheduleFrame = animationFrame,
   children,
 }: PoolProviderProps): ReactNode {
+  // A check, not work: a bad prop fails the render that got it, naming the prop.
+  checkDuration(unloadDelayMs, '<PoolProvider> "unloadDelayMs"');
   const nearest = useContext(QueryClientContext);
   const [own] = useState(privateClient);
   const client = queryClient ?? nearest ?? own;

@@ -23,6 +23,8 @@ export { usePoolInspector } from './usePoolInspector.js';
 export { animationFrame } from './core/frameScheduler.js';
 export { inklingKeys } from './core/cacheKeys.js';
 export { defaultGhostParams } from './core/ghostPrompt.js';
+export { promptWindow } from './core/promptWindow.js';
+export type { PromptWindow, PromptWindowSizes } from './core/promptWindow.js';
 export { defaultTranslateParams } from './core/translatePrompt.js';
 export { inspectPool } from './core/inspectPool.js';
 export { loadErrorAdvice } from './core/loadErrorAdvice.js';
@@ -66,8 +68,10 @@ export {
   InvalidJobError,
   InvalidOptionError,
   JOB_KIND,
+  MAX_TIMER_MS,
   PRIORITY,
   PRIORITY_ORDER,
+  checkDuration,
   isFatalEngineError,
 } from '@inkling/scheduler';
 export type {

@@ -12,7 +12,8 @@ import { useEffect, useState } from 'react';
 export function useAnnouncement(active: boolean, message: string, delayMs: number): string {
   const [announced, setAnnounced] = useState('');
   useEffect(() => {
-    if (!active) return;
+    // `Infinity` means never (a timer would overflow and fire at once).
+    if (!active || !Number.isFinite(delayMs)) return;
     const timer = setTimeout(() => setAnnounced(message), delayMs);
     return () => {
       clearTimeout(timer);

@@ -6,6 +6,7 @@ import type {
   RefObject,
   TextareaHTMLAttributes,
 } from 'react';
+import { checkDuration } from '@inkling/scheduler';
 import { useId, useRef, useState } from 'react';
 import { type GhostOverlayHandle, attachGhostOverlay } from './core/attachGhostOverlay.js';
 import { ghostKeyAction } from './core/ghostKeyAction.js';
@@ -22,10 +23,13 @@ import { useTextareaState } from './useTextareaState.js';
 export interface GhostTextareaMessages {
   /** Announced politely once a suggestion has stayed visible for `announceDelayMs`. */
   available: string;
+  /** The status line under the textarea when suggestions fail (the textarea still works). */
+  error: (error: Error) => string;
 }
 
 const DEFAULT_MESSAGES: GhostTextareaMessages = {
   available: 'Suggestion available. Press Tab to accept it, Control or Alt plus Right Arrow to accept one word, Escape to dismiss.',
+  error: (error) => `Suggestions are unavailable: ${error.message}`,
 };
 
 /** Props of `useGhostTextarea` and `GhostTextarea`: every textarea prop, plus the ghost text's. */
@@ -46,7 +50,7 @@ export interface GhostTextareaProps
   onAccept?: (inserted: string, how: 'all' | 'word') => void;
   /** The live region's words. Default: English. */
   messages?: Partial<GhostTextareaMessages>;
-  /** How long a suggestion stays visible before it is announced. Default `700`. */
+  /** How long a suggestion stays visible before it is announced, in ms; `Infinity`: never announced. Default `700`. */
   announceDelayMs?: number;
   /** Class of the wrapper around the textarea and its overlay. */
   rootClassName?: string;
@@ -71,6 +75,14 @@ export interface GhostTextareaAria {
   textProps: HTMLAttributes<HTMLSpanElement>;
   /** For a visually hidden polite live region holding `announcement`. */
   liveRegionProps: HTMLAttributes<HTMLDivElement>;
+  /**
+   * For a visible status line holding `errorMessage`, rendered always (empty
+   * when all is well, so a screen reader announces the message when it
+   * appears); the textarea's `aria-describedby` points at it while it holds one.
+   */
+  errorProps: HTMLAttributes<HTMLDivElement> & DataAttributes;
+  /** Why suggestions failed, in words (`messages.error`); `''` when they did not. */
+  errorMessage: string;
   /** The text before the caret: the overlay's first (transparent) part. */
   before: string;
   /** The suggestion to draw, `''` when none is visible. Render it as text. */
@@ -139,6 +151,7 @@ const VISUALLY_HIDDEN: CSSProperties = {
  *         {g.suggestion && <><span {...g.textProps}>{g.before}</span><span {...g.ghostProps}>{g.suggestion}</span><span {...g.textProps}>{g.after}</span></>}
  *       </div>
  *       <div {...g.liveRegionProps}>{g.announcement}</div>
+ *       <div {...g.errorProps}>{g.errorMessage}</div>
  *     </div>
  *   );
  * }
@@ -161,6 +174,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     ...textareaRest
   } = props;
   const { onKeyDown, onKeyUp, onSelect, onFocus, onBlur, onCompositionStart, onCompositionEnd, onMouseUp, disabled, readOnly } = props;
+  checkDuration(announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
   const session = sessionProp ?? `ghost-textarea${id}`;
   const { text, selection, changed, readSelection } = useTextareaState(ref, value, defaultValue);
@@ -204,6 +218,10 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const accept = () => insert(suggestion, 'all');
   const acceptWord = () => insert(nextWord(suggestion, locale), 'word');
 
+  const errorId = `${id}-error`;
+  const errorMessage = ghost.status === 'error' && ghost.error ? (messages?.error ?? DEFAULT_MESSAGES.error)(ghost.error) : '';
+  const describedBy = [textareaRest['aria-describedby'], errorMessage ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+
   const announcement = useAnnouncement(visible, messages?.available ?? DEFAULT_MESSAGES.available, announceDelayMs);
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -235,6 +253,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
       style: midText ? { ...textareaRest.style, ...HIDDEN_TEXT } : textareaRest.style,
       value: text,
       'aria-autocomplete': 'inline',
+      'aria-describedby': describedBy,
       onChange: (event) => {
         changed(event);
         onChange?.(event);
@@ -286,6 +305,8 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     },
     textProps: { style: midText ? SHOWN_TEXT : TRANSPARENT_TEXT },
     liveRegionProps: { role: 'status', 'aria-live': 'polite', 'aria-atomic': true, className: 'inkling-ghost-announcer', style: VISUALLY_HIDDEN },
+    errorProps: { id: errorId, role: 'alert', className: 'inkling-ghost-error', 'data-has-error': errorMessage ? 'true' : undefined },
+    errorMessage,
     before,
     suggestion,
     after,

@@ -1,4 +1,4 @@
-import type { PoolStatus } from '@inkling/scheduler';
+import { type PoolStatus, checkDuration } from '@inkling/scheduler';
 import { useEffect, useMemo, useState } from 'react';
 import { type PoolInspection, inspectPool } from './core/inspectPool.js';
 import { usePoolStatus } from './usePoolStatus.js';
@@ -7,7 +7,7 @@ import { usePoolStatus } from './usePoolStatus.js';
 export interface UsePoolInspectorOptions {
   /** The pool's clock. Default `performance.now()`, the pool's own default. */
   now?: () => number;
-  /** How often running jobs' times move on while any job is live. Default `250` ms. */
+  /** How often running jobs' times move on while any job is live, in ms; `Infinity`: never. Default `250`. */
   tickMs?: number;
 }
 
@@ -31,11 +31,13 @@ const performanceNow = () => performance.now();
  */
 export function usePoolInspector(options: UsePoolInspectorOptions = {}): UsePoolInspectorResult {
   const { now: clock = performanceNow, tickMs = 250 } = options;
+  checkDuration(tickMs, 'usePoolInspector() "tickMs"');
   const status = usePoolStatus();
   const live = status.jobs.length > 0;
   const [now, setNow] = useState(clock);
   useEffect(() => {
-    if (!live) return;
+    // `Infinity` means never (an interval would overflow and fire every millisecond).
+    if (!live || !Number.isFinite(tickMs)) return;
     setNow(clock());
     const timer = setInterval(() => setNow(clock()), tickMs);
     return () => {

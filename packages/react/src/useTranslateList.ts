@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, HTMLAttributes, ProgressHTMLAttributes } from 'react';
+import { type ButtonHTMLAttributes, type HTMLAttributes, type ProgressHTMLAttributes, useState } from 'react';
 import type { TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
 import type { DataAttributes } from './dataAttributes.js';
 import { type UseBatchTranslateOptions, type UseBatchTranslateResult, useBatchTranslate } from './useBatchTranslate.js';
@@ -41,7 +41,7 @@ export interface TranslateListProps extends UseBatchTranslateOptions {
   className?: string;
 }
 
-/** One row of the list, with its props. */
+/** One row of the list, with its props. The same object from render to render while nothing of it changes. */
 export interface TranslateListRow extends TranslationResult {
   /** For the row: `data-status`. */
   rowProps: HTMLAttributes<HTMLTableRowElement> & DataAttributes;
@@ -73,6 +73,54 @@ function langOf(language: string | undefined): string | undefined {
   return language && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(language) ? language : undefined;
 }
 
+/** What a row is made of besides its result. */
+interface RowContext {
+  readonly statuses: TranslateListLabels['statuses'];
+  readonly lang: string | undefined;
+  readonly sourceLang: string | undefined;
+}
+
+function buildRow(result: TranslationResult, index: number, { statuses, lang, sourceLang }: RowContext): TranslateListRow {
+  return {
+    ...result,
+    rowProps: { 'data-status': result.status, 'data-index': String(index) },
+    sourceProps: { lang: sourceLang },
+    translationProps: { lang },
+    statusLabel: statuses[result.status],
+  };
+}
+
+/** Last render's rows and what they were built from. */
+interface RowCache {
+  results: readonly TranslationResult[];
+  rows: TranslateListRow[];
+  context: RowContext | undefined;
+}
+
+function sameContext(a: RowContext | undefined, b: RowContext): boolean {
+  if (!a || a.lang !== b.lang || a.sourceLang !== b.sourceLang) return false;
+  for (const status of Object.keys(b.statuses) as TranslationStatus[]) if (a.statuses[status] !== b.statuses[status]) return false;
+  return true;
+}
+
+/**
+ * Rows for `results`, reusing last render's row wherever its result is the
+ * same object (the controller makes a new one only for an item that
+ * changed), so a memoized row component renders only the rows that did.
+ */
+function reuseRows(cache: RowCache, results: readonly TranslationResult[], context: RowContext): TranslateListRow[] {
+  if (cache.results === results && sameContext(cache.context, context)) return cache.rows;
+  const reuse = sameContext(cache.context, context);
+  const rows = results.map((result, index) => {
+    const row = cache.rows[index];
+    return reuse && row && cache.results[index] === result ? row : buildRow(result, index, context);
+  });
+  cache.results = results;
+  cache.rows = rows;
+  cache.context = context;
+  return rows;
+}
+
 /**
  * The behaviour of a batch translation list: `useBatchTranslate` plus prop
  * bags for a progress bar, start, cancel and retry buttons (each disabled
@@ -95,6 +143,10 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
   const lang = langOf(options.to);
   const sourceLang = langOf(options.from);
   const progressLabel = labels.progress(done, total);
+  // The rows of the last render, to reuse. They are pure values of their
+  // inputs, so a render React throws away leaves nothing wrong in the cache.
+  const [cache] = useState<RowCache>(() => ({ results: [], rows: [], context: undefined }));
+  const rows = reuseRows(cache, batch.results, { statuses: labels.statuses, lang, sourceLang });
   return {
     batch,
     labels,
@@ -107,12 +159,6 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
     startButtonProps: { type: 'button', disabled: !startable, onClick: batch.start },
     cancelButtonProps: { type: 'button', disabled: !running, onClick: batch.cancel },
     retryButtonProps: { type: 'button', disabled: running || !retryable, onClick: batch.retry },
-    rows: batch.results.map((result, index) => ({
-      ...result,
-      rowProps: { 'data-status': result.status, 'data-index': String(index) },
-      sourceProps: { lang: sourceLang },
-      translationProps: { lang },
-      statusLabel: labels.statuses[result.status],
-    })),
+    rows,
   };
 }

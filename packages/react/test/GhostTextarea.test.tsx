@@ -167,13 +167,14 @@ describeEachReactMode('GhostTextarea', (mode) => {
       pool,
       mode,
     );
-    const style = overlay().style;
-    expect(style).toMatchObject({ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', paddingTop: '9px', paddingLeft: '11px', fontFamily: 'Georgia' });
-    expect(style).toMatchObject({ position: 'absolute', pointerEvents: 'none', whiteSpace: 'pre-wrap', overflowWrap: 'break-word', borderStyle: 'solid' });
     await user.click(textarea());
     textarea().setSelectionRange(5, 5);
     fireEvent.select(textarea());
     await settle();
+    // Mirrored by the time a suggestion is drawn (the first sync waits for layout, not for the render).
+    const style = overlay().style;
+    expect(style).toMatchObject({ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', paddingTop: '9px', paddingLeft: '11px', fontFamily: 'Georgia' });
+    expect(style).toMatchObject({ position: 'absolute', pointerEvents: 'none', whiteSpace: 'pre-wrap', overflowWrap: 'break-word', borderStyle: 'solid' });
     const parts = [...overlay().childNodes].map((node) => [(node as HTMLElement).className, node.textContent]);
     expect(parts).toEqual([
       ['', 'Hello'],
@@ -254,5 +255,35 @@ describeEachReactMode('GhostTextarea', (mode) => {
     expect(ghost()).toBeNull();
     expect(engineCalls(createEngine)).toHaveLength(1);
     await act(async () => {});
+  });
+  it('says in a status line tied to the textarea why suggestions failed, and typing goes on', async () => {
+    const { pool, user, createEngine } = await setup();
+    renderWithPool(<Form aria-describedby="hint" />, pool, mode);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toBe('');
+    expect(textarea().getAttribute('aria-describedby')).toBe('hint');
+    createEngine.engines[0]?.failNext(new Error('The model ran out of memory.'));
+    await user.type(textarea(), 'The fox');
+    await settle();
+    expect(root().dataset.state).toBe('error');
+    expect(alert.textContent).toBe('Suggestions are unavailable: The engine failed on this job: The model ran out of memory.');
+    expect(textarea().getAttribute('aria-describedby')).toBe(`hint ${alert.id}`);
+    expect(textarea().value).toBe('The fox');
+    // The next request works: the line empties and the textarea is no longer described by it.
+    await user.type(textarea(), ' jumps');
+    await settle();
+    expect(ghost()?.textContent).toBe(' over the dog');
+    expect(alert.textContent).toBe('');
+    expect(textarea().getAttribute('aria-describedby')).toBe('hint');
+  });
+
+  it('words the failure with messages.error', async () => {
+    const { pool, user, createEngine } = await setup();
+    renderWithPool(<Form messages={{ error: (error) => `Pas de suggestions : ${error.message}` }} />, pool, mode);
+    createEngine.engines[0]?.failNext(new Error('panne'));
+    await user.type(textarea(), 'Le');
+    await settle();
+    expect(screen.getByRole('alert').textContent).toBe('Pas de suggestions : The engine failed on this job: panne');
+    expect(textarea().getAttribute('aria-describedby')).toBe(screen.getByRole('alert').id);
   });
 });

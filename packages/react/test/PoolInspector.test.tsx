@@ -10,6 +10,7 @@ const jobRow = (id: string) =>
   within(screen.getByRole('table', { name: /Jobs/ }))
     .getAllByRole('row')
     .find((row) => row.querySelector('code')?.textContent === id) as HTMLElement;
+const jobIds = () => [...document.querySelectorAll('.inkling-jobs tbody code')].map((code) => code.textContent);
 const engineRows = () => within(screen.getByRole('table', { name: 'Engines' })).getAllByRole('row').slice(1);
 const count = (outcome: string) => document.querySelector(`.inkling-inspector-counts [data-outcome="${outcome}"]`)?.textContent;
 
@@ -39,6 +40,27 @@ describeEachReactMode('PoolInspector', (mode) => {
     await settle();
     expect(engineRows()[0]?.dataset.state).toBe('idle');
     expect(count('done')).toBe('3 done');
+  });
+
+  it('lists jobs newest first, a batch submitted in one millisecond included', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      for (let n = 0; n < 4; n += 1) void pool.submit({ task: 'batch', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    expect(jobIds()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+    await settle();
+    expect(jobIds()).toEqual(['job-4', 'job-3', 'job-2', 'job-1']);
+  });
+
+  it('has a row for every engine the pool may load, and takes the focus so keys can scroll it', async () => {
+    const made = fakePool({ reply: 'one two' }, { size: 3 });
+    await made.pool.load();
+    renderWithPool(<PoolInspector title="Pool" />, made.pool, mode);
+    expect(engineRows().map((row) => row.dataset.state)).toEqual(['idle', 'unloaded', 'unloaded']);
+    const panel = screen.getByRole('region', { name: 'Pool' });
+    expect(panel.tabIndex).toBe(0);
   });
 
   it('shows a preemption: the batch item cut short for interactive work', async () => {

@@ -2,8 +2,8 @@ import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { TranslateList } from '../src/index.js';
-import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
+import { TranslateList, useTranslateList } from '../src/index.js';
+import { advance, describeEachReactMode, fakePool, renderHookWithPool, renderWithPool, settle } from './utils.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -77,5 +77,22 @@ describeEachReactMode('TranslateList', (mode) => {
     await user.click(button('Go'));
     await settle();
     expect(statuses()).toEqual(['done', 'done', 'done']);
+  });
+
+  it('keeps each row object while its item does not change, so a memoized row does not render again', async () => {
+    const { pool } = await setup();
+    const items = ['one', 'two', 'three', 'four'];
+    const { result } = renderHookWithPool(() => useTranslateList({ items, to: 'fr' }), pool, mode);
+    await advance(0);
+    const queued = result.current.rows;
+    await advance(25); // the first item streams; the rest wait
+    const streaming = result.current.rows;
+    expect(streaming.map((r) => r.status)).toEqual(['running', 'queued', 'queued', 'queued']);
+    expect(streaming[0]).not.toBe(queued[0]);
+    expect(streaming.slice(1).every((row, i) => row === queued[i + 1])).toBe(true);
+    await settle();
+    const done = result.current.rows;
+    expect(done.map((r) => r.text)).toEqual(['fr one ok', 'fr two ok', 'fr three ok', 'fr four ok']);
+    expect(done.map((r) => r.rowProps['data-index'])).toEqual(['0', '1', '2', '3']);
   });
 });

@@ -30,6 +30,8 @@ export interface Job {
   readonly submittedAt: number;
   state: 'queued' | 'running' | 'done';
   engineIndex: number | undefined;
+  /** The engine that ran this job's session last (its cache may still hold the prompt); set when queued. */
+  preferredEngine: number | undefined;
   startedAt: number | undefined;
   firstTokenAt: number | undefined;
   /** Set once the first `next()` of the stream has been sent. */
@@ -69,6 +71,7 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
     submittedAt,
     state: 'queued',
     engineIndex: undefined,
+    preferredEngine: undefined,
     startedAt: undefined,
     firstTokenAt: undefined,
     streamOpen: false,

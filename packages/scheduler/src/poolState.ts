@@ -58,6 +58,9 @@ export type PoolAction =
   | { type: 'grow'; growing: boolean; blocked?: string }
   | { type: 'reset' };
 
+/** Sessions whose last engine is remembered; beyond this the least recently started is forgotten. */
+export const AFFINITY_SESSIONS = 256;
+
 /**
  * The pool's state and the one place it changes (`apply`). The pool does the
  * effects (engine calls, timers, promises) and describes each change as an
@@ -80,6 +83,8 @@ export class PoolState {
   #recent: readonly JobRecord[] = [];
   #recentStale = false;
   #snapshot: PoolStatus | undefined;
+  /** The engine index each session's last job started on, least recent first (session affinity). */
+  readonly #affinity = new Map<string, number>();
 
   constructor(
     readonly maxSize: number,
@@ -92,7 +97,10 @@ export class PoolState {
       case 'queue': {
         const { job } = action;
         this.live.set(job.id, job);
-        if (job.session) this.sessions.set(job.session, job);
+        if (job.session) {
+          this.sessions.set(job.session, job);
+          job.preferredEngine = this.#affinity.get(job.session);
+        }
         this.queue.push(job);
         return;
       }
@@ -105,6 +113,7 @@ export class PoolState {
         job.engineIndex = slot.index;
         job.startedAt = action.at;
         job.info = undefined;
+        if (job.session) this.#remember(job.session, slot.index);
         return;
       }
       case 'open':
@@ -156,8 +165,11 @@ export class PoolState {
         return;
       case 'slot-remove':
         this.slots = this.slots.filter((s) => s !== action.slot);
+        this.#forgetEngine(action.slot.index);
         return;
       case 'slot-down':
+        // Its replacement starts with an empty cache: nothing to be near.
+        this.#forgetEngine(action.slot.index);
         action.slot.deaths += 1;
         action.slot.ready = false;
         action.slot.engine = undefined;
@@ -178,6 +190,7 @@ export class PoolState {
         this.queue.drain();
         this.live.clear();
         this.sessions.clear();
+        this.#affinity.clear();
         this.loading = false;
         this.loadProgress = null;
         this.loadError = null;
@@ -186,6 +199,29 @@ export class PoolState {
         this.growthBlocked = null;
         return;
     }
+  }
+
+  /** The engine a session's last job started on, if remembered. */
+  engineOf(session: string): number | undefined {
+    return this.#affinity.get(session);
+  }
+
+  /** How many sessions' engines are remembered (at most `AFFINITY_SESSIONS`). */
+  get rememberedSessions(): number {
+    return this.#affinity.size;
+  }
+
+  #remember(session: string, index: number): void {
+    this.#affinity.delete(session); // re-inserted last: the Map's order is recency
+    this.#affinity.set(session, index);
+    if (this.#affinity.size <= AFFINITY_SESSIONS) return;
+    const oldest = this.#affinity.keys().next();
+    if (!oldest.done) this.#affinity.delete(oldest.value);
+  }
+
+  #forgetEngine(index: number): void {
+    for (const [session, engine] of this.#affinity) if (engine === index) this.#affinity.delete(session);
+    for (const job of this.queue) if (job.preferredEngine === index) job.preferredEngine = undefined;
   }
 
   /** The snapshot, rebuilt only after a change. */

@@ -15,12 +15,20 @@
  *   queued; that is the price, paid on purpose.
  * - `interactive` jobs take any free lane: that band is for work a person is
  *   waiting on keystroke by keystroke.
+ * - Session affinity: of the lanes these rules allow, a job takes one on the
+ *   engine that ran its session's previous job when that engine has one free.
+ *   Ghost text's consecutive prompts share their start, and an engine with a
+ *   prefix cache (llama.cpp, wllama, vLLM) prefills only what is new, but only
+ *   if the request reaches the engine that saw the previous one. Affinity
+ *   picks between lanes; it never makes a job wait or start that would not.
  */
 import { PRIORITY } from './constants.js';
 import type { JobKind, Priority } from './types.js';
 
 export interface PolicyJob {
   readonly task: string;
+  /** The engine index that ran the job's session last, if it should go there again. */
+  readonly preferredEngine?: number | undefined;
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
@@ -37,6 +45,8 @@ export interface PolicyQueue<J> {
 }
 
 export interface PolicySlot<J> {
+  /** The engine's number, matched against `PolicyJob.preferredEngine`. */
+  readonly index?: number;
   readonly ready: boolean;
   readonly concurrency: number;
   readonly jobs: ReadonlySet<J>;
@@ -58,6 +68,16 @@ function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefi
   let best: S | undefined;
   for (const slot of slots) if (openLanes(slot) > 0 && (!best || openLanes(slot) > openLanes(best))) best = slot;
   return best;
+}
+
+/** Of `slots`, the job's preferred engine when it has a free lane, else the roomiest. */
+function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
+  const { preferredEngine } = job;
+  if (preferredEngine !== undefined) {
+    const preferred = slots.find((s) => s.index === preferredEngine);
+    if (preferred && openLanes(preferred) > 0) return preferred;
+  }
+  return roomiest(slots);
 }
 
 /**
@@ -93,14 +113,14 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   for (const job of queue.heads()) {
     if (band !== undefined && job.priority !== band) break;
     if (job.priority === PRIORITY.INTERACTIVE) {
-      const slot = roomiest(slots);
+      const slot = slotFor(job, slots);
       if (slot) return { job, slot };
       continue;
     }
     const own = slotsOfTask.get(job.task);
     // Not running: any lane. Running: another lane on its own engine, and
     // only while that leaves a lane free for someone else.
-    const slot = own ? (spare > 1 ? roomiest(own) : undefined) : roomiest(slots);
+    const slot = own ? (spare > 1 ? slotFor(job, own) : undefined) : slotFor(job, slots);
     if (!slot) continue;
     band = job.priority;
     const held = own ? lanesHeld(job.task) : 0;

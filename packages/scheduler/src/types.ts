@@ -198,7 +198,11 @@ interface JobSpecBase {
    * else the job's id.
    */
   task?: string;
-  /** A later job with the same session cancels this one. Default: none. */
+  /**
+   * A later job with the same session cancels this one. A session's jobs also
+   * go back to the engine that ran its last one when it has a free lane, so
+   * an engine's prefix cache keeps serving it. Default: none.
+   */
   session?: string;
   /** Default `'normal'`. */
   priority?: Priority;

@@ -21,7 +21,7 @@ import type { WebLLMModelRecord } from './types.js';
 export function asError(reason: unknown): Error {
   if (reason instanceof Error) return reason;
   const text = typeof reason === 'string' ? reason : String(reason);
-  const match = /^([A-Za-z]*Error): ([\s\S]*)$/.exec(text);
+  const match = /^([A-Za-z][A-Za-z0-9]*Error): ([\s\S]*)$/.exec(text);
   const error = new Error(match ? match[2] : text);
   if (match?.[1]) error.name = match[1];
   return error;

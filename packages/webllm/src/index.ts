@@ -3,6 +3,7 @@ export { detectWebGPU } from './detectWebGPU.js';
 export { isModelCached, deleteModel } from './modelCache.js';
 export { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } from './modelCatalogue.js';
 export { createDefaultWorker } from './defaultWorker.js';
+export { hostWebLLM } from './hostWebLLM.js';
 export { ProgressMapper } from './progressMapper.js';
 export { resolveAppConfig } from './resolveAppConfig.js';
 export {
@@ -17,6 +18,8 @@ export {
   WorkerCrashedError,
 } from './errors.js';
 export type { WebLLMEnginesOptions } from './webllmEngines.js';
+export type { WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
+export type { LoadAnswer, PageMessage, WireError, WorkerMessage } from './protocol.js';
 export type {
   DetectWebGPUOptions,
   GPUAdapterInfoLike,
@@ -30,6 +33,7 @@ export type { LoadPhase, WebLLMLoadProgress } from './progressMapper.js';
 export type {
   CacheBackend,
   WebLLMAppConfig,
+  WebLLMEngineLike,
   WebLLMModelRecord,
   WebLLMModule,
   WebLLMSource,

@@ -38,21 +38,24 @@ export interface WebLLMProgressReport {
   text: string;
 }
 
-/** The part of WebLLM's `WebWorkerMLCEngine` Inkling drives. */
-export interface WebLLMWorkerEngine {
+/** The part of WebLLM's `MLCEngine` the engine worker drives. */
+export interface WebLLMEngineLike {
   chat: { completions: { create(request: object): Promise<unknown> } };
   embeddings: { create(request: object): Promise<unknown> };
   interruptGenerate(): void;
   unload(): Promise<void>;
-  reload(modelId: string | string[], chatOpts?: unknown): Promise<void>;
+  reload(modelId: string, chatOpts?: never): Promise<void>;
 }
 
 /**
- * The exports of `@mlc-ai/web-llm` Inkling uses. Loose on purpose (`object`
- * where WebLLM has its own config types) so every version's module fits.
+ * The exports of `@mlc-ai/web-llm` Inkling uses: `MLCEngine` and
+ * `prebuiltAppConfig` in the engine worker (`hostWebLLM`), the cache
+ * functions on the page (`isModelCached`, `deleteModel`). Loose on purpose
+ * (`object` where WebLLM has its own config types) so every version's module
+ * fits.
  */
 export interface WebLLMModule {
-  WebWorkerMLCEngine: new (worker: never, engineConfig?: object) => WebLLMWorkerEngine;
+  MLCEngine: new (engineConfig?: never) => WebLLMEngineLike;
   prebuiltAppConfig: { model_list: object[] };
   hasModelInCache(modelId: string, appConfig?: object): Promise<boolean>;
   deleteModelAllInfoInCache(modelId: string, appConfig?: object): Promise<void>;
@@ -63,7 +66,7 @@ export type WebLLMSource = WebLLMModule | (() => Promise<WebLLMModule>);
 
 /**
  * What an engine's worker must offer: a browser `Worker` fits, and so does a
- * small adapter over Node's `worker_threads`. WebLLM sets `onmessage`.
+ * small adapter over Node's `worker_threads`. Inkling sets `onmessage`.
  */
 export interface WorkerLike {
   postMessage(message: unknown): void;

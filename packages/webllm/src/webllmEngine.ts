@@ -5,21 +5,22 @@ import type {
   Engine,
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
+import type { ChunkQueue } from './chunkQueue.js';
 import { classifyRunError } from './classifyError.js';
-import type { WebLLMWorkerEngine, WorkerLike } from './types.js';
-import type { WorkerWatch } from './workerWatch.js';
+import type { WorkerLike } from './types.js';
+import type { WorkerClient } from './workerClient.js';
 
 /** How long `unload()` waits for the worker to free the model before terminating it anyway. */
 const UNLOAD_GRACE_MS = 5_000;
 
 /**
  * One loaded WebLLM engine in its own worker, shaped as the pool's `Engine`.
- * It adds no queueing and no retries: WebLLM's chunks pass through as they
- * are; what it adds is death. A call on a worker that died, or a lost GPU
- * device, fails with a fatal error so the pool replaces the engine.
+ * It adds no queueing and no retries: WebLLM's chunks pass through as the
+ * worker sends them; what it adds is death. A call on a worker that died, or
+ * a lost GPU device, fails with a fatal error so the pool replaces the engine.
  *
  * @example
- * const engine = new WebLLMEngine(inner, worker, watch, { embeddings: false });
+ * const engine = new WebLLMEngine(client, worker, { embeddings: false });
  * const stream = await engine.chat.completions.create({ messages, stream: true });
  */
 export class WebLLMEngine implements Engine {
@@ -27,71 +28,73 @@ export class WebLLMEngine implements Engine {
   readonly concurrency = 1;
   readonly chat: Engine['chat'];
   readonly embeddings: Engine['embeddings'];
-  readonly #inner: WebLLMWorkerEngine;
+  readonly #client: WorkerClient;
   readonly #worker: WorkerLike;
-  readonly #watch: WorkerWatch;
+  /** The stream the page is reading now, if any. */
+  #current: { id: number; chunks: ChunkQueue } | undefined;
   #unloading: Promise<void> | undefined;
 
-  constructor(inner: WebLLMWorkerEngine, worker: WorkerLike, watch: WorkerWatch, options: { embeddings: boolean }) {
-    this.#inner = inner;
+  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean }) {
+    this.#client = client;
     this.#worker = worker;
-    this.#watch = watch;
-    this.chat = { completions: { create: (request) => this.#stream(request) } };
+    this.chat = { completions: { create: async (request) => this.#stream(request) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
   }
 
   /** Stops the generation running now, between two decode steps. */
   interruptGenerate(): void {
-    if (this.#watch.death || this.#unloading) return;
-    this.#inner.interruptGenerate();
+    const current = this.#current;
+    if (this.#client.watch.death || this.#unloading || !current || current.chunks.ended) return;
+    this.#client.notify({ type: 'interrupt', id: current.id });
   }
 
   /** Frees the weights and terminates the worker (after a grace period if it does not answer). */
   unload(): Promise<void> {
-    this.#unloading ??= shutDown(this.#inner, this.#worker, this.#watch);
+    this.#unloading ??= shutDown(this.#client, this.#worker);
     return this.#unloading;
   }
 
-  async #call<T>(start: () => Promise<unknown>): Promise<T> {
-    try {
-      return (await this.#watch.race(start())) as T;
-    } catch (reason) {
-      throw this.#watch.death ?? classifyRunError(reason);
-    }
-  }
-
-  async #stream(request: StreamingChatCompletionRequest): Promise<AsyncIterable<ChatCompletionChunk>> {
-    const stream = await this.#call<AsyncIterable<ChatCompletionChunk>>(() => this.#inner.chat.completions.create(request));
-    const iterator = stream[Symbol.asyncIterator]();
-    // Each next() is one round trip to the worker; none is sent before the
-    // pool asks, so a stream closed unstarted never takes WebLLM's lock.
+  #stream(request: StreamingChatCompletionRequest): AsyncIterable<ChatCompletionChunk> {
+    const current = this.#client.stream({ type: 'chat', request });
+    this.#current = current;
+    const { id, chunks } = current;
+    const client = this.#client;
     return {
       [Symbol.asyncIterator]: () => ({
-        next: () => this.#call<IteratorResult<ChatCompletionChunk>>(() => iterator.next()),
-        return: async () => (await iterator.return?.()) ?? { done: true, value: undefined },
+        next: () => chunks.next().catch((reason: unknown) => Promise.reject(client.watch.death ?? classifyRunError(reason))),
+        // Left early: the worker reads the rest to the end, so WebLLM's lock is freed.
+        return: async () => {
+          if (!chunks.ended) client.notify({ type: 'close', id });
+          chunks.end();
+          return { done: true, value: undefined };
+        },
       }),
     };
   }
 
-  #embed(request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> {
-    return this.#call<CreateEmbeddingResponse>(() => this.#inner.embeddings.create(request));
+  async #embed(request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> {
+    try {
+      return (await this.#client.request({ type: 'embed', request })) as CreateEmbeddingResponse;
+    } catch (reason) {
+      throw this.#client.watch.death ?? classifyRunError(reason);
+    }
   }
 }
 
 /**
- * Asks WebLLM to free the model (it destroys the GPU buffers), then ends the
- * worker, which frees whatever is left. A dead or stuck worker is terminated
- * without waiting long.
+ * Asks the worker to free the model (WebLLM destroys the GPU buffers), then
+ * ends the worker, which frees whatever is left. A dead or stuck worker is
+ * terminated without waiting long.
  *
  * @example
- * await shutDown(inner, worker, watch);
+ * await shutDown(client, worker);
  */
-export async function shutDown(inner: WebLLMWorkerEngine, worker: WorkerLike, watch: WorkerWatch): Promise<void> {
-  if (!watch.death) {
+export async function shutDown(client: WorkerClient, worker: WorkerLike): Promise<void> {
+  if (!client.watch.death) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNLOAD_GRACE_MS)));
     try {
-      await Promise.race([watch.race(inner.unload()), grace]);
+      await Promise.race([client.request({ type: 'unload' }), grace]);
     } catch {
       // Dying while unloading is still unloaded.
     } finally {

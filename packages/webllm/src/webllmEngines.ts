@@ -3,16 +3,14 @@ import { createDefaultWorker } from './defaultWorker.js';
 import { type GPULike, type WebGPUSupport, detectWebGPU } from './detectWebGPU.js';
 import { LoadCancelledError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
 import { loadEngine } from './loadEngine.js';
-import { loadWebLLM } from './loadWebLLM.js';
-import { f32Variant, needsShaderF16 } from './modelCatalogue.js';
-import { resolveAppConfig } from './resolveAppConfig.js';
-import type { CacheBackend, WebLLMAppConfig, WebLLMSource, WorkerFactory } from './types.js';
+import { f32Variant, findModel, needsShaderF16 } from './modelCatalogue.js';
+import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord, WorkerFactory } from './types.js';
 
 /** Options of `webllmEngines`. */
 export interface WebLLMEnginesOptions {
   /** The `model_id` to load: a prebuilt one, or one of `appConfig.model_list`. Required. */
   model: string;
-  /** Models and cache settings. Default: WebLLM's `prebuiltAppConfig`. */
+  /** Models and cache settings. Default: WebLLM's `prebuiltAppConfig` (read in the worker). */
   appConfig?: WebLLMAppConfig;
   /**
    * Where downloaded weights are kept. Written to both `cacheBackend` (WebLLM
@@ -32,8 +30,6 @@ export interface WebLLMEnginesOptions {
    * running `@inkling/webllm/worker` (see `createDefaultWorker`).
    */
   worker?: WorkerFactory;
-  /** The WebLLM module, or a function importing it. Default: `import('@mlc-ai/web-llm')` on first load. */
-  webllm?: WebLLMSource;
   /**
    * The WebGPU entry point checked before a worker is started (adapter present,
    * `shader-f16` for f16 models). `null` skips the check, for hosts where only
@@ -46,7 +42,9 @@ export interface WebLLMEnginesOptions {
  * The `createEngine` of an `EnginePool` whose engines are WebLLM engines, each
  * in its own Web Worker: the page never janks while tokens stream, and since
  * WebLLM's decode loop is bound to its JavaScript thread, a second engine only
- * adds throughput on a thread of its own.
+ * adds throughput on a thread of its own. WebLLM itself lives only in the
+ * workers: the page talks to them in a few small messages and never
+ * downloads it.
  *
  * Before the first worker starts it checks WebGPU, and refuses an f16 model on
  * an adapter without `shader-f16` (`ShaderF16UnsupportedError` names the f32
@@ -71,10 +69,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     const signal = loadOptions?.signal;
     const { model } = options;
     if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
-    const webllm = await loadWebLLM(options.webllm);
-    const appConfig = resolveAppConfig(options.appConfig ?? (webllm.prebuiltAppConfig as WebLLMAppConfig), options.cache);
-    const record = appConfig.model_list.find((r) => r.model_id === model);
-    if (!record) throw new ModelNotFoundError(model);
+    const record = modelRecord(options);
     if (options.gpu !== null) {
       gpuCheck ??= detectWebGPU({ gpu: options.gpu });
       const gpu = await gpuCheck;
@@ -83,10 +78,10 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     }
     if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
     return loadEngine({
-      webllm,
       model,
       record,
-      appConfig,
+      appConfig: options.appConfig,
+      cache: options.cache,
       engineConfig: options.engineConfig ?? {},
       chatOptions: options.chatOptions,
       worker: makeWorker(index),
@@ -94,6 +89,23 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
       signal,
     });
   };
+}
+
+/**
+ * The model's record as far as the page knows it: from the `appConfig` given
+ * (an unknown id is refused here), else WebLLM's prebuilt list, which only the
+ * worker holds: the id and the catalogue's size stand in for it (enough to
+ * check `shader-f16` and to word an out-of-memory error).
+ */
+function modelRecord(options: WebLLMEnginesOptions): WebLLMModelRecord {
+  const { model, appConfig } = options;
+  if (appConfig) {
+    const record = appConfig.model_list.find((r) => r.model_id === model);
+    if (!record) throw new ModelNotFoundError(model);
+    return record;
+  }
+  const known = findModel(model);
+  return { model_id: model, model: '', model_lib: '', vram_required_MB: known?.vramRequiredMB };
 }
 
 function validate(options: WebLLMEnginesOptions): void {
@@ -104,6 +116,11 @@ function validate(options: WebLLMEnginesOptions): void {
   }
   if (options.worker !== undefined && typeof options.worker !== 'function') {
     throw new InvalidOptionError('webllmEngines() "worker" must be a function (index) => Worker.');
+  }
+  if ((options as { webllm?: unknown }).webllm !== undefined) {
+    throw new InvalidOptionError(
+      'webllmEngines() no longer takes a "webllm" module: WebLLM runs in the engine worker only, so the page never downloads it. To pick its version, make a worker file that calls hostWebLLM(globalThis, { MLCEngine, prebuiltAppConfig }) with that version\'s exports, and pass it as the `worker` option.',
+    );
   }
   if (options.appConfig !== undefined && !Array.isArray(options.appConfig?.model_list)) {
     throw new InvalidOptionError('webllmEngines() "appConfig" must have a model_list array, like WebLLM\'s AppConfig.');

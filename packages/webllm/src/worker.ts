@@ -1,7 +1,8 @@
 /**
- * The entry of an engine's Web Worker: WebLLM's handler, answering the
- * messages of the `WebWorkerMLCEngine` that `webllmEngines` makes. Point a
- * worker of your own at this module, or import it from one:
+ * The entry of an engine's Web Worker: it bundles WebLLM and serves one
+ * engine over Inkling's worker protocol (`hostWebLLM`). `webllmEngines`
+ * starts it by default; point a worker of your own at this module, or
+ * import it from one:
  *
  * @example
  * // my-engine-worker.ts
@@ -9,9 +10,7 @@
  * // app
  * webllmEngines({ model, worker: () => new Worker(new URL('./my-engine-worker.ts', import.meta.url), { type: 'module' }) });
  */
-import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
+import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
+import { hostWebLLM } from './hostWebLLM.js';
 
-const handler = new WebWorkerMLCEngineHandler();
-globalThis.addEventListener('message', (event: MessageEvent) => {
-  handler.onmessage(event);
-});
+hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig });

@@ -2,19 +2,21 @@ import { WorkerCrashedError } from './errors.js';
 import type { WorkerLike } from './types.js';
 
 /**
- * Watches an engine's worker for death. WebLLM's client never hears of it:
- * a request to a dead worker waits for ever. So every call goes through
- * `race`, which rejects with a `WorkerCrashedError` once the worker dies.
+ * Watches an engine's worker for death: a request to a dead worker would
+ * wait for ever. `onDeath` hears of it once (the client fails what is
+ * waiting), and `race` rejects with the `WorkerCrashedError` from then on.
  *
  * @example
- * const watch = new WorkerWatch(worker);
- * const chunk = await watch.race(iterator.next());
+ * const watch = new WorkerWatch(worker, (death) => failEverything(death));
+ * const answer = await watch.race(request);
  */
 export class WorkerWatch {
   #death: WorkerCrashedError | undefined;
   readonly #waiting = new Set<(error: WorkerCrashedError) => void>();
+  readonly #onDeath: ((death: WorkerCrashedError) => void) | undefined;
 
-  constructor(worker: WorkerLike) {
+  constructor(worker: WorkerLike, onDeath?: (death: WorkerCrashedError) => void) {
+    this.#onDeath = onDeath;
     worker.addEventListener?.('error', (event) => {
       const message = (event as { message?: unknown }).message;
       const detail = typeof message === 'string' && message ? message : 'an uncaught error';
@@ -36,6 +38,7 @@ export class WorkerWatch {
     this.#death = error;
     for (const reject of this.#waiting) reject(error);
     this.#waiting.clear();
+    this.#onDeath?.(error);
   }
 
   /** Settles like `promise`, or rejects when the worker dies first. */

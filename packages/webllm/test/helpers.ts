@@ -1,7 +1,8 @@
 import type { ChatJobSpec } from '@inkling/scheduler';
 import type { GPULike, WebLLMAppConfig, WebLLMEnginesOptions } from '../src/index.js';
 import { webllmEngines } from '../src/index.js';
-import { type FakeWorkerOptions, fakeWorkers } from './fakeWorker.js';
+import type { FakeWebLLMOptions } from './fakeWebLLM.js';
+import { fakeWorkers } from './fakeWorker.js';
 
 const lib = (name: string) => `http://127.0.0.1:8000/libs/${name}-webgpu.wasm`;
 
@@ -26,8 +27,8 @@ export function fakeGpu(features: string[] = []): GPULike {
   };
 }
 
-/** `webllmEngines` over fake workers, with the real `@mlc-ai/web-llm` client. */
-export function fakeWebLLM(worker: FakeWorkerOptions = {}, options: Partial<WebLLMEnginesOptions> = {}) {
+/** `webllmEngines` over in-memory workers running the real `hostWebLLM` on a fake WebLLM. */
+export function fakeWebLLM(worker: FakeWebLLMOptions = {}, options: Partial<WebLLMEnginesOptions> = {}) {
   const workers = fakeWorkers({ reply: 'one two three four five six seven eight', tokenMs: 2, ...worker });
   const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, gpu: fakeGpu(), worker: workers, ...options });
   return { createEngine, workers: workers.workers };

@@ -1,24 +1,34 @@
-import { EnginePool } from '@inkling/scheduler';
+import { type ChatCompletionChunk, EnginePool } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { chat, fakeWebLLM, until } from './helpers.js';
+import { type FakeMLCEngine, fakeWebLLMModule } from './fakeWebLLM.js';
+import { appConfig, chat, fakeWebLLM, until } from './helpers.js';
 
 // WebLLM before 0.2.86: the interrupt flag is not reset when a generation
 // takes the lock, and a stream left early never releases the lock. The fake
-// worker's engine reproduces both (`mimic: '0.2.79'`); these tests check that
-// the adapter and the pool together never trip over them.
+// WebLLM reproduces both (`mimic: '0.2.79'`); these tests check that the
+// worker, the page's engine and the pool together never trip over them.
 const LONG = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
 const legacy = { mimic: '0.2.79' as const, reply: LONG, tokenMs: 3 };
 
 describe('on WebLLM before 0.2.86', () => {
   it('(the fake reproduces it) an interrupt sent while idle cuts the next generation short', async () => {
-    const { createEngine } = fakeWebLLM(legacy);
+    const webllm = fakeWebLLMModule(legacy);
+    const mlc = new webllm.MLCEngine({ appConfig, initProgressCallback: () => {} } as never) as unknown as FakeMLCEngine;
+    await mlc.reload('Tiny-q4f32_1');
+    mlc.interruptGenerate();
+    expect(await finishOf(await mlc.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true }))).toBe('abort');
+  });
+
+  it('an interrupt sent while no stream runs never reaches WebLLM, so the next generation runs to its end', async () => {
+    const { createEngine, workers } = fakeWebLLM(legacy);
     const engine = await createEngine(0, () => {}, { signal: new AbortController().signal });
     engine.interruptGenerate();
+    const first = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true });
+    expect(await finishOf(first)).toBe('stop');
+    engine.interruptGenerate(); // the stream has ended
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true });
-    const chunks = [];
-    for await (const chunk of stream) chunks.push(chunk);
-    expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('abort');
+    expect(await finishOf(await engine.chat.completions.create({ messages: [{ role: 'user', content: 'y' }], stream: true }))).toBe('stop');
+    expect(workers[0]?.mlc?.idleInterrupts).toBe(0);
     await engine.unload?.();
   });
 
@@ -33,20 +43,32 @@ describe('on WebLLM before 0.2.86', () => {
     const done = await pool.submit(chat('y', { id: 'done' }));
     pool.cancel('done'); // already over: nothing to stop
     const next = await pool.submit(chat('z'));
-    expect(worker?.idleInterrupts).toBe(0);
+    expect(worker?.mlc?.idleInterrupts).toBe(0);
     expect(next).toMatchObject({ status: 'done', finishReason: 'stop', text: LONG });
     expect(done.text).toBe(LONG);
   });
 
   it('(the fake reproduces it) a stream left early holds the lock, so the next request hangs', async () => {
-    const { createEngine } = fakeWebLLM(legacy);
+    const webllm = fakeWebLLMModule(legacy);
+    const mlc = new webllm.MLCEngine({ appConfig, initProgressCallback: () => {} } as never) as unknown as FakeMLCEngine;
+    await mlc.reload('Tiny-q4f32_1');
+    const first = (await mlc.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true })) as AsyncIterable<unknown>;
+    for await (const _ of first) break;
+    const second = (await mlc.chat.completions.create({ messages: [{ role: 'user', content: 'y' }], stream: true })) as AsyncIterable<unknown>;
+    expect(await answeredWithin(second[Symbol.asyncIterator]().next(), 200)).toBe(false);
+  });
+
+  it('a stream the page leaves early is stopped and read to its end in the worker, so the next request runs', async () => {
+    const { createEngine, workers } = fakeWebLLM(legacy);
     const engine = await createEngine(0, () => {}, { signal: new AbortController().signal });
     const first = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true });
     for await (const _ of first) break;
     const second = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'y' }], stream: true });
-    const next = second[Symbol.asyncIterator]().next();
-    const outcome = await Promise.race([next.then(() => 'answered'), new Promise((r) => setTimeout(r, 200, 'hung'))]);
-    expect(outcome).toBe('hung');
+    expect(await answeredWithin(second[Symbol.asyncIterator]().next(), 2000)).toBe(true);
+    const calls = workers[0]?.engine?.calls ?? [];
+    expect(calls[0]).toMatchObject({ state: 'done', finishReason: 'abort' }); // interrupted, not run to its end
+    expect(calls[0]?.tokensAfterInterrupt).toBeLessThanOrEqual(1);
+    expect(workers[0]?.kinds('close')).toHaveLength(1);
     await engine.unload?.();
   });
 
@@ -64,7 +86,7 @@ describe('on WebLLM before 0.2.86', () => {
     const call = worker?.engine?.calls[0];
     expect(call?.state).toBe('done'); // drained, not left
     expect(call?.tokensAfterInterrupt).toBeLessThanOrEqual(1);
-    expect(worker?.kinds('completionStreamReturn')).toHaveLength(0);
+    expect(worker?.kinds('close')).toHaveLength(0);
   });
 
   it('preemption stops the batch job on the engine and gives it to the interactive one', async () => {
@@ -78,6 +100,18 @@ describe('on WebLLM before 0.2.86', () => {
     expect(victim.status).toBe('preempted');
     expect(victim.text.length).toBeGreaterThan(0);
     expect((await ghost).status).toBe('done');
-    expect(workers[0]?.idleInterrupts).toBe(0);
+    expect(workers[0]?.mlc?.idleInterrupts).toBe(0);
   });
 });
+
+/** The finish reason a stream ends with. */
+async function finishOf(stream: unknown): Promise<string | null | undefined> {
+  let finish: string | null | undefined;
+  for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) finish = chunk.choices[0]?.finish_reason ?? finish;
+  return finish;
+}
+
+/** Whether `promise` settles within `ms`. */
+function answeredWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false))]);
+}

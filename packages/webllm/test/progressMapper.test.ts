@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProgressMapper } from '../src/index.js';
-import { FIRST_VISIT_STEPS } from './fakeWorker.js';
+import { FIRST_VISIT_STEPS } from './fakeWebLLM.js';
 
 const report = (text: string, progress: number) => ({ text, progress, timeElapsed: 1 });
 

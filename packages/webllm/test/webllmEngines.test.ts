@@ -11,7 +11,7 @@ import {
   WorkerCrashedError,
   webllmEngines,
 } from '../src/index.js';
-import { chat, fakeGpu, fakeWebLLM, until } from './helpers.js';
+import { appConfig, chat, fakeGpu, fakeWebLLM, until } from './helpers.js';
 
 describe('webllmEngines: loading', () => {
   it('loads the model in a worker and streams WebLLM chunks through the pool', async () => {
@@ -23,9 +23,9 @@ describe('webllmEngines: loading', () => {
     expect(result).toMatchObject({ status: 'done', text: 'one two three four five six seven eight', finishReason: 'stop' });
     expect(result.usage).toMatchObject({ completion_tokens: 8 });
     expect(workers).toHaveLength(1);
-    expect(workers[0]?.kinds('reload')[0]?.content).toMatchObject({ modelId: ['Tiny-q4f32_1'] });
+    expect(workers[0]?.mlc?.reloads).toEqual([{ model: 'Tiny-q4f32_1', chatOptions: undefined }]);
     // WebLLM got the app's models, with the cache named both ways.
-    expect(workers[0]?.kinds('setAppConfig')[0]?.content).toMatchObject({ cacheBackend: 'cache', useIndexedDBCache: false });
+    expect(workers[0]?.mlc?.config.appConfig).toMatchObject({ model_list: appConfig.model_list, cacheBackend: 'cache', useIndexedDBCache: false });
   });
 
   it('reports one overall progress that never goes back, with WebLLM phase text', async () => {
@@ -43,18 +43,34 @@ describe('webllmEngines: loading', () => {
     expect(reports[0]?.text).toBe('Start to fetch params');
   });
 
-  it('takes the WebLLM module given, as a module or as an import', async () => {
-    const module = await import('@mlc-ai/web-llm');
-    for (const webllm of [module, () => import('@mlc-ai/web-llm')]) {
-      const { createEngine } = fakeWebLLM({}, { webllm });
-      await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
-    }
+  it('refuses a WebLLM module on the page, and says where it goes instead', () => {
+    const options = { model: 'Tiny-q4f32_1', webllm: () => import('@mlc-ai/web-llm') } as never;
+    expect(() => webllmEngines(options)).toThrow(InvalidOptionError);
+    expect(() => webllmEngines(options)).toThrow(/hostWebLLM/);
+  });
+
+  it("passes WebLLM's engine config and chat options through to the worker's engine", async () => {
+    const chatOptions = { temperature: 0.2 };
+    const { createEngine, workers } = fakeWebLLM({}, { engineConfig: { logLevel: 'WARN' }, chatOptions });
+    await new EnginePool({ createEngine }).load();
+    expect(workers[0]?.mlc?.config).toMatchObject({ logLevel: 'WARN' });
+    expect(workers[0]?.mlc?.reloads[0]?.chatOptions).toEqual(chatOptions);
+  });
+
+  it('without an appConfig, leaves the model list to the worker (WebLLM\'s prebuilt one) and still refuses f16 on the page', async () => {
+    const unknown = fakeWebLLM({}, { appConfig: undefined, model: 'Nope-q4f32_1' });
+    const error = await new EnginePool({ createEngine: unknown.createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModelNotFoundError); // WebLLM's own error, from the worker, typed
+    expect(unknown.workers).toHaveLength(1);
+    const f16 = fakeWebLLM({}, { appConfig: undefined, model: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC' });
+    await expect(new EnginePool({ createEngine: f16.createEngine }).load()).rejects.toBeInstanceOf(ShaderF16UnsupportedError);
+    expect(f16.workers).toHaveLength(0);
   });
 
   it('writes the chosen cache backend for both old and new WebLLM', async () => {
     const { createEngine, workers } = fakeWebLLM({}, { cache: 'indexeddb' });
     await new EnginePool({ createEngine }).load();
-    expect(workers[0]?.kinds('setAppConfig')[0]?.content).toMatchObject({ cacheBackend: 'indexeddb', useIndexedDBCache: true });
+    expect(workers[0]?.mlc?.config.appConfig).toMatchObject({ cacheBackend: 'indexeddb', useIndexedDBCache: true });
   });
 
   it('refuses an f16 model on an adapter without shader-f16, naming the f32 build, before any worker starts', async () => {
@@ -122,7 +138,7 @@ describe('webllmEngines: cancelling a load', () => {
     const { createEngine, workers } = fakeWebLLM({ stepMs: 20 });
     const pool = new EnginePool({ createEngine });
     const loading = pool.load();
-    await until(() => workers.length === 1 && workers[0]?.kinds('reload').length === 1);
+    await until(() => workers.length === 1 && workers[0]?.mlc?.reloads.length === 1);
     await pool.unload();
     await expect(loading).resolves.toBe(0);
     const worker = workers[0];
@@ -180,7 +196,7 @@ describe('webllmEngines: engines that die', () => {
     const { createEngine, workers } = fakeWebLLM();
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();
-    workers[0]?.loseDevice();
+    workers[0]?.mlc?.loseDevice();
     const result = await pool.submit(chat('a'));
     expect(result.error).toBeInstanceOf(GPUDeviceLostError);
     await until(() => workers.length === 2 && pool.getSnapshot().engines[0]?.state === 'idle');

@@ -40,3 +40,10 @@ export async function buildNodeBench(out: string): Promise<void> {
     target: 'node20',
   });
 }
+
+/** Bundles the wllama check page into `out` (wllama starts its own worker from a blob). */
+export async function buildWllamaPage(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  await build({ ...bundleOptions, entryPoints: { main: 'src/page/wllamaMain.ts' }, outdir: out, platform: 'browser' });
+  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (wllama)</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
+}

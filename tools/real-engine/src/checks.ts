@@ -16,13 +16,21 @@ export interface ChecksInput {
   embed: CreateEngine | undefined;
   log: (line: string) => void;
   now?: () => number;
+  /** What the model is steered to say, and its embedding width. Default: the synthetic WebLLM models'. */
+  expect?: CheckExpectations;
 }
 
-const ask = (content: string, max_tokens: number) => ({
-  messages: [{ role: 'user' as const, content }],
-  max_tokens,
-  ...DETERMINISTIC,
-});
+/** What a check model says when steered, per engine. */
+export interface CheckExpectations {
+  /** Sampling that makes the answer one repeated token (`logit_bias`). */
+  deterministic: Record<string, unknown>;
+  /** The text of three tokens of that answer. */
+  threeTokens: string;
+  /** Vectors' length from the embedding model. */
+  embeddingWidth: number;
+}
+
+const WEBLLM_EXPECTATIONS: CheckExpectations = { deterministic: DETERMINISTIC, threeTokens: ' ok ok ok', embeddingWidth: 384 };
 
 /**
  * Runs `@inkling/webllm` + `EnginePool` against a real WebLLM engine: a load
@@ -33,6 +41,12 @@ const ask = (content: string, max_tokens: number) => ({
  */
 export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
   const { log } = input;
+  const expected = input.expect ?? WEBLLM_EXPECTATIONS;
+  const ask = (content: string, max_tokens: number) => ({
+    messages: [{ role: 'user' as const, content }],
+    max_tokens,
+    ...expected.deterministic,
+  });
   const now = input.now ?? (() => performance.now());
   const results: CheckResult[] = [];
   const record = (name: string, ok: boolean, detail: string) => {
@@ -40,7 +54,7 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     log(`${ok ? 'PASS' : 'FAIL'} ${name}: ${detail}`);
   };
   if (!input.chat) {
-    await checkEmbedding(input.embed, record, now, log);
+    await checkEmbedding(input.embed, expected.embeddingWidth, record, now, log);
     return results;
   }
   const probe = probeEngines(input.chat, now);
@@ -83,11 +97,11 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
       chunks.push(c);
     },
   });
-  const extra = (streamed.usage as { extra?: Record<string, number> } | undefined)?.extra;
+  const extra = (streamed.usage as { extra?: Record<string, unknown> } | undefined)?.extra;
   record(
     'streamed completion',
-    streamed.status === 'done' && streamed.text === ' ok ok ok' && firstAt.length === 3,
-    `text ${JSON.stringify(streamed.text)}, ${chunks.length} chunks, finish ${streamed.finishReason}, first token after ${((firstAt[0] ?? now()) - t1) / 1000 | 0} s, decode ${extra?.decode_tokens_per_s?.toFixed(3)} tok/s, prefill ${extra?.prefill_tokens_per_s?.toFixed(2)} tok/s`,
+    streamed.status === 'done' && streamed.text === expected.threeTokens && firstAt.length === 3,
+    `text ${JSON.stringify(streamed.text)}, ${chunks.length} chunks, finish ${streamed.finishReason}, first token after ${((firstAt[0] ?? now()) - t1) / 1000 | 0} s, ${decodeSpeed(extra)}`,
   );
 
   // 3. A superseded job stops: count what its engine generated after the cancel.
@@ -140,13 +154,22 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
   await pool.unload();
 
   // 5. An embedding, on its own pool, last: on a CPU its load is the slowest step.
-  await checkEmbedding(input.embed, record, now, log);
+  await checkEmbedding(input.embed, expected.embeddingWidth, record, now, log);
   return results;
+}
+
+/** Decode and prefill speeds from the usage's extra: WebLLM's fields, or llama.cpp's timings. */
+function decodeSpeed(extra: Record<string, unknown> | undefined): string {
+  const timings = extra?.timings as Record<string, number> | undefined;
+  const decode = timings?.predicted_per_second ?? (extra?.decode_tokens_per_s as number | undefined);
+  const prefill = timings?.prompt_per_second ?? (extra?.prefill_tokens_per_s as number | undefined);
+  return `decode ${decode?.toFixed(3)} tok/s, prefill ${prefill?.toFixed(2)} tok/s`;
 }
 
 /** An embedding on its own pool, with a time limit on its load. */
 async function checkEmbedding(
   embed: CreateEngine | undefined,
+  width: number,
   record: (name: string, ok: boolean, detail: string) => void,
   now: () => number,
   log: (line: string) => void,
@@ -175,7 +198,7 @@ async function checkEmbedding(
     const finite = vectors.every((v) => v.embedding.every(Number.isFinite));
     record(
       'embedding',
-      embedded.status === 'done' && vectors.length === 2 && dims.every((d) => d === 384),
+      embedded.status === 'done' && vectors.length === 2 && dims.every((d) => d === width),
       `${embedded.status}${embedded.error ? ` (${embedded.error.message})` : ''}: ${vectors.length} vectors of ${dims.join(', ')} dims (${finite ? 'finite' : 'not finite: zero weights normalise 0/0'}), load ${((loaded - t0) / 1000).toFixed(1)} s, embed ${((now() - loaded) / 1000).toFixed(1)} s`,
     );
   } catch (error) {

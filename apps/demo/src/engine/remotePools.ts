@@ -34,3 +34,15 @@ export function remotePool(target: Exclude<TranslationTarget, { kind: 'device' }
   }
   return pool;
 }
+
+/** A server target in words, for status lines and the inspector's title. */
+export function targetName(target: Exclude<TranslationTarget, { kind: 'device' }>): string {
+  return target.kind === 'server' ? target.baseURL : 'the simulated server';
+}
+
+/** After a failed connection, choosing the same server again tries again. */
+export function reconnect(target: TranslationTarget): void {
+  if (target.kind === 'device') return;
+  const pool = remotePool(target);
+  if (pool.getSnapshot().phase === 'error') void pool.load().catch(() => {});
+}

@@ -1,10 +1,11 @@
 import { type WebGPUSupport, detectWebGPU } from '@inkling/webllm';
 import { useEffect, useState } from 'react';
 
-/** What this browser offers for WebGPU; `null` while it is being checked. */
-export function useWebGPU(): WebGPUSupport | null {
-  const [support, setSupport] = useState<WebGPUSupport | null>(null);
+/** What this browser offers for WebGPU: `detected` when known at start, else checked here; `null` while unknown. */
+export function useWebGPU(detected: WebGPUSupport | null): WebGPUSupport | null {
+  const [support, setSupport] = useState<WebGPUSupport | null>(detected);
   useEffect(() => {
+    if (support) return;
     let live = true;
     void detectWebGPU().then((found) => {
       if (live) setSupport(found);
@@ -12,6 +13,6 @@ export function useWebGPU(): WebGPUSupport | null {
     return () => {
       live = false;
     };
-  }, []);
+  }, [support]);
   return support;
 }

@@ -87,7 +87,8 @@ export function mirrorTextareaStyle(textarea: HTMLTextAreaElement, overlay: HTML
 }
 
 /**
- * Keeps `overlay` mirroring `textarea` (see `mirrorTextareaStyle`): now, when
+ * Keeps `overlay` mirroring `textarea` (see `mirrorTextareaStyle`): once laid
+ * out (the `ResizeObserver`'s first report, or at once without one), when
  * the textarea scrolls, when it or the window resizes (`ResizeObserver`), and
  * when web fonts finish loading. Everything is looked up on the textarea's
  * window when attached, never at import.
@@ -107,11 +108,15 @@ export function attachGhostOverlay(textarea: HTMLTextAreaElement, overlay: HTMLE
     mirrorTextareaStyle(textarea, overlay);
     syncScroll();
   };
-  sync();
   textarea.addEventListener('scroll', syncScroll, { passive: true });
   view?.addEventListener('resize', sync);
   const observer = view && typeof view.ResizeObserver === 'function' ? new view.ResizeObserver(sync) : undefined;
-  observer?.observe(textarea);
+  // A ResizeObserver reports every element it starts observing once, after
+  // layout: that first report does the first sync. Syncing here instead would
+  // read computed style and offsets in the middle of the first render (a
+  // forced layout in its long task). Without one, sync now.
+  if (observer) observer.observe(textarea);
+  else sync();
   const fonts = (textarea.ownerDocument as Document & { fonts?: EventTarget }).fonts;
   fonts?.addEventListener?.('loadingdone', sync);
   return {

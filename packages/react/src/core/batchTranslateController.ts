@@ -1,4 +1,5 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
+import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
@@ -65,16 +66,15 @@ export interface BatchTranslateEnvironment {
   scheduleFrame?: FrameScheduler;
 }
 
-type Action =
-  | { type: 'items'; results: readonly TranslationResult[] }
-  | { type: 'item'; source: string; result: Omit<TranslationResult, 'source'>; urgent: boolean };
-
-function patchResults(results: readonly TranslationResult[], source: string, result: Omit<TranslationResult, 'source'>): readonly TranslationResult[] {
-  let updated: TranslationResult | undefined;
-  return results.map((r) => (r.source === source ? (updated ??= { source, ...result }) : r));
-}
+type Action = { type: 'items'; results: readonly TranslationResult[] } | { type: 'item'; source: string; result: ItemResult };
 
 const QUEUED = { text: '', status: 'queued', error: null } as const;
+/** A blank or whitespace-only item: done, with nothing to show. */
+const BLANK = { text: '', status: 'done', error: null } as const;
+
+function isBlank(source: string): boolean {
+  return source.trim() === '';
+}
 
 /**
  * Translates a list of strings as one pool task, at normal priority and
@@ -82,6 +82,10 @@ const QUEUED = { text: '', status: 'queued', error: null } as const;
  * tokens. A preempted item is resubmitted at once and shows as `queued`
  * again, never as done with partial text. Finished items go to the cache
  * under model, languages and text, so a repeated string costs no engine call.
+ *
+ * Listeners hear of item changes at most once a frame, and at once when the
+ * batch's status changes (it starts, ends, fails); one item's change costs
+ * the same however long the list is.
  *
  * @example
  * const options = { task: 'page', items: ['Hello', 'Bye'], to: 'fr' };
@@ -99,12 +103,20 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   /** Sources whose jobs a disposal stopped, resumed by the next mount. */
   #interrupted: string[] = [];
   #applied: BatchTranslateOptions | undefined;
+  /** The results as they are now; the snapshot is a copy made when read. */
+  #results: BatchResults;
+  /** The status listeners last heard of: a change of it is told at once. */
+  #status: BatchStatus;
   /** Retryable failures in a row, by source; bounds resubmission (see `#finished`). */
   readonly #retries = new Map<string, number>();
 
   constructor(pool: Pool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
     // Reading the cache is not work: a remount shows cached items in its first render.
-    super(summarize(options.items.map((source) => initialResult(source, options, environment)), false), environment.scheduleFrame);
+    const results = new BatchResults(options.items.map((source) => initialResult(source, options, environment)));
+    const initial = results.snapshot(false);
+    super(initial, environment.scheduleFrame);
+    this.#results = results;
+    this.#status = initial.status;
     this.#pool = pool;
     this.#options = options;
     this.#environment = environment;
@@ -124,8 +136,8 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
         controller.abort();
       }
     }
-    const known = languagesChanged ? new Map() : new Map(this.state.results.map((r) => [r.source, r]));
-    const results = options.items.map((source) => initialResult(source, options, this.#environment, known.get(source)));
+    const known = languagesChanged ? undefined : this.#results;
+    const results = options.items.map((source) => initialResult(source, options, this.#environment, known?.get(source)));
     this.#dispatch({ type: 'items', results });
     if (options.enabled !== false) this.#submit((r) => r.status === 'queued');
   }
@@ -141,7 +153,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     for (const controller of this.#jobs.values()) controller.abort();
     this.#jobs.clear();
     this.#interrupted = [];
-    const results = this.state.results.map((r) => (r.status === 'done' ? r : { ...r, text: '', status: 'cancelled' as const, error: null }));
+    const results = this.#results.all.map((r) => (r.status === 'done' ? r : { ...r, text: '', status: 'cancelled' as const, error: null }));
     this.#dispatch({ type: 'items', results });
   };
 
@@ -170,19 +182,24 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
 
   #submit(which: (result: TranslationResult) => boolean): void {
     const sources = new Set<string>();
-    for (const result of this.state.results) if (which(result) && !this.#jobs.has(result.source)) sources.add(result.source);
+    for (const result of this.#results.all) if (which(result) && !this.#jobs.has(result.source)) sources.add(result.source);
     for (const source of sources) this.#run(source);
   }
 
   #run(source: string): void {
+    if (isBlank(source)) {
+      // Nothing to translate: a model asked for it answers "Please provide the text".
+      this.#item(source, BLANK);
+      return;
+    }
     const cached = this.#cached(source);
     if (cached !== undefined) {
-      this.#item(source, { text: cached, status: 'done', error: null }, true);
+      this.#item(source, { text: cached, status: 'done', error: null });
       return;
     }
     const controller = new AbortController();
     this.#jobs.set(source, controller);
-    this.#item(source, QUEUED, true);
+    this.#item(source, QUEUED);
     const { to, from, buildParams = defaultTranslateParams } = this.#options;
     let params: ChatCompletionRequest;
     try {
@@ -190,7 +207,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     } catch (error) {
       this.#jobs.delete(source);
       const message = error instanceof Error ? error.message : String(error);
-      this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) }, true);
+      this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
     let partial = '';
@@ -205,7 +222,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
           const delta = chunkText(chunk);
           if (!delta || this.#jobs.get(source) !== controller) return;
           partial += delta;
-          this.#item(source, { text: partial, status: 'running', error: null }, false);
+          this.#item(source, { text: partial, status: 'running', error: null });
         },
       })
       .then((result) => this.#finished(source, controller, result));
@@ -226,7 +243,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
         const text = result.text.trim();
         const { cache, modelId = 'default' } = this.#environment;
         cache?.write(inklingKeys.translation(modelId, this.#options.from, this.#options.to, source), text);
-        this.#item(source, { text, status: 'done', error: null }, true);
+        this.#item(source, { text, status: 'done', error: null });
         return;
       }
       case 'error':
@@ -235,22 +252,35 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
           this.#run(source);
           return;
         }
-        this.#item(source, { text: '', status: 'error', error: result.error ?? null }, true);
+        this.#item(source, { text: '', status: 'error', error: result.error ?? null });
         return;
       case 'cancelled':
-        this.#item(source, { text: '', status: 'cancelled', error: null }, true);
+        this.#item(source, { text: '', status: 'cancelled', error: null });
         return;
     }
   }
 
-  #item(source: string, result: Omit<TranslationResult, 'source'>, urgent: boolean): void {
-    this.#dispatch({ type: 'item', source, result, urgent });
+  #item(source: string, result: ItemResult): void {
+    this.#dispatch({ type: 'item', source, result });
   }
 
   #dispatch(action: Action): void {
-    const results = action.type === 'items' ? action.results : patchResults(this.state.results, action.source, action.result);
-    const urgent = action.type === 'items' || action.urgent;
-    this.commit(summarize(results, this.#jobs.size > 0), urgent ? 'now' : 'frame');
+    const live = this.#jobs.size > 0;
+    if (action.type === 'items') {
+      this.#results = new BatchResults(action.results);
+      const next = this.#results.snapshot(live);
+      this.#status = next.status;
+      this.commit(next, 'now');
+      return;
+    }
+    const changed = this.#results.set(action.source, action.result);
+    const status = this.#results.status(live);
+    if (!changed && status === this.#status) return;
+    // The batch starting, ending or failing is told at once; item progress once a frame.
+    const urgency = status === this.#status ? 'frame' : 'now';
+    this.#status = status;
+    const results = this.#results;
+    this.commitLazy(() => results.snapshot(live), urgency);
   }
 }
 
@@ -268,13 +298,15 @@ function cachedTranslation(source: string, options: BatchTranslateOptions, envir
   return typeof value === 'string' ? value : undefined;
 }
 
-/** An item's result before any work: cached, else as it was, else queued. */
+/** An item's result before any work: blank (done), cached, else as it was, else queued. */
 function initialResult(
   source: string,
   options: BatchTranslateOptions,
   environment: BatchTranslateEnvironment,
   known?: TranslationResult,
 ): TranslationResult {
+  if (isBlank(source)) return { source, ...BLANK };
+  if (known?.status === 'done') return known; // the same object: its row need not render again
   const cached = cachedTranslation(source, options, environment);
   if (cached !== undefined) return { source, text: cached, status: 'done', error: null };
   return known ?? { source, ...QUEUED };
@@ -282,22 +314,4 @@ function initialResult(
 
 function sameItems(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((item, i) => item === b[i]));
-}
-
-/** The state for a set of results: progress and the batch's status follow from them. */
-function summarize(results: readonly TranslationResult[], live: boolean): BatchTranslateState {
-  let done = 0;
-  let failed = 0;
-  let cancelled = 0;
-  for (const r of results) {
-    if (r.status === 'done') done += 1;
-    else if (r.status === 'error') failed += 1;
-    else if (r.status === 'cancelled') cancelled += 1;
-  }
-  const total = results.length;
-  let status: BatchStatus;
-  if (live) status = 'running';
-  else if (total === 0 || done + failed + cancelled < total) status = failed ? 'error' : cancelled ? 'cancelled' : 'idle';
-  else status = done === total ? 'done' : failed ? 'error' : 'cancelled';
-  return { results, progress: { done, total }, status };
 }

@@ -1,4 +1,5 @@
 import type { ChatCompletionRequest } from '@inkling/scheduler';
+import { promptWindow } from './promptWindow.js';
 
 /** The text around the caret that a ghost-text request is for. */
 export interface GhostContext {
@@ -14,13 +15,10 @@ export interface GhostParamsInput extends GhostContext {
   readonly maxTokens: number;
 }
 
-/** Characters of context sent each way: enough to continue a paragraph, little enough for a fast prefill. */
-const BEFORE_CHARS = 1500;
-const AFTER_CHARS = 400;
-
+// Never built from the input: the system prompt is the same bytes on every keystroke, the first thing a prefix cache keeps.
 const SYSTEM_PROMPT = [
   'You are the autocomplete of a text editor.',
-  'You get the text before the cursor and the text after it.',
+  'You get the text after the cursor, if any, then the text before the cursor, which ends where the cursor is.',
   'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence.',
   'Never repeat text you were given. No quotes, no explanations.',
   'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.',
@@ -31,14 +29,22 @@ const SYSTEM_PROMPT = [
  * text before the caret, knowing the text after it, in at most `maxTokens`
  * tokens at temperature 0.
  *
+ * Built for engines that reuse the longest common prefix of the previous
+ * request (llama.cpp's server, wllama, vLLM's prefix caching): the system
+ * prompt never changes, the text after the caret comes first (as
+ * fill-in-the-middle prompts put it) and the text before it last, from a
+ * start that moves only in whole blocks (see `promptWindow`). So a keystroke
+ * changes only the prompt's last few characters and the engine prefills
+ * those alone. No cut splits a character.
+ *
  * @example
  * pool.submit({ params: defaultGhostParams({ before: 'Dear Sam, thank', after: '', maxTokens: 24 }) });
  */
 export function defaultGhostParams({ before, after, maxTokens }: GhostParamsInput): ChatCompletionRequest {
-  const head = before.slice(-BEFORE_CHARS);
-  const tail = after.slice(0, AFTER_CHARS);
+  const { head, tail } = promptWindow({ before, after });
+  // What changes as a person types (the end of `head`) comes last.
   const user = tail.trim()
-    ? `<before_cursor>${head}</before_cursor>\n<after_cursor>${tail}</after_cursor>`
+    ? `<after_cursor>${tail}</after_cursor>\n<before_cursor>${head}</before_cursor>`
     : `<before_cursor>${head}</before_cursor>`;
   return {
     messages: [

@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
@@ -17,7 +17,7 @@ export interface GhostTextOptions {
   caret?: number;
   /** Off: no requests, no suggestion. Default `true`. */
   enabled?: boolean;
-  /** Quiet time after a change before asking the model. Default `120`. */
+  /** Quiet time after a change before asking the model, 0..2^31-1 ms (`InvalidOptionError` otherwise). Default `120`. */
   debounceMs?: number;
   /** The most tokens a suggestion may have. Default `24`. */
   maxTokens?: number;
@@ -64,6 +64,12 @@ function reduce(state: GhostTextState, action: Action): GhostTextState {
   return same ? state : next;
 }
 
+/** Throws an `InvalidOptionError` for a duration a timer cannot honour. */
+function checkOptions(options: GhostTextOptions): void {
+  // A debounce that never ends would be `enabled: false` in disguise.
+  checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+}
+
 const globalTimers: PoolTimers = {
   setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -95,6 +101,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
     super(IDLE, environment.scheduleFrame);
+    checkOptions(options);
     this.#pool = pool;
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
@@ -102,6 +109,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
   setOptions(options: GhostTextOptions): void {
+    checkOptions(options); // before anything changes: a bad option leaves the controller as it was
     const previous = this.#options;
     this.#options = options;
     // Another session is another editor (or document): nothing carries over.

@@ -103,6 +103,12 @@ const NO_COUNTS: Record<JobOutcome, number> = {
   error: 0,
 };
 
+/** The pool numbers jobs `job-1`, `job-2`, ...; ids of your own sort as submitted. */
+function sequenceOf(job: InspectedJob): number {
+  const number = /^job-(\d+)$/.exec(job.id)?.[1];
+  return number === undefined ? -1 : Number(number);
+}
+
 /**
  * Turns a pool snapshot into what an inspector shows: each engine with the
  * jobs running on it, queues per priority, and live and recent jobs newest
@@ -127,7 +133,8 @@ export function inspectPool(status: PoolStatus, now: number): PoolInspection {
   for (const job of live) if (job.outcome === 'queued') queues[job.priority].push(job);
   const counts = { ...NO_COUNTS };
   for (const job of recent) counts[job.outcome] += 1;
-  const jobs = [...live, ...recent].toSorted((a, b) => b.submittedAt - a.submittedAt);
+  // Jobs submitted in the same millisecond (a batch) are told apart by the pool's job number.
+  const jobs = [...live, ...recent].toSorted((a, b) => b.submittedAt - a.submittedAt || sequenceOf(b) - sequenceOf(a));
   let start = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;
   for (const job of jobs) {

@@ -1,4 +1,4 @@
-import type { Pool } from '@inkling/scheduler';
+import { type Pool, checkDuration } from '@inkling/scheduler';
 
 /** Options of `retainPool`. */
 export interface RetainPoolOptions {
@@ -25,13 +25,15 @@ const leases = new WeakMap<Pool, Lease>();
  * Counts who holds a pool. The first holder that asks loads it; when the
  * last lets go, the pool is unloaded after a delay, and a holder arriving
  * within it cancels that. So React StrictMode's mount, unmount, mount (or a
- * quick remount) loads the model once. Returns the release function.
+ * quick remount) loads the model once. Returns the release function. Throws
+ * an `InvalidOptionError` for an `unloadDelayMs` a timer cannot honour.
  *
  * @example
  * useEffect(() => retainPool(pool, { load: true }), [pool]);
  */
 export function retainPool(pool: Pool, options: RetainPoolOptions = {}): () => void {
   const { load = true, unloadDelayMs = 1000 } = options;
+  checkDuration(unloadDelayMs, 'retainPool() "unloadDelayMs"');
   let lease = leases.get(pool);
   if (!lease) {
     lease = { holders: 0, loadRequested: false, unloadDelayMs, timer: undefined };

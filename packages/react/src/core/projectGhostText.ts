@@ -19,15 +19,21 @@ export interface GhostTextState {
 }
 
 /**
- * The text before and after the caret (clamped into the text; default: the end).
+ * The text before and after the caret (clamped into the text; default: the
+ * end). A caret between the two halves of a surrogate pair (an emoji) is
+ * taken as before the pair, so neither side holds half a character.
  *
  * @example
  * contextOf('Hello world', 5); // { before: 'Hello', after: ' world' }
  */
 export function contextOf(text: string, caret: number | undefined): GhostContext {
-  const at = Math.max(0, Math.min(text.length, caret ?? text.length));
+  let at = Math.max(0, Math.min(text.length, Math.trunc(caret ?? text.length) || 0));
+  if (at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1)) && isLowSurrogate(text.charCodeAt(at))) at -= 1;
   return { before: text.slice(0, at), after: text.slice(at) };
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Whether two contexts are the same text around the same caret.

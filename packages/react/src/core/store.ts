@@ -25,6 +25,8 @@ export abstract class Store<S> {
   readonly #listeners = new Set<() => void>();
   readonly #scheduleFrame: FrameScheduler;
   #state: S;
+  /** Builds the state a `commitLazy` described, when it is first read. */
+  #build: (() => S) | undefined;
   #cancelFrame: (() => void) | undefined;
   #microtask = false;
 
@@ -42,16 +44,39 @@ export abstract class Store<S> {
   };
 
   /** The current state; the same object until something changes. Bound. */
-  readonly getSnapshot = (): S => this.#state;
+  readonly getSnapshot = (): S => {
+    const build = this.#build;
+    if (build) {
+      this.#build = undefined;
+      this.#state = build();
+    }
+    return this.#state;
+  };
 
   protected get state(): S {
-    return this.#state;
+    return this.getSnapshot();
   }
 
   /** Replaces the state and schedules the notification. */
   protected commit(next: S, urgency: Urgency): void {
-    if (Object.is(next, this.#state)) return;
+    if (!this.#build && Object.is(next, this.#state)) return;
+    this.#build = undefined;
     this.#state = next;
+    this.#notify(urgency);
+  }
+
+  /**
+   * Says the state has changed without building it: `build` runs when the
+   * state is next read (by a listener, a render, or the subclass), once
+   * however many changes came before. For a state that is costly to build
+   * and changes many times between two renders.
+   */
+  protected commitLazy(build: () => S, urgency: Urgency): void {
+    this.#build = build;
+    this.#notify(urgency);
+  }
+
+  #notify(urgency: Urgency): void {
     if (urgency === 'now') {
       this.#cancelFrame?.();
       this.#cancelFrame = undefined;

@@ -9,6 +9,11 @@ export interface EngineLanesProps {
   inspection: PoolInspection;
   /** The time the lanes cover, ending at the latest event. */
   windowMs: number;
+  /**
+   * Rows to show at least: the pool's most engines, so a row is there before
+   * its engine loads and the panel keeps its height as the pool grows. Default `0`.
+   */
+  slots?: number;
 }
 
 function jobTitle(job: InspectedJob): string {
@@ -50,9 +55,9 @@ function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: nu
  * block ends where the interactive job after it starts.
  *
  * @example
- * <EngineLanes inspection={inspection} windowMs={10_000} />
+ * <EngineLanes inspection={inspection} windowMs={10_000} slots={status.maxSize} />
  */
-export function EngineLanes({ inspection, windowMs }: EngineLanesProps) {
+export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProps) {
   const end = inspection.span.end;
   const start = Math.max(inspection.span.start, end - windowMs);
   const range = Math.max(end - start, 1);
@@ -71,7 +76,7 @@ export function EngineLanes({ inspection, windowMs }: EngineLanesProps) {
           </tr>
         </thead>
         <tbody>
-          {inspection.engines.length === 0 ? (
+          {inspection.engines.length === 0 && slots === 0 ? (
             <tr>
               <td colSpan={4} className="inkling-empty">
                 No engine loaded
@@ -97,6 +102,20 @@ export function EngineLanes({ inspection, windowMs }: EngineLanesProps) {
               </td>
               <td className="inkling-lane-cell" aria-hidden="true">
                 <Lane jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)} start={start} range={range} />
+              </td>
+            </tr>
+          ))}
+          {Array.from({ length: Math.max(0, slots - inspection.engines.length) }, (_, n) => inspection.engines.length + n).map((index) => (
+            <tr key={`slot-${index}`} data-state="unloaded">
+              <th scope="row">{index + 1}</th>
+              <td>
+                <span className="inkling-engine-state" data-state="unloaded">
+                  not loaded
+                </span>
+              </td>
+              <td className="inkling-engine-jobs">–</td>
+              <td className="inkling-lane-cell" aria-hidden="true">
+                <div className="inkling-lane" />
               </td>
             </tr>
           ))}

@@ -44,12 +44,14 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             </td>
           </tr>
         ) : null}
-        {jobs.map((job) => (
-          <tr key={job.id} data-outcome={job.outcome} data-priority={job.priority}>
+        {/* Keyed by row, not by job: a new job rewrites the rows' text instead of pushing every row down (a layout shift per job). */}
+        {jobs.map((job, row) => (
+          // oxlint-disable-next-line react/no-array-index-key -- the row is the identity here, see above
+          <tr key={row} data-job={job.id} data-outcome={job.outcome} data-priority={job.priority}>
             <td>
               <code>{job.id}</code>
             </td>
-            <td className="inkling-task" data-owner={job.owner}>
+            <td className="inkling-task" title={job.task} data-owner={job.owner}>
               {job.task}
               {job.owner === undefined ? null : <span className="inkling-owner"> · {job.owner}</span>}
             </td>

@@ -60,5 +60,24 @@ export const OPENERS: readonly string[] = [
   'I will keep you posted on the progress.',
 ];
 
+/** For a last word with no phrases of its own, mid-sentence: they start in lower case. */
+export const MIDDLES: readonly string[] = [
+  'and the rest can wait until next week.',
+  'as soon as we have the numbers.',
+  'before the end of the month.',
+  'so we can talk it over on Monday.',
+  'with a few small changes.',
+  'for now, and more later this week.',
+];
+
+/**
+ * Whole words the simulated engine never treats as half-typed ("to" is not
+ * the start of "today", "I" not the start of "in").
+ */
+export const WHOLE_WORDS: ReadonlySet<string> = new Set([
+  ...Object.keys(PHRASES),
+  ...'as at by do go he me no or so up us am if my ok want need know new note notes plan ship send share work what when where who why how'.split(' '),
+]);
+
 /** Words the simulated engine completes when the text ends halfway through one. */
 export const VOCABULARY: readonly string[] = [...Object.keys(PHRASES), 'meeting', 'tomorrow', 'thanks', 'question', 'schedule', 'together', 'everyone', 'because', 'possible', 'document', 'translation', 'suggestion', 'wonderful', 'important'];

@@ -7,7 +7,7 @@ import {
   BatchTranslateController,
 } from '../../src/core/batchTranslateController.js';
 import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
-import { engineCalls, fakePool } from './helpers.js';
+import { engineCalls, fakePool, flushMicrotasks, manualFrames } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -190,5 +190,72 @@ describe('BatchTranslateController', () => {
     batch.mount();
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot().status).toBe('done');
+  });
+
+  it('finishes blank and whitespace-only items at once with an empty translation, never asking the engine or caching a reply', async () => {
+    const cache = mapCache();
+    const items = ['', '   ', '\n\t ', 'hello'];
+    const { batch, options, createEngine } = await setup(items, { tokenMs: 20 }, cache);
+    batch.setOptions(options);
+    // Before any engine work: the blanks are already done.
+    expect(batch.getSnapshot().results.slice(0, 3).map((r) => [r.text, r.status])).toEqual([
+      ['', 'done'],
+      ['', 'done'],
+      ['', 'done'],
+    ]);
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine).map((c) => lastContent(c.request))).toEqual(['hello']);
+    expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 4, total: 4 } });
+    expect(batch.getSnapshot().results.map((r) => r.text)).toEqual(['', '', '', 'HELLO']);
+    for (const blank of items.slice(0, 3)) expect(cache.read(inklingKeys.translation('m1', undefined, 'fr', blank))).toBeUndefined();
+    expect(cache.size).toBe(1);
+    // retry() and start() leave them alone too.
+    batch.start();
+    batch.retry();
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+  });
+
+  it('tells listeners of item progress at most once a frame, and of the batch starting and ending at once', async () => {
+    const { pool } = fakePool({ reply: shout, tokenMs: 10 }, { size: 1 });
+    await pool.load();
+    const frames = manualFrames();
+    const items = Array.from({ length: 30 }, (_, i) => `item number ${i} of the list`);
+    const options: BatchTranslateOptions = { task: 'page', items, to: 'fr' };
+    const batch = new BatchTranslateController(pool, options, { scheduleFrame: frames.scheduleFrame });
+    let heard = 0;
+    batch.subscribe(() => (heard += 1));
+    batch.setOptions(options);
+    await flushMicrotasks();
+    expect([heard, batch.getSnapshot().status]).toEqual([1, 'running']);
+    // Items finish and stream, but no frame comes: nobody is told.
+    await vi.advanceTimersByTimeAsync(150);
+    expect(heard).toBe(1);
+    const { done } = batch.getSnapshot().progress;
+    expect(done).toBeGreaterThan(2);
+    expect(done).toBeLessThan(30);
+    frames.tick();
+    expect(heard).toBe(2);
+    expect(frames.pending).toBe(0);
+    // The last item ends the batch: told at once, without waiting for a frame.
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 30, total: 30 } });
+    expect(heard).toBe(3);
+    expect(frames.pending).toBe(0); // the progress before it went out with it
+  });
+
+  it('keeps every unchanged result the same object and counts progress right with repeated strings', async () => {
+    const { batch, options } = await setup(['a b', 'c d', 'a b', 'e f']);
+    batch.setOptions(options);
+    const first = batch.getSnapshot().results;
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.runAllTimersAsync();
+    const last = batch.getSnapshot();
+    expect(last.progress).toEqual({ done: 4, total: 4 });
+    expect(last.results[0]).toBe(last.results[2]);
+    expect(first).not.toBe(last.results);
+    batch.setOptions({ ...options, items: ['a b', 'c d', 'a b', 'e f', 'new'] });
+    const grown = batch.getSnapshot().results;
+    expect(grown.slice(0, 4).every((r, i) => r === last.results[i])).toBe(true);
   });
 });

@@ -49,7 +49,8 @@ describe('defaultGhostParams', () => {
     const params = defaultGhostParams({ before: 'Hello', after: ' world', maxTokens: 16 });
     expect(params).toMatchObject({ max_tokens: 16, temperature: 0 });
     expect(params.messages[0]?.role).toBe('system');
-    expect(params.messages[1]?.content).toBe('<before_cursor>Hello</before_cursor>\n<after_cursor> world</after_cursor>');
+    // The text after the caret first, the text before it (which a keystroke changes) last.
+    expect(params.messages[1]?.content).toBe('<after_cursor> world</after_cursor>\n<before_cursor>Hello</before_cursor>');
   });
 
   it('sends only a window of a long document', () => {

@@ -67,7 +67,7 @@ async function setUp() {
 
   // The raw engine: WebLLM's own client on a worker thread of its own.
   let start = performance.now();
-  const raw = new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, workerData) as never, { appConfig: appConfig as never });
+  const raw = new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, { appConfig: appConfig as never });
   await raw.reload(CHAT_MODEL);
   const rawLoadS = (performance.now() - start) / 1000;
   start = performance.now();

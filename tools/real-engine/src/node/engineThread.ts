@@ -2,15 +2,17 @@
  * A WebLLM engine in a Node worker thread, on Dawn's WebGPU (npm `webgpu`'s
  * `dawn.node`): the Node counterpart of `@inkling/webllm/worker`. It installs
  * what WebLLM expects of a browser worker (navigator.gpu, the Cache API,
- * postMessage), then WebLLM's own message handler.
+ * postMessage), then serves the engine over Inkling's protocol
+ * (`hostWebLLM`), or with `protocol: 'webllm'` WebLLM's own handler (the raw
+ * engine the bench compares against).
  *
- * workerData: { dawn: path of dawn.node, origin: the model server, toggles?: Dawn toggles }
+ * workerData: { dawn: path of dawn.node, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' }
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { installCachePolyfill } from './cachePolyfill.js';
 
-const { dawn, origin, toggles } = workerData as { dawn: string; origin: string; toggles?: string[] };
+const { dawn, origin, toggles, protocol } = workerData as { dawn: string; origin: string; toggles?: string[]; protocol?: 'webllm' };
 const port = parentPort;
 if (!port) throw new Error('engineThread runs as a worker thread.');
 
@@ -33,6 +35,18 @@ Object.defineProperty(process.versions, 'node', { value: undefined, configurable
 // The handler answers through the global postMessage, as in a Web Worker.
 (globalThis as { postMessage?: (message: unknown) => void }).postMessage = (message) => port.postMessage(message);
 
-const { WebWorkerMLCEngineHandler } = await import('@mlc-ai/web-llm');
-const handler = new WebWorkerMLCEngineHandler();
-port.on('message', (message: unknown) => handler.onmessage(message));
+const { MLCEngine, WebWorkerMLCEngineHandler, prebuiltAppConfig } = await import('@mlc-ai/web-llm');
+if (protocol === 'webllm') {
+  const handler = new WebWorkerMLCEngineHandler();
+  port.on('message', (message: unknown) => handler.onmessage(message));
+} else {
+  const { hostWebLLM } = await import('@inkling/webllm');
+  hostWebLLM(
+    {
+      // oxlint-disable-next-line unicorn/require-post-message-target-origin
+      postMessage: (message) => port.postMessage(message),
+      addEventListener: (_type, listener) => port.on('message', (data: unknown) => listener(new MessageEvent('message', { data }))),
+    },
+    { MLCEngine, prebuiltAppConfig },
+  );
+}

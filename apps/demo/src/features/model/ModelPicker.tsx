@@ -1,7 +1,7 @@
-import { ModelLoadProgress } from '@inkling/react';
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
 import { useId, useState } from 'react';
 import type { EngineChoice } from '../../engine/engineChoice.js';
+import { EngineStatus } from './EngineStatus.js';
 import { SelfHostedForm } from './SelfHostedForm.js';
 
 const SIMULATED = 'simulated';
@@ -10,14 +10,27 @@ const SELF_HOSTED = 'self-hosted';
 interface ModelPickerProps {
   choice: EngineChoice;
   gpu: WebGPUSupport | null;
+  /** Whether the chosen engine can run in this browser. */
+  runnable: boolean;
+  /** Whether the pool was asked to load. */
+  loading: boolean;
   onChoose: (choice: EngineChoice) => void | Promise<void>;
+  onLoad: () => void;
 }
 
-/** Picks the model (a WebLLM one, a self-hosted one, or the simulated engine) and shows its download. */
-export function ModelPicker({ choice, gpu, onChoose }: ModelPickerProps) {
+function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport | null): string {
+  const name = `${model.id.replace(/-MLC$/, '')} · ${Math.round(model.vramRequiredMB)} MB`;
+  // Only where WebGPU works does a missing feature explain anything.
+  return gpu?.supported && model.shaderF16 && !gpu.shaderF16 ? `${name} (needs shader-f16)` : name;
+}
+
+/** Picks the model (a WebLLM one, a self-hosted one, or the simulated engine) and shows its state. */
+export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }: ModelPickerProps) {
   const id = useId();
   const [editingSelfHosted, setEditingSelfHosted] = useState(false);
-  const value = editingSelfHosted || choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.model;
+  const noGpu = gpu !== null && !gpu.supported;
+  const current = choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.model;
+  const value = editingSelfHosted ? SELF_HOSTED : current;
   const choose = (next: string) => {
     setEditingSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
@@ -26,20 +39,20 @@ export function ModelPicker({ choice, gpu, onChoose }: ModelPickerProps) {
   return (
     <div className="model-picker">
       <div className="model-row">
-        <label htmlFor={id} className="field">
-          <span>Model</span>
-        </label>
+        <label htmlFor={id}>Model</label>
         <select id={id} value={value} onChange={(event) => choose(event.target.value)}>
-          <optgroup label="On this device (WebLLM)">
+          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
               .map((m) => (
-                <option key={m.id} value={m.id} disabled={m.shaderF16 && gpu !== null && !gpu.shaderF16}>
-                  {m.id.replace(/-MLC$/, '')} · {Math.round(m.vramRequiredMB)} MB{m.shaderF16 && gpu !== null && !gpu.shaderF16 ? ' (needs shader-f16)' : ''}
+                <option key={m.id} value={m.id} disabled={noGpu || (m.shaderF16 && gpu !== null && !gpu.shaderF16)}>
+                  {optionLabel(m, gpu)}
                 </option>
               ))}
           </optgroup>
-          <option value={SELF_HOSTED}>Self-hosted model…</option>
+          <option value={SELF_HOSTED} disabled={noGpu}>
+            Self-hosted model…
+          </option>
           <option value={SIMULATED}>Simulated engine (no model)</option>
         </select>
         {choice.kind === 'simulated' ? (
@@ -48,16 +61,17 @@ export function ModelPicker({ choice, gpu, onChoose }: ModelPickerProps) {
           </span>
         ) : null}
       </div>
-      {value === SELF_HOSTED ? (
+      <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} />
+      {value === SELF_HOSTED && editingSelfHosted ? (
         <SelfHostedForm
           initial={choice.kind === 'self-hosted' ? choice : undefined}
-          onLoad={(hosted) => {
+          onCancel={() => setEditingSelfHosted(false)}
+          onSwitch={(hosted) => {
             setEditingSelfHosted(false);
             void onChoose({ kind: 'self-hosted', ...hosted });
           }}
         />
       ) : null}
-      <ModelLoadProgress className="model-progress" />
     </div>
   );
 }

@@ -1,19 +1,34 @@
-/** Says plainly that this browser cannot run a model, and offers the simulated engine. */
-export function WebGPUNotice({ reason, onSimulate }: { reason: string | null; onSimulate: () => void }) {
+import type { EngineChoice } from '../../engine/engineChoice.js';
+import type { EngineOffer } from '../../engine/engineOffers.js';
+
+interface WebGPUNoticeProps {
+  /** Why WebGPU is missing, from `detectWebGPU`. */
+  reason: string | null;
+  /** The engines that run here anyway, best first. */
+  offers: readonly EngineOffer[];
+  onChoose: (choice: EngineChoice) => void;
+}
+
+/** Says once, plainly, that no GPU model can run in this browser, and offers what can. */
+export function WebGPUNotice({ reason, offers, onChoose }: WebGPUNoticeProps) {
   return (
-    <div className="notice" role="alert">
+    <section className="notice" aria-labelledby="webgpu-heading">
+      <h2 id="webgpu-heading">WebGPU is not available in this browser</h2>
       <p>
-        <strong>WebGPU is not available in this browser</strong>
-        {reason ? `: ${reason}` : '.'} Inkling runs the model on your device's GPU through WebGPU (Chrome or Edge 113+
-        on most desktops). Without it no model can load here.
+        {reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1).replace(/\.?$/, '.')} ` : ''}
+        The models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops), so none of
+        them can load here. You can still try everything:
       </p>
-      <p>
-        You can still try everything with the <strong>simulated engine</strong>: no model runs, a fake engine makes up
-        plausible text at a realistic speed, and the scheduling is real.
-      </p>
-      <button type="button" className="button primary" onClick={onSimulate}>
-        Use the simulated engine
-      </button>
-    </div>
+      <ul className="notice-offers">
+        {offers.map((offer) => (
+          <li key={offer.label}>
+            <button type="button" className="button primary" onClick={() => onChoose(offer.choice)}>
+              {offer.label}
+            </button>
+            <span>{offer.description}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,14 +1,24 @@
 import { GhostTextarea } from '@inkling/react';
+import { useRef } from 'react';
 import { titleOf, useNotes } from './notesStore.js';
 
-/** The note list and the editor with ghost text. */
-export function NotesEditor() {
+/**
+ * The note list and the editor with ghost text. `engineNote` says why there
+ * are no suggestions (no engine running); while it is set the editor asks
+ * for none, so no job waits in a queue that nothing serves.
+ */
+export function NotesEditor({ engineNote }: { engineNote: string | null }) {
   const { notes, selected, select, update, add } = useNotes();
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const addNote = () => {
+    add();
+    editor.current?.focus();
+  };
   return (
     <section className="notes" aria-labelledby="notes-heading">
-      <nav className="notes-list" aria-label="Notes">
+      <nav className="notes-list" aria-labelledby="notes-heading">
         <h2 id="notes-heading">Notes</h2>
-        <button type="button" className="button" onClick={add}>
+        <button type="button" className="button" onClick={addNote}>
           New note
         </button>
         <ul>
@@ -31,6 +41,7 @@ export function NotesEditor() {
           {titleOf(selected)}
         </label>
         <GhostTextarea
+          ref={editor}
           id="note-body"
           session="notes-editor"
           className="note-textarea"
@@ -39,9 +50,15 @@ export function NotesEditor() {
           onChange={(event) => update(selected.id, event.target.value)}
           placeholder="Start typing…"
           spellCheck={false}
+          suggest={engineNote === null}
+          aria-describedby="note-hint"
         />
-        <p className="note-hint">
-          <kbd>Tab</kbd> accepts · <kbd>Ctrl</kbd>+<kbd>→</kbd> accepts a word · <kbd>Esc</kbd> dismisses
+        <p className="note-hint" id="note-hint" data-engine-note={engineNote ? 'true' : undefined}>
+          {engineNote ?? (
+            <>
+              <kbd>Tab</kbd> accepts · <kbd>Ctrl</kbd>+<kbd>→</kbd> accepts a word · <kbd>Esc</kbd> dismisses
+            </>
+          )}
         </p>
       </div>
     </section>

@@ -1,37 +1,62 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { TranslationTarget } from '../../engine/remotePools.js';
 
+/** Why a base URL cannot be used, or `null` when it can. */
+export function checkBaseURL(text: string): string | null {
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    return 'Enter the server\'s http(s) base URL, such as http://localhost:8000/v1.';
+  }
+  return null;
+}
+
 /** Where the translation runs: this device, an OpenAI-compatible server (vLLM, Ollama, llama.cpp), or a simulated one. */
 export function TargetPicker({ target, onChange }: { target: TranslationTarget; onChange: (target: TranslationTarget) => void }) {
   const id = useId();
   const [kind, setKind] = useState<TranslationTarget['kind']>(target.kind);
   const [server, setServer] = useState({ baseURL: 'http://localhost:8000/v1', model: '', apiKey: '' });
+  const [problem, setProblem] = useState<string | null>(null);
   const pick = (next: TranslationTarget['kind']) => {
     setKind(next);
     if (next !== 'server') onChange({ kind: next });
   };
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    onChange({ kind: 'server', ...server });
+    const found = checkBaseURL(server.baseURL) ?? (server.model.trim() ? null : 'Name the model the server runs.');
+    setProblem(found);
+    if (!found) onChange({ kind: 'server', ...server });
   };
   return (
     <div className="target-picker">
-      <label htmlFor={id} className="field">
-        <span>Runs on</span>
-      </label>
-      <select id={id} value={kind} onChange={(event) => pick(event.target.value as TranslationTarget['kind'])}>
-        <option value="device">This device (the notes' pool)</option>
-        <option value="server">An OpenAI-compatible server…</option>
-        <option value="simulated-server">A simulated server (no model)</option>
-      </select>
+      <div className="inline-field">
+        <label htmlFor={id}>Runs on</label>
+        <select id={id} value={kind} onChange={(event) => pick(event.target.value as TranslationTarget['kind'])}>
+          <option value="device">This device (the notes' pool)</option>
+          <option value="server">An OpenAI-compatible server…</option>
+          <option value="simulated-server">A simulated server (no model)</option>
+        </select>
+      </div>
       {kind === 'server' ? (
-        <form className="server-form" onSubmit={connect} aria-label="Server">
-          <input aria-label="Base URL" type="url" required value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
-          <input aria-label="Model" required placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
-          <input aria-label="API key (optional, kept in memory)" type="password" placeholder="API key (optional)" value={server.apiKey} onChange={(e) => setServer({ ...server, apiKey: e.target.value })} />
+        <form className="server-form" onSubmit={connect} aria-label="Server" noValidate>
+          <div className="stacked-field">
+            <label htmlFor={`${id}-url`}>Base URL</label>
+            <input id={`${id}-url`} type="url" value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
+          </div>
+          <div className="stacked-field">
+            <label htmlFor={`${id}-model`}>Model on the server</label>
+            <input id={`${id}-model`} placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
+          </div>
+          <div className="stacked-field">
+            <label htmlFor={`${id}-key`}>API key (optional, kept in memory)</label>
+            <input id={`${id}-key`} type="password" value={server.apiKey} onChange={(e) => setServer({ ...server, apiKey: e.target.value })} />
+          </div>
           <button type="submit" className="button">
             Use
           </button>
+          {problem ? (
+            <p className="field-problem" role="alert">
+              {problem}
+            </p>
+          ) : null}
         </form>
       ) : null}
     </div>

@@ -1,7 +1,8 @@
 import { PoolProvider, TranslateList } from '@inkling/react';
 import { useState } from 'react';
-import { type TranslationTarget, remotePool } from '../../engine/remotePools.js';
+import { type TranslationTarget, remotePool, targetName } from '../../engine/remotePools.js';
 import { useNotes } from '../notes/notesStore.js';
+import { ServerStatus } from './ServerStatus.js';
 import { TargetPicker } from './TargetPicker.js';
 
 const LANGUAGES = ['French', 'Spanish', 'German', 'Italian', 'Portuguese', 'Japanese'];
@@ -11,46 +12,68 @@ function paragraphs(texts: readonly string[]): string[] {
   return texts.flatMap((text) => text.split(/\n\s*\n/)).map((p) => p.trim()).filter(Boolean);
 }
 
+interface TranslatePageProps {
+  /** Whether this device's pool has an engine to run on (else a run there would only wait). */
+  deviceReady: boolean;
+  target: TranslationTarget;
+  onTarget: (target: TranslationTarget) => void;
+}
+
 /**
  * Translates the notes into a chosen language, as one background task, while
  * you keep typing: on this device's pool, or on a server's pool through a
- * second `PoolProvider` (the same component either way).
+ * second `PoolProvider` (the same component either way). A run keeps the
+ * language it started with; a new "Into" applies to the next run.
  */
-export function TranslatePage() {
+export function TranslatePage({ deviceReady, target, onTarget }: TranslatePageProps) {
   const { notes } = useNotes();
   const [to, setTo] = useState('French');
-  const [target, setTarget] = useState<TranslationTarget>({ kind: 'device' });
-  // What was on the page when the button was pressed; typing afterwards does not restart it.
-  const [items, setItems] = useState<string[] | null>(null);
-  const list = items ? <TranslateList task="translate-page" items={items} to={to} className="translate-list" /> : null;
+  // What was on the page, and the language, when the button was pressed: typing afterwards does not restart it.
+  const [run, setRun] = useState<{ items: string[]; to: string } | null>(null);
+  const blocked = target.kind === 'device' && !deviceReady;
+  const list = run ? <TranslateList task="translate-page" items={run.items} to={run.to} className="translate-list" /> : null;
   return (
     <section className="translate" aria-labelledby="translate-heading">
       <div className="translate-bar">
         <h2 id="translate-heading">Translate this page</h2>
-        <label className="field">
-          <span>Into</span>
-          <select value={to} onChange={(event) => setTo(event.target.value)}>
+        <div className="inline-field">
+          <label htmlFor="translate-into">Into</label>
+          <select id="translate-into" value={to} onChange={(event) => setTo(event.target.value)}>
             {LANGUAGES.map((language) => (
               <option key={language}>{language}</option>
             ))}
           </select>
-        </label>
-        <button type="button" className="button primary" onClick={() => setItems(paragraphs(notes.map((n) => n.text)))}>
+        </div>
+        <button
+          type="button"
+          className="button primary"
+          disabled={blocked}
+          aria-describedby={blocked ? 'translate-blocked' : undefined}
+          onClick={() => setRun({ items: paragraphs(notes.map((n) => n.text)), to })}
+        >
           Translate this page
         </button>
       </div>
-      <TargetPicker target={target} onChange={setTarget} />
-      {target.kind === 'device' || !list ? (
+      <TargetPicker target={target} onChange={onTarget} />
+      {run && run.to !== to ? (
+        <p className="muted" role="status">
+          This run stays in {run.to}. Press “Translate this page” to translate into {to}.
+        </p>
+      ) : null}
+      {target.kind === 'device' ? (
         list
       ) : (
         <PoolProvider key={JSON.stringify(target)} pool={remotePool(target)} modelId={target.kind === 'server' ? target.model : 'simulated-server'}>
+          <ServerStatus name={targetName(target)} />
           {list}
         </PoolProvider>
       )}
-      {items ? null : (
-        <p className="muted">
-          Translates every paragraph of your notes in the background. Keep typing: suggestions still come first.
+      {blocked ? (
+        <p className="muted" id="translate-blocked">
+          No engine runs on this device yet: choose one above, or run the translation on a server.
         </p>
+      ) : run ? null : (
+        <p className="muted">Translates every paragraph of your notes in the background. Keep typing: suggestions still come first.</p>
       )}
     </section>
   );

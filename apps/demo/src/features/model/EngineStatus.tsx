@@ -1,0 +1,30 @@
+import { ModelLoadProgress } from '@inkling/react';
+
+interface EngineStatusProps {
+  /** Whether this browser can run the chosen engine at all. */
+  runnable: boolean;
+  /** Whether the pool was asked to load (a real model waits for a person). */
+  loading: boolean;
+  onLoad: () => void;
+}
+
+/**
+ * The line under the model picker, in a box of fixed height so the header
+ * never grows or shrinks as the state changes: nothing to run, a model not
+ * loaded yet (and its button), or the download and load.
+ */
+export function EngineStatus({ runnable, loading, onLoad }: EngineStatusProps) {
+  let body;
+  if (!runnable) body = <p className="engine-status-line">No engine is running.</p>;
+  else if (!loading) {
+    body = (
+      <p className="engine-status-line">
+        Model not loaded.
+        <button type="button" className="button" onClick={onLoad}>
+          Load model
+        </button>
+      </p>
+    );
+  } else body = <ModelLoadProgress className="model-progress" />;
+  return <div className="engine-status">{body}</div>;
+}

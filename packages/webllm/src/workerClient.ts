@@ -1,0 +1,109 @@
+import { InvalidOptionError } from '@inkling/scheduler';
+import { PROTOCOL, type PageRequest, type WorkerMessage, fromWire, isWorkerMessage } from './protocol.js';
+import { ChunkQueue } from './chunkQueue.js';
+import type { WebLLMProgressReport, WorkerLike } from './types.js';
+import { WorkerWatch } from './workerWatch.js';
+
+/** What waits for the answers to one request. */
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  chunks?: ChunkQueue;
+  onProgress?: (report: WebLLMProgressReport) => void;
+}
+
+/**
+ * The page's end of an engine worker: numbers requests, matches the worker's
+ * answers to them, and fails whatever is waiting once the worker dies (a
+ * worker that died never answers again).
+ *
+ * @example
+ * const client = new WorkerClient(worker);
+ * await client.hello();
+ * await client.request({ type: 'unload' });
+ */
+export class WorkerClient {
+  readonly watch: WorkerWatch;
+  readonly #worker: WorkerLike;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+
+  constructor(worker: WorkerLike) {
+    this.#worker = worker;
+    this.watch = new WorkerWatch(worker, (death) => {
+      for (const pending of this.#pending.values()) pending.reject(death);
+      this.#pending.clear();
+    });
+    // `WorkerLike` promises `onmessage` (a Node thread adapter may offer nothing else).
+    // oxlint-disable-next-line unicorn/prefer-add-event-listener
+    worker.onmessage = (event) => this.#receive(event.data);
+  }
+
+  /** Checks that the worker speaks this version of the protocol. */
+  async hello(): Promise<void> {
+    const protocol = await this.request({ type: 'hello', protocol: PROTOCOL });
+    if (protocol !== PROTOCOL) {
+      throw new InvalidOptionError(
+        `The engine's worker speaks "${String(protocol)}", this page "${PROTOCOL}": the worker bundles another version of @inkling/webllm. Build it from the same version as the page.`,
+      );
+    }
+  }
+
+  /** Sends a request; settles with the worker's answer. */
+  request(message: PageRequest, onProgress?: (report: WebLLMProgressReport) => void): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const id = this.#send(message, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
+      if (id === undefined) reject(this.watch.death);
+    });
+  }
+
+  /** Starts a stream; its chunks arrive in the queue returned. */
+  stream(message: PageRequest): { id: number; chunks: ChunkQueue } {
+    const chunks = new ChunkQueue();
+    const id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
+    if (id === undefined) chunks.fail(this.watch.death as Error);
+    return { id: id ?? 0, chunks };
+  }
+
+  /** Sends a message that has no answer (`interrupt`, `close` of stream `id`). */
+  notify(message: { type: 'interrupt' | 'close'; id: number }): void {
+    if (message.type === 'close') this.#pending.delete(message.id);
+    // A worker, not a window: there is no target origin (here and below).
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin
+    if (!this.watch.death) this.#worker.postMessage(message);
+  }
+
+  #send(message: PageRequest, pending: Pending): number | undefined {
+    if (this.watch.death) return undefined;
+    const id = this.#nextId;
+    this.#nextId += 1;
+    this.#pending.set(id, pending);
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin
+    this.#worker.postMessage({ ...message, id });
+    return id;
+  }
+
+  #receive(data: unknown): void {
+    if (!isWorkerMessage(data)) return;
+    const message = data as WorkerMessage;
+    const pending = this.#pending.get(message.id);
+    if (!pending) return;
+    switch (message.type) {
+      case 'progress':
+        return pending.onProgress?.(message.report);
+      case 'chunk':
+        return pending.chunks?.push(message.chunk);
+      case 'hello':
+        this.#pending.delete(message.id);
+        return pending.resolve(message.protocol);
+      case 'done':
+        this.#pending.delete(message.id);
+        return pending.resolve(message.value);
+      case 'error':
+        this.#pending.delete(message.id);
+        return pending.reject(fromWire(message.error));
+      default:
+        return undefined;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import type { Engine, LoadProgress } from '@inkling/scheduler';
+
+/** Options of `wllamaEngines(...)`. */
+export interface WllamaEnginesOptions {
+  /**
+   * URL of the model's `.gguf` file (absolute, or relative to the page); for a
+   * model split with `llama-gguf-split`, the first part. `cpuModelCatalogue`
+   * lists small instruct models. Required.
+   */
+  model: string;
+  /**
+   * URL of `@wllama/wllama/esm/wasm/wllama.wasm`, served with your app (with
+   * Vite: `import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url'`).
+   * Nothing is fetched from a CDN. Required.
+   */
+  wasmUrl: string;
+  /**
+   * Load the model to make embeddings (`embeddings.create`) instead of chat.
+   * The model's own pooling is used unless `pooling` says otherwise. Default `false`.
+   */
+  embeddings?: boolean;
+  /** Pooling for an embedding engine. Default: what the model's file says. */
+  pooling?: 'mean' | 'cls' | 'last';
+  /** Tokens of context (prompt and answer together). Default `2048`. */
+  contextSize?: number;
+  /**
+   * CPU threads per engine. More than one needs a cross-origin isolated page
+   * (`crossOriginIsolated`, see the README's COOP/COEP headers); elsewhere the
+   * engine quietly uses one. On small machines one is often fastest. Default `1`.
+   */
+  threads?: number;
+  /** Sampling seed for every request (requests may still pass their own). Default: none (llama.cpp's). */
+  seed?: number;
+  /**
+   * How long a load may wait for the model file's first bytes before failing
+   * with `ModelFetchError` (`checkDuration`; `Infinity` waits for ever). Default `Infinity`.
+   */
+  fetchTimeoutMs?: number;
+  /** More of wllama's `LoadModelParams` (e.g. `{ n_batch: 512 }`), applied last. Default: none. */
+  loadParams?: Record<string, unknown>;
+  /** The `fetch` used for the model file. Default: the global `fetch`, looked up when used. */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+  /** Show llama.cpp's own log in the console. Default `false`. */
+  verbose?: boolean;
+}
+
+/** A load progress report of a wllama engine: bytes of the model file, then loading it. */
+export interface WllamaLoadProgress extends LoadProgress {
+  /** 0..1 over the whole load; never goes back. */
+  progress: number;
+  /** `'fetch'` while the file downloads, `'load'` while llama.cpp reads it, `'ready'` at the end. */
+  phase: 'fetch' | 'load' | 'ready';
+  /** Bytes of the model file received so far. */
+  loadedBytes: number;
+  /** The file's size, when the server says (`Content-Length`); else `0`. */
+  totalBytes: number;
+}
+
+/** An `Engine` running llama.cpp in a wllama worker. */
+export interface WllamaEngine extends Engine {
+  readonly concurrency: 1;
+  /** The model URL. */
+  readonly model: string;
+  /** Threads the engine really uses (1 unless the page is cross-origin isolated). */
+  readonly threads: number;
+  /** The model's hidden width, the length of its embeddings. */
+  readonly embeddingWidth: number;
+  /** The context size in tokens. */
+  readonly contextSize: number;
+  unload(): Promise<void>;
+}

@@ -1,0 +1,15 @@
+import { defaultServerConditions } from 'vite';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: { conditions: ['@inkling/source'] },
+  // Tests run in Node, which Vite resolves as SSR: `resolve.conditions` alone
+  // does not reach it, and this package's tests import @inkling/scheduler by name. (The real engine runs in
+  // Chromium, in tests/wllama.)
+  ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
+  test: {
+    name: 'wllama',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+  },
+});

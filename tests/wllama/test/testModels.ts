@@ -1,0 +1,9 @@
+import type { TinyGgufOptions } from '@inkling/wllama/testing';
+
+/** The suite's models: file name (served at `/<file>`) and shape. */
+export const TEST_MODELS = {
+  /** ~8M parameters, 6 layers of width 256: the chat model. */
+  chat: { file: 'inkling-chat-8m.gguf', shape: { seed: 1 } },
+  /** A narrower model made for embeddings (mean pooling), width 128. */
+  embed: { file: 'inkling-embed-2m.gguf', shape: { seed: 2, embedding: 128, layers: 2, heads: 2, feedForward: 384, embeddingModel: true } },
+} as const satisfies Record<string, { file: string; shape: TinyGgufOptions }>;

@@ -1,0 +1,39 @@
+import { fileURLToPath } from 'node:url';
+import { playwright } from '@vitest/browser-playwright';
+import { defaultClientConditions, defaultServerConditions } from 'vite';
+import { defineProject } from 'vitest/config';
+
+// The real-engine suite: @inkling/react against wllama (llama.cpp in WebAssembly, on the CPU)
+// on tiny random-weight GGUF models that globalSetup writes to <root>/.test-models, in
+// Debian's Chromium (never a downloaded browser). wllama needs no GPU: --disable-gpu is fine.
+export default defineProject({
+  resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
+  // globalSetup runs in Node, which Vite resolves as SSR.
+  ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
+  // The generated models are served at /<file>.
+  publicDir: fileURLToPath(new URL('../../.test-models/', import.meta.url)),
+  // Listed up front: a dependency found mid-run makes Vite reload the page under a running test.
+  optimizeDeps: {
+    exclude: ['@wllama/wllama'],
+    include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
+  },
+  test: {
+    name: 'real-engine',
+    include: ['test/**/*.test.{ts,tsx}'],
+    globalSetup: [fileURLToPath(new URL('./globalSetup.ts', import.meta.url))],
+    testTimeout: 30_000,
+    // One file at a time: each loads real engines, and the machine may have two cores.
+    fileParallelism: false,
+    browser: {
+      enabled: true,
+      headless: true,
+      provider: playwright({
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        },
+      }),
+      instances: [{ browser: 'chromium' }],
+    },
+  },
+});
