@@ -5,11 +5,13 @@ import { PoolHost } from './poolHost.js';
 
 /** Options of `electTabHost`. */
 export interface ElectTabHostOptions {
-  /** The pool's name: tabs with the same name share one pool. */
+  /** The pool's name: tabs with the same name share one pool. Required. */
   name: string;
-  /** The pool the winning tab builds (its `createEngine` runs in that page). */
+  /** The pool the winning tab builds (its `createEngine` runs in that page). Required. */
   pool: EnginePoolOptions;
+  /** Web Locks (`navigator.locks`). Required. */
   locks: LockManagerLike;
+  /** Opens a broadcast channel (`(name) => new BroadcastChannel(name)`). Required. */
   open: OpenChannel;
 }
 

@@ -28,7 +28,13 @@ export interface WireError {
   readonly cause?: WireError | undefined;
 }
 
-/** The scheduler's and this package's classes; always known. */
+/**
+ * The classes every client rebuilds without being told: the scheduler's,
+ * `HostLostError` and the standard `Error`, `TypeError`, `RangeError`.
+ *
+ * @example
+ * Object.keys(BUILT_IN_ERRORS); // ['InklingError', 'InvalidOptionError', ...]
+ */
 export const BUILT_IN_ERRORS: ErrorClasses = {
   InklingError,
   InvalidOptionError,

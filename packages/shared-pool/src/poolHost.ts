@@ -1,4 +1,4 @@
-import type { Pool, PoolStatus, PoolTimers } from '@inkling/scheduler';
+import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
 import { type ClientHost, ServedClient } from './servedClient.js';
@@ -7,7 +7,8 @@ import { type ClientHost, ServedClient } from './servedClient.js';
 export interface PoolHostOptions {
   /**
    * The least time between two snapshot pushes to one client, in
-   * milliseconds: about a frame. Default `16`.
+   * milliseconds: about a frame. 0 to 2^31-1 (0 pushes every change, in the
+   * next task). Default `16`.
    */
   snapshotIntervalMs?: number;
   /**
@@ -62,6 +63,7 @@ export class PoolHost {
   #nextClient = 0;
 
   constructor(pool: Pool, options: PoolHostOptions = {}) {
+    checkOptions(pool, options);
     this.pool = pool;
     const hostId = options.hostId ?? randomId();
     this.#locks = options.locks === undefined ? platformLocks() : options.locks;
@@ -134,6 +136,17 @@ export class PoolHost {
     }
     if (!this.#holders.delete(client) || this.#holders.size > 0) return;
     await this.pool.unload();
+  }
+}
+
+function checkOptions(pool: Pool, options: PoolHostOptions): void {
+  if (typeof pool?.submit !== 'function' || typeof pool.subscribe !== 'function') {
+    throw new InvalidOptionError('PoolHost serves a pool: pass an EnginePool (or any Pool), e.g. new PoolHost(new EnginePool({ createEngine })).');
+  }
+  checkDuration(options.snapshotIntervalMs, 'PoolHost "snapshotIntervalMs"', { never: false });
+  const { timers } = options;
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('PoolHost "timers" must have setTimeout and clearTimeout functions.');
   }
 }
 

@@ -27,7 +27,12 @@ export interface ClientHost {
  * One client (a tab) of a shared host: its jobs, scoped under its id so
  * that ids, sessions and tasks never meet another tab's; its presence, which
  * sets the band of its jobs; its snapshot pushes, at most one per
- * `snapshotIntervalMs` and only when the snapshot changed.
+ * `snapshotIntervalMs` and only when the snapshot changed. `PoolHost.serve`
+ * makes one per endpoint.
+ *
+ * @example
+ * const client = host.serve(port);
+ * port.addEventListener('close', () => client.close());
  */
 export class ServedClient {
   readonly id: string;

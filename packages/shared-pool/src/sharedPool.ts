@@ -41,7 +41,14 @@ export interface SharedPoolOptions {
   openChannel?: OpenChannel;
 }
 
-/** A `PoolClient` that knows how it was set up. */
+/**
+ * A `PoolClient` that knows how it was set up: `mode` says where the engines
+ * run, `isHost()` whether this tab hosts them now. `sharedPool` makes it.
+ *
+ * @example
+ * const pool = sharedPool({ name: 'notes', worker, pool: { createEngine } });
+ * console.log(pool.mode, pool.isHost());
+ */
 export class SharedPool extends PoolClient {
   /**
    * @param mode where the engines run

@@ -138,3 +138,18 @@ describe('a PoolClient over a MessagePort', () => {
     scene.close();
   });
 });
+
+describe('bad options', () => {
+  it('are typed errors that name the option and the fix', async () => {
+    const { EnginePool } = await import('@inkling/scheduler');
+    const { fakeEngines } = await import('@inkling/scheduler/testing');
+    const { PoolClient, PoolHost, sharedPool } = await import('../src/index.js');
+    const pool = new EnginePool({ createEngine: fakeEngines() });
+    expect(() => new PoolHost(pool, { snapshotIntervalMs: -1, locks: null })).toThrow(/PoolHost "snapshotIntervalMs" must be a number of milliseconds/);
+    expect(() => new PoolHost({} as never)).toThrow(InvalidOptionError);
+    expect(() => new PoolClient({} as never)).toThrow(/needs a connect\(\) function/);
+    expect(() => sharedPool({ name: '' })).toThrow(/needs a name/);
+    expect(() => sharedPool({ name: 'notes', mode: 'tab' })).toThrow(/give pool: \{ createEngine \}/);
+    expect(() => sharedPool({ name: 'notes', mode: 'shared-worker' })).toThrow(/needs worker:/);
+  });
+});
