@@ -105,8 +105,10 @@ describe.each(['shared-worker', 'tab'] as const)('a pool shared by tabs (%s)', (
     report(
       `[${mode}] ghost text first token: idle ${idle.map((ms) => ms.toFixed(0)).join('/')} ms, under a translation ${loaded.map((ms) => ms.toFixed(0)).join('/')} ms; median ratio ${ratio.toFixed(2)}`,
     );
-    // One decode step of the translation (20 ms) is the most the ghost text should wait on top of idle's 120 ms prefill.
-    expect(ratio).toBeLessThanOrEqual(1.2);
+    // One decode step of the translation (20 ms) is the most the ghost text should wait on top of idle's
+    // 120 ms prefill: 1.2x at worst (1.03-1.12 measured here). 0.05 of slack for timer jitter on a busy
+    // machine; without preemption the ghost text would wait out the whole translation (about 7x).
+    expect(ratio).toBeLessThanOrEqual(1.25);
   });
 
   it("leaves tab B's jobs intact when tab A closes, and stops A's", async () => {
