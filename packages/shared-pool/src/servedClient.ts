@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, JobSpec, Pool, PoolStatus, PoolTimers } from '@inkling/scheduler';
+import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
 import { type WireStatus, encodeError, encodeResult } from './errorCodec.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
@@ -134,7 +134,8 @@ export class ServedClient {
         this.#presence = message.presence;
         return;
       case 'submit':
-        this.#submit(message.id, message.spec);
+        if (typeof message.id === 'string' && typeof message.spec === 'object' && message.spec !== null) this.#submit(message.id, message.spec);
+        else this.#refuse(message.id, 'A submit message needs an "id" string and a "spec" object; this one had neither, so nothing ran.');
         return;
       case 'abort':
         this.#jobs.get(message.id)?.abort();
@@ -170,6 +171,14 @@ export class ServedClient {
       if (this.#jobs.get(id) === controller) this.#jobs.delete(id);
       this.#send({ t: 'result', id, result: encodeResult({ ...result, id }) });
     });
+  }
+
+  /** Answers a malformed job with an error result; nothing else is touched. */
+  #refuse(id: unknown, message: string): void {
+    const now = this.host.now();
+    const error = encodeError(new InvalidJobError(message));
+    const key = typeof id === 'string' ? id : String(id);
+    this.#send({ t: 'result', id: key, result: { id: key, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error } });
   }
 
   async #call(rid: number, op: 'load' | 'unload' | 'configure', patch?: Record<string, unknown>): Promise<void> {

@@ -153,3 +153,29 @@ describe('bad options', () => {
     expect(() => sharedPool({ name: 'notes', mode: 'shared-worker' })).toThrow(/needs worker:/);
   });
 });
+
+describe('a host given bad messages', () => {
+  it('ignores foreign ones, answers a malformed submit with an InvalidJobError, and keeps serving everyone', async () => {
+    const scene = sharedScene({ reply: 'fine', tokenMs: 5 });
+    const { client } = scene.tab('good');
+    await client.load();
+    const { port1, port2 } = new MessageChannel();
+    scene.host.host.serve(port1);
+    const heard: unknown[] = [];
+    port2.addEventListener('message', (event) => heard.push(event.data));
+    port2.start();
+    port2.postMessage({ t: 'hello', presence: { visible: true, focused: true }, lock: undefined });
+    port2.postMessage('not a protocol message');
+    port2.postMessage({ t: 'nonsense' });
+    port2.postMessage({ t: 'submit', id: 'x', spec: null });
+    await run(20);
+    const result = heard.find((m) => (m as { t?: string }).t === 'result') as { result: { status: string; error: { name: string; message: string } } };
+    expect(result.result).toMatchObject({ status: 'error', error: { name: 'InvalidJobError' } });
+    expect(result.result.error.message).toContain('needs an "id" string and a "spec" object');
+    const ok = client.submit(chat('still there?'));
+    await run(20);
+    expect(await ok).toMatchObject({ status: 'done', text: 'fine' });
+    port2.close();
+    scene.close();
+  });
+});
