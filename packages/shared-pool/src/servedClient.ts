@@ -122,7 +122,7 @@ export class ServedClient {
   #handle(message: ClientMessage): void {
     switch (message.t) {
       case 'hello':
-        this.#presence = message.presence;
+        this.#see(message.presence);
         if (message.lock) this.#unwatch = this.host.watch(message.lock, () => this.close());
         void this.host.ready.then(({ hostId, lock, timeOrigin }) => {
           this.#send({ t: 'welcome', clientId: this.id, hostId, lock, timeOrigin });
@@ -131,7 +131,7 @@ export class ServedClient {
         });
         return;
       case 'presence':
-        this.#presence = message.presence;
+        this.#see(message.presence);
         return;
       case 'submit':
         if (typeof message.id === 'string' && typeof message.spec === 'object' && message.spec !== null) this.#submit(message.id, message.spec);
@@ -171,6 +171,12 @@ export class ServedClient {
       if (this.#jobs.get(id) === controller) this.#jobs.delete(id);
       this.#send({ t: 'result', id, result: encodeResult({ ...result, id }) });
     });
+  }
+
+  /** Takes a presence the client reported; anything not shaped like one leaves the last one. */
+  #see(presence: unknown): void {
+    const p = presence as Presence | null | undefined;
+    if (typeof p?.visible === 'boolean' && typeof p.focused === 'boolean') this.#presence = { visible: p.visible, focused: p.focused };
   }
 
   /** Answers a malformed job with an error result; nothing else is touched. */
