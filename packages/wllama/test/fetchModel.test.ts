@@ -15,6 +15,10 @@ function streamed(parts: Uint8Array[], headers: Record<string, string> = {}): Re
   return new Response(body, { headers });
 }
 
+/** A fetch that never answers, until its request is aborted. */
+const never = (_url: string, init: RequestInit) =>
+  new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+
 describe('fetchModel', () => {
   it('returns the file as a Blob and reports bytes as they arrive', async () => {
     const seen: Array<[number, number]> = [];
@@ -40,8 +44,6 @@ describe('fetchModel', () => {
   });
 
   it('no answer within fetchTimeoutMs is a ModelFetchError with status 0', async () => {
-    const never = (_: string, init: RequestInit) =>
-      new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
     const load = fetchModel({ url, fetch: never, signal: new AbortController().signal, timeoutMs: 20, onBytes: () => {} });
     await expect(load).rejects.toBeInstanceOf(ModelFetchError);
     await expect(load).rejects.toMatchObject({ status: 0 });
@@ -51,7 +53,7 @@ describe('fetchModel', () => {
     const controller = new AbortController();
     let requestSignal: AbortSignal | undefined;
     const pending = (_: string, init: RequestInit) =>
-      new Promise<Response>((_, reject) => {
+      new Promise<Response>((_resolve, reject) => {
         requestSignal = init.signal ?? undefined;
         init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
