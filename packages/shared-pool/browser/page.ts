@@ -4,8 +4,11 @@ import { type Presence, sharedPool } from '../src/index.js';
 import { manualPresence } from '../src/testing/index.js';
 import { BUILDS_CHANNEL, CRASH_CHANNEL, ENGINE, POOL_NAME } from './scene.js';
 
-// One tab of the browser suite. `?mode=tab` forces the tab-hosted fallback.
-const mode = new URLSearchParams(location.search).get('mode') === 'tab' ? 'tab' : 'shared-worker';
+// One tab of the browser suite. `?mode=tab` forces the tab-hosted fallback; `?mode=broken` gives a
+// SharedWorker whose script does not exist, so the pool must fall back on its own.
+const asked = new URLSearchParams(location.search).get('mode');
+const mode = asked === 'tab' ? 'tab' : asked === 'broken' ? 'auto' : 'shared-worker';
+const brokenWorker = () => new SharedWorker('/no-such-pool-host.js', { type: 'module', name: `${POOL_NAME}-broken` });
 const presence = manualPresence({ visible: true, focused: true });
 
 // Builds anywhere (the worker, another tab) are heard from the time this tab opened; its own are counted apart.
@@ -24,7 +27,7 @@ const createEngine: CreateEngine = (index, onProgress, options) => {
 const pool = sharedPool({
   name: POOL_NAME,
   mode,
-  worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: POOL_NAME }),
+  worker: asked === 'broken' ? brokenWorker : () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: POOL_NAME }),
   pool: { createEngine, size: 1 },
   presence,
 });
@@ -58,7 +61,7 @@ function start(key: string, spec: Omit<ChatJobSpec, 'onChunk'>): void {
 
 /** The page's test API, driven by playwright's `page.evaluate`. */
 const api = {
-  mode,
+  mode: () => pool.mode,
   isHost: () => pool.isHost(),
   builds: () => ({ heard: heardBuilds, own: ownBuilds }),
   clientId: () => pool.clientId,

@@ -70,7 +70,7 @@ describe.each(['shared-worker', 'tab'] as const)('a pool shared by tabs (%s)', (
 
   it('builds one engine for three tabs', async () => {
     const pages = [await tab(), await tab(), await tab()];
-    expect(await pages[0]!.evaluate(() => inkling.mode)).toBe(mode);
+    expect(await pages[0]!.evaluate(() => inkling.mode())).toBe(mode);
     const builds = await Promise.all(pages.map((page) => page.evaluate(() => inkling.builds())));
     // The first tab was open for every build, wherever it ran.
     expect(builds[0]!.heard + builds[0]!.own).toBe(1);
@@ -148,5 +148,28 @@ describe.each(['shared-worker', 'tab'] as const)('a pool shared by tabs (%s)', (
     expect(await b.evaluate(() => inkling.hostLosses())).toBe(1);
     expect(await b.evaluate(() => inkling.isHost())).toBe(mode === 'tab');
     report(`[${mode}] host killed: noticed after ${noticedMs} ms, new host ready after ${readyMs} ms (engine load 300 ms), first job done after ${workingMs} ms`);
+  });
+});
+
+describe('a SharedWorker that cannot start', () => {
+  it('gives way to the tab-hosted pool, and the tabs work', async () => {
+    const context = await browser.newContext();
+    try {
+      const open = async () => {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/?mode=broken`);
+        await page.waitForFunction(() => 'inkling' in globalThis);
+        expect(await page.evaluate(() => inkling.load())).toBe('ready');
+        return page;
+      };
+      const first = await open();
+      const second = await open();
+      expect(await first.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', true]);
+      expect(await second.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', false]);
+      await second.evaluate((spec) => inkling.start('ghost', spec), GHOST);
+      expect(await second.evaluate(() => inkling.outcome('ghost'))).toMatchObject({ status: 'done', text: 'w0 w1 w2 w3 w4 w5' });
+    } finally {
+      await context.close();
+    }
   });
 });
