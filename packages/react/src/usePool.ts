@@ -1,4 +1,4 @@
-import type { EnginePool } from '@inkling/scheduler';
+import type { Pool } from '@inkling/scheduler';
 import { useInklingContext } from './poolContext.js';
 
 /**
@@ -9,6 +9,6 @@ import { useInklingContext } from './poolContext.js';
  * const pool = usePool();
  * const onClick = () => pool.cancel('notes-editor');
  */
-export function usePool(): EnginePool {
+export function usePool(): Pool {
   return useInklingContext('usePool').pool;
 }

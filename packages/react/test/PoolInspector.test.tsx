@@ -137,3 +137,21 @@ it('inspectPool works out wait, time to first token and decode speed', () => {
   expect(view.jobs[0]).toMatchObject({ outcome: 'done', waitMs: 100, ttftMs: 300, tokensPerSecond: 20 });
   expect(view.span).toEqual({ start: 1000, end: 2300 });
 });
+
+describeEachReactMode('PoolInspector with a shared pool', (mode) => {
+  it("names the tab each job came from when the snapshot has an owner, and nothing when it has none", async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'from-b', task: 'page', owner: 'tab-2', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({ id: 'local', task: 'notes', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    const shared = jobRow('from-b').querySelector('.inkling-task') as HTMLElement;
+    expect(shared.dataset.owner).toBe('tab-2');
+    expect(shared.textContent).toBe('page · tab-2');
+    expect(jobRow('local').querySelector('.inkling-task')?.textContent).toBe('notes');
+    expect(inspectPool(pool.getSnapshot(), performance.now()).jobs.find((j) => j.id === 'from-b')?.owner).toBe('tab-2');
+    await settle();
+  });
+});

@@ -177,6 +177,8 @@ export function jobInfo(job: Job): JobInfo {
     startedAt: job.startedAt,
     firstTokenAt: job.firstTokenAt,
     tokens: job.tokens,
+    // Only when set, so pools without owners show the same objects as before.
+    ...(job.spec.owner !== undefined && { owner: job.spec.owner }),
   };
   return job.info;
 }

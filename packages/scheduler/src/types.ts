@@ -210,6 +210,12 @@ interface JobSpecBase {
   preemptible?: boolean;
   /** Cancels the job like `cancel(id)` when aborted: it resolves at once. Default: none. */
   signal?: AbortSignal;
+  /**
+   * Who submitted the job, as a label the snapshot shows (`JobInfo.owner`);
+   * the pool schedules nothing by it. A shared pool sets it to the tab's id.
+   * Default: none.
+   */
+  owner?: string;
 }
 
 /** A chat job: a streamed completion. */
@@ -296,6 +302,8 @@ export interface JobInfo {
   readonly firstTokenAt: number | undefined;
   /** Content chunks streamed so far (about one per token). */
   readonly tokens: number;
+  /** The spec's `owner` (which tab a shared pool's job came from); absent when it had none. */
+  readonly owner?: string;
 }
 
 /** A finished job, as the snapshot's history keeps it. */
@@ -357,6 +365,29 @@ export interface PoolStatus {
   readonly jobs: readonly JobInfo[];
   /** The most recently finished jobs, oldest first. */
   readonly recent: readonly JobRecord[];
+}
+
+/**
+ * What the provider and hooks use of a pool: `EnginePool` in the page, or a
+ * client of a pool hosted elsewhere (`PoolClient` of `@inkling/shared-pool`:
+ * a SharedWorker, another tab, an extension's offscreen document). The
+ * methods mean what `EnginePool`'s do; `subscribe` and `getSnapshot` are
+ * bound.
+ *
+ * @example
+ * function countLive(pool: Pool): number {
+ *   return pool.getSnapshot().jobs.length;
+ * }
+ */
+export interface Pool {
+  submit(spec: JobSpec): Promise<JobResult>;
+  /** Cancels by job id or session; returns how many (of this caller's) live jobs it matched. */
+  cancel(idOrSession: string | null | undefined): number;
+  subscribe(listener: () => void): () => void;
+  getSnapshot(): PoolStatus;
+  load(onProgress?: (report: PoolLoadProgress) => void): Promise<number>;
+  unload(): Promise<void>;
+  configure(patch: Record<string, unknown>): number;
 }
 
 /** Timers the pool uses, injectable for tests. */

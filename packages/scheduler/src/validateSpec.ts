@@ -19,7 +19,7 @@ export function validateSpec(
   }
   const s = spec as Record<string, unknown>;
 
-  for (const key of ['id', 'task', 'session'] as const) {
+  for (const key of ['id', 'task', 'session', 'owner'] as const) {
     if (s[key] !== undefined && (typeof s[key] !== 'string' || s[key] === '')) {
       return new InvalidJobError(`The job's "${key}" must be a non-empty string; it got ${show(s[key])}.`);
     }

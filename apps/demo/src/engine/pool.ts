@@ -1,5 +1,6 @@
-import { type CreateEngine, EnginePool } from '@inkling/react';
+import { type CreateEngine, EnginePool, type Pool } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
+import { sharedPool } from '@inkling/shared-pool';
 import { webllmEngines } from '@inkling/webllm';
 import { wllamaEngines } from '@inkling/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
@@ -29,13 +30,21 @@ const createEngine: CreateEngine = (index, onProgress, options) => current(index
  * the CPU pool one, since every wllama engine holds its own copy of the weights
  * in the page's memory and a second would only compete for the same cores.
  */
-const pools = {
-  gpu: new EnginePool({ size: 2, createEngine }),
+const pools: { gpu: Pool; cpu: EnginePool } = {
+  gpu:
+    new URLSearchParams(location.search).get('pool') === 'shared'
+      ? // Opt-in: every tab of the demo shares one simulated pool (the model picker does not reach it).
+        sharedPool({
+          name: 'inkling-demo',
+          worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: 'inkling-demo' }),
+          pool: { size: 2, createEngine: simulatedEngines() },
+        })
+      : new EnginePool({ size: 2, createEngine }),
   cpu: new EnginePool({ size: 1, createEngine }),
 };
 
 /** The pool that runs `choice`. */
-export function poolFor(choice: EngineChoice): EnginePool {
+export function poolFor(choice: EngineChoice): Pool {
   return choice.kind === 'cpu' ? pools.cpu : pools.gpu;
 }
 

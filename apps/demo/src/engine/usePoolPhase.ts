@@ -1,10 +1,10 @@
-import type { EnginePool, PoolStatus } from '@inkling/react';
+import type { Pool, PoolStatus } from '@inkling/react';
 import { useSyncExternalStore } from 'react';
 
 /**
  * The phase of a pool given by reference (the app holds more than one, so
  * not the provider's): `idle`, `loading`, `ready` or `error`.
  */
-export function usePoolPhase(pool: EnginePool): PoolStatus['phase'] {
+export function usePoolPhase(pool: Pool): PoolStatus['phase'] {
   return useSyncExternalStore(pool.subscribe, () => pool.getSnapshot().phase);
 }

@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import { chunkText } from './chunkText.js';
@@ -94,7 +94,7 @@ function isBlank(source: string): boolean {
  * batch.subscribe(() => console.log(batch.getSnapshot().progress));
  */
 export class BatchTranslateController extends Store<BatchTranslateState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: BatchTranslateOptions;
@@ -107,8 +107,10 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #results: BatchResults;
   /** The status listeners last heard of: a change of it is told at once. */
   #status: BatchStatus;
+  /** Retryable failures in a row, by source; bounds resubmission (see `#finished`). */
+  readonly #retries = new Map<string, number>();
 
-  constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
+  constructor(pool: Pool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
     // Reading the cache is not work: a remount shows cached items in its first render.
     const results = new BatchResults(options.items.map((source) => initialResult(source, options, environment)));
     const initial = results.snapshot(false);
@@ -229,6 +231,9 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #finished(source: string, controller: AbortController, result: JobResult): void {
     if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
     this.#jobs.delete(source);
+    const retries = result.status === 'error' && isRetryable(result.error) ? (this.#retries.get(source) ?? 0) + 1 : 0;
+    if (retries > 0) this.#retries.set(source, retries);
+    else this.#retries.delete(source);
     switch (result.status) {
       case 'preempted':
         // Interactive work took the engine mid-item: start the item over.
@@ -242,6 +247,11 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
         return;
       }
       case 'error':
+        // Retryable (a shared pool's host was lost mid-item): start over like preempted work, a few times in a row at most.
+        if (retries > 0 && retries <= MAX_RETRIES) {
+          this.#run(source);
+          return;
+        }
         this.#item(source, { text: '', status: 'error', error: result.error ?? null });
         return;
       case 'cancelled':
@@ -272,6 +282,14 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     const results = this.#results;
     this.commitLazy(() => results.snapshot(live), urgency);
   }
+}
+
+/** Retryable failures of one item resubmitted in a row before it shows as an error. */
+const MAX_RETRIES = 2;
+
+/** An error that says the same request may pass if sent again (`retryable: true`). */
+function isRetryable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
 }
 
 function cachedTranslation(source: string, options: BatchTranslateOptions, environment: BatchTranslateEnvironment): string | undefined {

@@ -1,7 +1,7 @@
 import type {
   ChatCompletionRequest,
   ChatMessage,
-  EnginePool,
+  Pool,
   JobResult,
   Priority,
 } from '@inkling/scheduler';
@@ -92,12 +92,12 @@ function reduce(state: ChatState, action: Action): ChatState {
  * chat.getSnapshot().messages.at(-1); // { role: 'assistant', content: '...' }
  */
 export class ChatController extends Store<ChatState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: ChatOptions;
   readonly #job = new StreamedJob();
 
-  constructor(pool: EnginePool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
+  constructor(pool: Pool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
     super(initial(options.initialMessages ?? []), scheduleFrame);
     this.#pool = pool;
     this.#options = options;

@@ -1,7 +1,7 @@
 import type {
   ChatCompletionRequest,
   CompletionUsage,
-  EnginePool,
+  Pool,
   FinishReason,
   InklingError,
   JobResult,
@@ -93,13 +93,13 @@ function reduce(state: CompletionState, action: Action): CompletionState {
  * await completion.complete('Write a haiku about autumn.');
  */
 export class CompletionController extends Store<CompletionState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: CompletionOptions;
   /** The job whose output is shown; a finished or replaced one is ignored. */
   readonly #job = new StreamedJob();
 
-  constructor(pool: EnginePool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
+  constructor(pool: Pool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
     super(IDLE, scheduleFrame);
     this.#pool = pool;
     this.#options = options;

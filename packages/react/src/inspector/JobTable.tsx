@@ -51,8 +51,9 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             <td>
               <code>{job.id}</code>
             </td>
-            <td className="inkling-task" title={job.task}>
+            <td className="inkling-task" title={job.task} data-owner={job.owner}>
               {job.task}
+              {job.owner === undefined ? null : <span className="inkling-owner"> · {job.owner}</span>}
             </td>
             <td>
               <span className="inkling-priority" data-priority={job.priority}>

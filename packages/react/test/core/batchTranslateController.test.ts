@@ -1,5 +1,5 @@
 // @vitest-environment node
-import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { InklingError, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BatchTranslateOptions,
@@ -105,6 +105,42 @@ describe('BatchTranslateController', () => {
     batch.retry();
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 2, total: 2 } });
+  });
+
+  it('starts an item over after a retryable error (a lost shared-pool host), and shows the error after two retries in a row', async () => {
+    class HostGone extends InklingError {
+      override name = 'HostGone';
+      readonly retryable = true;
+    }
+    const { pool, batch, options, createEngine } = await setup(['a b', 'c']);
+    createEngine.engines[0]!.failNext(new HostGone('the host went away'));
+    batch.setOptions(options);
+    await vi.runAllTimersAsync();
+    expect(batch.getSnapshot().results.map((r) => [r.text, r.status])).toEqual([
+      ['A B', 'done'],
+      ['C', 'done'],
+    ]);
+    expect(engineCalls(createEngine).filter((c) => lastContent(c.request) === 'a b')).toHaveLength(2);
+
+    // A pool that always fails retryably: one try and two retries, then the error.
+    let tries = 0;
+    const failing: Pool = {
+      subscribe: pool.subscribe,
+      getSnapshot: pool.getSnapshot,
+      load: () => pool.load(),
+      unload: () => pool.unload(),
+      cancel: (key) => pool.cancel(key),
+      configure: (patch) => pool.configure(patch),
+      submit: async () => {
+        tries += 1;
+        return { id: `t${tries}`, status: 'error', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false, error: new HostGone('gone again') };
+      },
+    };
+    const doomed = new BatchTranslateController(failing, { task: 'page', items: ['x'], to: 'fr' });
+    doomed.setOptions({ task: 'page', items: ['x'], to: 'fr' });
+    await vi.runAllTimersAsync();
+    expect(tries).toBe(3);
+    expect(doomed.getSnapshot().results[0]).toMatchObject({ status: 'error', error: { name: 'HostGone' } });
   });
 
   it('cancel() stops what is left; start() runs it again', async () => {

@@ -1,0 +1,41 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from './support/chromium.js';
+
+// The demo's opt-in shared pool (?pool=shared): every tab of the origin on one simulated pool in a SharedWorker.
+
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openTab(): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${inject('demoUrl')}/?engine=simulated&pool=shared`);
+  await page.locator('.inkling-inspector[data-phase="ready"]').first().waitFor();
+  return page;
+}
+
+describe('the demo with ?pool=shared', () => {
+  it("serves two tabs from one pool, and each tab's inspector names the tab a job came from", async () => {
+    const a = await openTab();
+    const b = await openTab();
+    const editor = b.locator('#note-body');
+    await editor.click({ position: { x: 4, y: 4 } });
+    await b.keyboard.press('Control+End');
+    await b.keyboard.type(' Next we', { delay: 60 });
+    await b.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15_000 });
+    // B's ghost text ran on the shared pool: A sees it, owned by B's tab (the second to connect).
+    const ownersSeenByA = () => a.locator('.inkling-task[data-owner]').evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.owner));
+    await expect.poll(ownersSeenByA, { timeout: 10_000 }).toContain('tab-2');
+    const bOwnRow = b.locator('.inkling-task[data-owner="tab-2"]').first();
+    await expect(bOwnRow.textContent()).resolves.toMatch(/^notes-editor/);
+  });
+});

@@ -1,0 +1,366 @@
+import {
+  type ChatCompletionChunk,
+  InvalidOptionError,
+  type JobResult,
+  type JobSpec,
+  type Pool,
+  type PoolLoadProgress,
+  type PoolStatus,
+} from '@inkling/scheduler';
+import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
+import { HostLostError } from './errors.js';
+import { emptyStatus, localView, shiftTimes } from './localView.js';
+import { HostLink } from './hostLink.js';
+import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
+import { type Presence, type PresenceSource, documentPresence } from './presence.js';
+import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
+import { type RemoteJob, abortedAtOnce, chunkContent, guard, localResult, refused, wireSpec } from './remoteJob.js';
+
+/** Options of `new PoolClient(...)`. */
+export interface PoolClientOptions {
+  /**
+   * Opens an endpoint to the host (a SharedWorker's port, a channel to the
+   * hosting tab). Called on first use, and again after the host is lost.
+   * Required.
+   */
+  connect: () => MessageEndpoint | Promise<MessageEndpoint>;
+  /**
+   * Error classes to rebuild besides the scheduler's and `HostLostError`,
+   * keyed by their instances' `name`. Default: none.
+   */
+  errorClasses?: ErrorClasses;
+  /** This tab's visibility and focus. Default: `documentPresence()`. */
+  presence?: PresenceSource;
+  /** Web Locks, to learn of the host's death. Default: `navigator.locks`; `null` turns it off. */
+  locks?: LockManagerLike | null;
+  /** Clock for results the client makes itself. Default `performance.now`. */
+  now?: () => number;
+  /** Where `now` counts from, to put the host's times on this clock. Default `performance.timeOrigin`. */
+  timeOrigin?: number;
+}
+
+interface PendingCall {
+  readonly op: CallOp;
+  readonly onProgress?: ((report: PoolLoadProgress) => void) | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * A `Pool` whose engines live elsewhere (a SharedWorker, another tab, an
+ * offscreen document), reached over a `MessageEndpoint` served by `PoolHost`.
+ * Hand it to `<PoolProvider pool>` like an `EnginePool`. Chunks stream as
+ * messages, an `AbortSignal` becomes an abort, errors keep their classes,
+ * and the snapshot (every tab's jobs; `owner` says whose) arrives at most
+ * once a frame. `cancel` resolves this tab's matching jobs at once and
+ * returns their number. When the host is lost, running jobs that streamed
+ * something end with a `HostLostError` (`retryable: true`, their text
+ * kept); the rest are resubmitted to the new host, reached through `connect`.
+ *
+ * @example
+ * const pool = new PoolClient({ connect: () => new SharedWorker(url, { type: 'module' }).port });
+ * const { text } = await pool.submit({ params: { messages: [{ role: 'user', content: 'Hi' }] } });
+ */
+export class PoolClient implements Pool {
+  readonly #classes: ErrorClasses;
+  readonly #presenceSource: PresenceSource;
+  readonly #now: () => number;
+  readonly #listeners = new Set<() => void>();
+  readonly #jobs = new Map<string, RemoteJob>();
+  readonly #calls = new Map<number, PendingCall>();
+  readonly #link: HostLink;
+  #snapshot: PoolStatus = emptyStatus('idle');
+  #presence: Presence | undefined;
+  #unpresence: (() => void) | undefined;
+  #holding = false;
+  #config: Record<string, unknown> | undefined;
+  #nextRid = 0;
+  #nextJob = 0;
+  #losses = 0;
+  #closed = false;
+
+  constructor(options: PoolClientOptions) {
+    if (typeof options?.connect !== 'function') {
+      throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
+    }
+    this.#classes = options.errorClasses ?? {};
+    this.#presenceSource = options.presence ?? documentPresence();
+    this.#now = options.now ?? (() => performance.now());
+    const locks = options.locks === undefined ? platformLocks() : options.locks;
+    this.#link = new HostLink(options.connect, locks, options.timeOrigin ?? performance.timeOrigin, {
+      replay: () => this.#replay(),
+      presence: () => (this.#presence = this.#presenceSource.get()),
+      message: (message) => this.#receive(message),
+      lost: () => this.#lost(),
+      failed: (error) => this.#failed(error),
+    });
+  }
+
+  /** The id the host gave this client (`JobInfo.owner` of its jobs); undefined until it answered. */
+  get clientId(): string | undefined {
+    return this.#link.clientId;
+  }
+
+  /** How many times the host was lost (and a new one sought). */
+  get hostLosses(): number {
+    return this.#losses;
+  }
+
+  /** Listens for snapshots from the host (connecting if needed); returns the unsubscribe. Bound. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.#ensure();
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  };
+
+  /** The host's last snapshot as this tab sees it; the same object until a new one arrives. Bound. */
+  readonly getSnapshot = (): PoolStatus => this.#snapshot;
+
+  /**
+   * Sends a job to the host; resolves with its result, never rejects. See
+   * `EnginePool.submit`; the tab's presence sets its band (`tabPriority`).
+   *
+   * @example
+   * const result = await pool.submit({ session: 'editor', priority: 'interactive', params, onChunk });
+   */
+  submit(spec: JobSpec): Promise<JobResult> {
+    const now = this.#now();
+    const given = typeof spec === 'object' && spec !== null ? spec : undefined;
+    const id = typeof given?.id === 'string' && given.id !== '' ? given.id : `job-${++this.#nextJob}`;
+    if (!given) return refused(id, now, `submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`);
+    if (this.#jobs.has(id)) {
+      return refused(id, now, `A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`);
+    }
+    const wire = wireSpec(given, id);
+    if (typeof wire === 'string') return refused(id, now, wire);
+    const { signal, onChunk } = given;
+    if (signal instanceof AbortSignal && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
+    return new Promise<JobResult>((resolve) => {
+      const job: RemoteJob = {
+        id,
+        session: typeof given.session === 'string' ? given.session : undefined,
+        wire,
+        onChunk: typeof onChunk === 'function' ? (onChunk as (chunk: ChatCompletionChunk) => void) : undefined,
+        submittedAt: now,
+        text: '',
+        chunks: 0,
+        detach: () => {},
+        resolve,
+      };
+      if (signal instanceof AbortSignal) {
+        const onAbort = () => {
+          if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', id });
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        job.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      // Connect first: a new connection replays every job already in #jobs.
+      this.#ensure();
+      this.#jobs.set(id, job);
+      this.#post({ t: 'submit', id, spec: wire });
+    });
+  }
+
+  /**
+   * Cancels this tab's live jobs with that id or session; each resolves at
+   * once (`status: 'cancelled'`, text so far). Returns how many it matched.
+   * Other tabs' jobs are out of reach.
+   *
+   * @example
+   * pool.cancel('notes-editor');
+   */
+  cancel(idOrSession: string | null | undefined): number {
+    if (typeof idOrSession !== 'string' || idOrSession === '') return 0;
+    let matched = 0;
+    for (const job of [...this.#jobs.values()]) {
+      if (job.id !== idOrSession && job.session !== idOrSession) continue;
+      if (this.#finish(job, { cancelReason: 'cancel' })) matched += 1;
+    }
+    if (matched > 0) this.#post({ t: 'cancel', key: idOrSession });
+    return matched;
+  }
+
+  /**
+   * Asks the host for the model: this tab holds it until `unload()` or until
+   * the tab goes. Resolves with the host pool's engine count; rejects as
+   * `EnginePool.load` does (the error rebuilt with its class).
+   *
+   * @example
+   * await pool.load((report) => console.log(report.text));
+   */
+  load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
+    this.#holding = true;
+    return this.#call('load', undefined, onProgress) as Promise<number>;
+  }
+
+  /**
+   * Lets go of the model: this tab's jobs resolve at once (`cancelReason:
+   * 'unload'`); the host unloads once no tab holds it.
+   *
+   * @example
+   * await pool.unload();
+   */
+  async unload(): Promise<void> {
+    this.#holding = false;
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'unload' });
+    if (this.#link.connected) await this.#call('unload');
+  }
+
+  /**
+   * Sends a runtime setting to the host's engines (and to engines built
+   * later, and to the next host). Returns the engine count of the last
+   * snapshot: the host's answer comes later.
+   *
+   * @example
+   * pool.configure({ decodeSteps: 4 });
+   */
+  configure(patch: Record<string, unknown>): number {
+    if (typeof patch !== 'object' || patch === null) {
+      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
+    }
+    this.#ensure();
+    this.#config = { ...this.#config, ...patch };
+    this.#call('configure', patch).catch(() => {});
+    return this.#snapshot.size;
+  }
+
+  /**
+   * Leaves the host for good: this tab's jobs resolve cancelled and its hold
+   * on the model goes. The client cannot be used again.
+   *
+   * @example
+   * window.addEventListener('pagehide', () => pool.close());
+   */
+  close(): void {
+    if (this.#closed) return;
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'cancel' });
+    this.#post({ t: 'bye' });
+    this.#closed = true;
+    this.#link.close();
+    this.#unpresence?.();
+  }
+
+  // ----------------------------------------------------------------- internals
+
+  #call(op: CallOp, patch?: Record<string, unknown>, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
+    const rid = ++this.#nextRid;
+    this.#ensure(); // before the call is recorded: a new connection replays recorded ones
+    return new Promise((resolve, reject) => {
+      this.#calls.set(rid, { op, onProgress, resolve, reject });
+      this.#post({ t: 'call', rid, op, ...(patch && { patch }) });
+    });
+  }
+
+  /** Resolves a job here (cancel, abort, host lost); false when it had already ended. */
+  #finish(job: RemoteJob, ending: Parameters<typeof localResult>[2]): boolean {
+    if (this.#jobs.get(job.id) !== job) return false;
+    this.#jobs.delete(job.id);
+    job.detach();
+    job.resolve(localResult(job, this.#now(), ending));
+    return true;
+  }
+
+  #post(message: ClientMessage): void {
+    if (!this.#closed) this.#link.send(message);
+  }
+
+  #ensure(): void {
+    if (this.#closed) return;
+    this.#unpresence ??= this.#presenceSource.subscribe(() => this.#presenceChanged());
+    this.#link.ensure();
+  }
+
+  /** What a new host must hear first: the model held, settings, work it never started. */
+  #replay(): void {
+    for (const [rid, call] of this.#calls) this.#post({ t: 'call', rid, op: call.op });
+    if (this.#holding && ![...this.#calls.values()].some((call) => call.op === 'load')) {
+      this.#call('load').catch(() => {});
+    }
+    if (this.#config) this.#call('configure', this.#config).catch(() => {});
+    for (const job of this.#jobs.values()) this.#post({ t: 'submit', id: job.id, spec: job.wire });
+  }
+
+  #receive(message: Exclude<HostMessage, { t: 'welcome' }>): void {
+    const offset = this.#link.clockOffset;
+    switch (message.t) {
+      case 'chunk': {
+        const job = this.#jobs.get(message.id);
+        if (!job) return;
+        job.text += chunkContent(message.chunk);
+        job.chunks += 1;
+        if (job.onChunk) guard(job.onChunk, message.chunk);
+        return;
+      }
+      case 'result': {
+        const job = this.#jobs.get(message.id);
+        if (!job) return;
+        this.#jobs.delete(job.id);
+        job.detach();
+        const result = decodeResult(message.result, this.#classes);
+        job.resolve({ ...result, ...shiftTimes(result, offset) });
+        return;
+      }
+      case 'snapshot':
+        this.#show(localView(decodeStatus(message.status, this.#classes), this.#link.clientId ?? '', offset));
+        return;
+      case 'progress': {
+        const onProgress = this.#calls.get(message.rid)?.onProgress;
+        if (onProgress) guard(onProgress, message.report as PoolLoadProgress);
+        return;
+      }
+      case 'reply': {
+        const call = this.#calls.get(message.rid);
+        if (!call) return;
+        this.#calls.delete(message.rid);
+        if (message.error) call.reject(decodeError(message.error, this.#classes));
+        else call.resolve(message.value);
+        return;
+      }
+    }
+  }
+
+  #show(status: PoolStatus): void {
+    this.#snapshot = status;
+    for (const listener of [...this.#listeners]) guard(listener, undefined);
+  }
+
+  #presenceChanged(): void {
+    const next = this.#presenceSource.get();
+    const last = this.#presence;
+    if (last && last.visible === next.visible && last.focused === next.focused) return;
+    this.#presence = next;
+    // Before the endpoint opens, the hello carries the presence of that moment.
+    if (this.#link.open) this.#post({ t: 'presence', presence: next });
+  }
+
+  /**
+   * The host died. Jobs that streamed something end with a `HostLostError`
+   * and their text; the others, the model hold and the settings go to the
+   * next host, sought at once.
+   */
+  #lost(): void {
+    this.#losses += 1;
+    const error = new HostLostError(
+      "The shared pool's host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.",
+    );
+    for (const job of [...this.#jobs.values()]) if (job.chunks > 0) this.#finish(job, { error });
+    for (const [rid, call] of this.#calls) {
+      if (call.op === 'load') continue;
+      this.#calls.delete(rid);
+      call.resolve(call.op === 'configure' ? 0 : undefined);
+    }
+    this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
+    if (!this.#closed && (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0)) this.#ensure();
+  }
+
+  /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
+  #failed(cause: unknown): void {
+    const error = new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
+    for (const call of this.#calls.values()) call.reject(error);
+    this.#calls.clear();
+    this.#show({ ...emptyStatus('error'), error });
+  }
+}

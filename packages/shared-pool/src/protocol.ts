@@ -1,0 +1,68 @@
+import type { ChatCompletionChunk, JobSpec, LoadProgress } from '@inkling/scheduler';
+import type { WireError, WireResult, WireStatus } from './errorCodec.js';
+import type { Presence } from './presence.js';
+
+/**
+ * A job spec as it crosses: no `signal` (an abort becomes an `abort`
+ * message), no `onChunk` (`stream` asks for `chunk` messages instead), no
+ * `owner` (the host sets it to the client's id).
+ */
+export type WireSpec = Omit<JobSpec, 'signal' | 'onChunk' | 'owner'> & { readonly stream: boolean };
+
+/** The settings calls a client makes, each answered by a `reply`. */
+export type CallOp = 'load' | 'unload' | 'configure';
+
+/** What a client (a tab) sends to the host. */
+export type ClientMessage =
+  | { readonly t: 'hello'; readonly presence: Presence; readonly lock: string | undefined }
+  | { readonly t: 'presence'; readonly presence: Presence }
+  | { readonly t: 'submit'; readonly id: string; readonly spec: WireSpec }
+  | { readonly t: 'abort'; readonly id: string }
+  | { readonly t: 'cancel'; readonly key: string }
+  | { readonly t: 'call'; readonly rid: number; readonly op: CallOp; readonly patch?: Record<string, unknown> }
+  | { readonly t: 'bye' };
+
+/** What the host sends to one client. */
+export type HostMessage =
+  | {
+      readonly t: 'welcome';
+      readonly clientId: string;
+      readonly hostId: string;
+      readonly lock: string | undefined;
+      /** The host's `performance.timeOrigin`: its job times count from it. */
+      readonly timeOrigin: number;
+    }
+  | { readonly t: 'chunk'; readonly id: string; readonly chunk: ChatCompletionChunk }
+  | { readonly t: 'result'; readonly id: string; readonly result: WireResult }
+  | { readonly t: 'snapshot'; readonly status: WireStatus }
+  | { readonly t: 'progress'; readonly rid: number; readonly report: LoadProgress }
+  | { readonly t: 'reply'; readonly rid: number; readonly value?: unknown; readonly error?: WireError };
+
+const CLIENT = new Set(['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);
+const HOST = new Set(['welcome', 'chunk', 'result', 'snapshot', 'progress', 'reply']);
+
+function tagged(data: unknown, tags: Set<string>): boolean {
+  return typeof data === 'object' && data !== null && tags.has((data as { t?: unknown }).t as string);
+}
+
+/** True for a message a client sends; anything else on the endpoint is ignored. */
+export function isClientMessage(data: unknown): data is ClientMessage {
+  return tagged(data, CLIENT);
+}
+
+/** True for a message the host sends; anything else on the endpoint is ignored. */
+export function isHostMessage(data: unknown): data is HostMessage {
+  return tagged(data, HOST);
+}
+
+/**
+ * The separator between a client's id and its own ids, sessions and tasks on
+ * the host, which keeps every tab's keys apart (supersession never crosses
+ * tabs).
+ */
+export const SCOPE = '|';
+
+/** `key` as the host names it for `clientId`. */
+export function scoped(clientId: string, key: string): string {
+  return `${clientId}${SCOPE}${key}`;
+}

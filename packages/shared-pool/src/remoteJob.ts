@@ -1,0 +1,78 @@
+import { type CancelReason, type ChatCompletionChunk, type InklingError, InvalidJobError, type JobResult, type JobSpec } from '@inkling/scheduler';
+import type { WireSpec } from './protocol.js';
+
+/** A job a client sent to the host and has not had answered. */
+export interface RemoteJob {
+  readonly id: string;
+  readonly session: string | undefined;
+  readonly wire: WireSpec;
+  readonly onChunk: ((chunk: ChatCompletionChunk) => void) | undefined;
+  readonly submittedAt: number;
+  /** Content streamed so far: kept when the host is lost. */
+  text: string;
+  /** Chunks received; a job with none is resubmitted to a new host for you. */
+  chunks: number;
+  detach: () => void;
+  readonly resolve: (result: JobResult) => void;
+}
+
+/** The result a client gives a job itself: cancelled here, or its host lost. */
+export function localResult(
+  job: RemoteJob,
+  finishedAt: number,
+  ending: { cancelReason: CancelReason } | { error: InklingError },
+): JobResult {
+  const base = { id: job.id, text: job.text, submittedAt: job.submittedAt, finishedAt, preempted: false };
+  if ('error' in ending) return { ...base, status: 'error', cancelled: false, error: ending.error };
+  return { ...base, status: 'cancelled', cancelled: true, cancelReason: ending.cancelReason, finishReason: 'abort' };
+}
+
+/** The content of a chunk's first choice, or `''`. */
+export function chunkContent(chunk: ChatCompletionChunk): string {
+  const content = chunk?.choices?.[0]?.delta?.content;
+  return typeof content === 'string' ? content : '';
+}
+
+/** A job refused before it was sent: it never ran. */
+export function refused(id: string, now: number, message: string): Promise<JobResult> {
+  return Promise.resolve({ id, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error: new InvalidJobError(message) });
+}
+
+/** A job whose signal was aborted before it was submitted. */
+export function abortedAtOnce(id: string, now: number): JobResult {
+  return { id, status: 'cancelled', text: '', submittedAt: now, finishedAt: now, cancelled: true, cancelReason: 'abort', preempted: false, finishReason: 'abort' };
+}
+
+/**
+ * The spec as it crosses (functions and signal off, `stream` on when there
+ * is an `onChunk`), or why it cannot cross. A `signal` or `onChunk` of the
+ * wrong type goes on as text, for the host's pool to refuse in its own words.
+ */
+export function wireSpec(spec: JobSpec, id: string): WireSpec | string {
+  const { signal, onChunk, owner: _owner, ...rest } = spec;
+  const wire: Record<string, unknown> = { ...rest, id, stream: typeof onChunk === 'function' };
+  if (onChunk !== undefined && typeof onChunk !== 'function') wire.onChunk = String(onChunk);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) wire.signal = String(signal);
+  const problem = uncloneable(wire);
+  return problem ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.` : (wire as unknown as WireSpec);
+}
+
+/** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */
+export function guard<T>(callback: (value: T) => void, value: T): void {
+  try {
+    callback(value);
+  } catch (error) {
+    globalThis.reportError?.(error);
+  }
+}
+
+/** Why `value` cannot be structured-cloned, or undefined when it can (or there is no way to tell). */
+function uncloneable(value: unknown): string | undefined {
+  if (typeof structuredClone !== 'function') return undefined;
+  try {
+    structuredClone(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,2 @@
+export { memoryLocks } from './memoryLocks.js';
+export { manualPresence } from '../presence.js';
