@@ -8,6 +8,7 @@ export const PACKAGES = [
   'webllm',
   'openai',
   'wllama',
+  'shared-pool',
 ] as const;
 
 /** What every consumer app installs from the registry, pinned. */

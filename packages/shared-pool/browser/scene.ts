@@ -24,3 +24,9 @@ export const BUILDS_CHANNEL = 'inkling-test-builds';
 
 /** Where the test tells the SharedWorker to die. */
 export const CRASH_CHANNEL = 'inkling-test-crash';
+
+/** The pool of the real-engine (wllama) tabs. */
+export const WLLAMA_POOL_NAME = 'inkling-test-wllama';
+
+/** The generated model the real-engine tabs load, written into the served folder by the test. */
+export const WLLAMA_MODEL_FILE = 'inkling-chat-8m.gguf';

@@ -1,11 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig } from 'vite';
 
-// The browser suite's test page: built from the sources, served as static files.
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+
+// The browser suite's test pages (fake engines; wllama): built from the sources, served as static files.
 export default defineConfig({
-  root: fileURLToPath(new URL('.', import.meta.url)),
+  root: here('.'),
   resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
   worker: { format: 'es' },
-  build: { outDir: 'dist', emptyOutDir: true, minify: false },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    minify: false,
+    rollupOptions: { input: { index: here('./index.html'), wllama: here('./wllama.html') } },
+  },
   logLevel: 'warn',
 });
