@@ -47,3 +47,15 @@ export async function buildWllamaPage(out: string): Promise<void> {
   await build({ ...bundleOptions, entryPoints: { main: 'src/page/wllamaMain.ts' }, outdir: out, platform: 'browser' });
   writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (wllama)</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
 }
+
+/** Bundles the shared-worker check into `out`: a client page and the SharedWorker hosting the pool (WebLLM in its thread). */
+export async function buildSharedWorkerPage(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  await build({
+    ...bundleOptions,
+    entryPoints: { client: 'src/page/sharedClient.ts', sharedHost: 'src/page/sharedHost.ts' },
+    outdir: out,
+    platform: 'browser',
+  });
+  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (shared worker)</title><link rel="icon" href="data:,"><script type="module" src="/client.js"></script>\n');
+}

@@ -16,8 +16,9 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildPage } from './build.js';
 import type { CheckResult } from './checks.js';
+import { requireModelLibs } from './modelLibs.js';
 import { serve } from './serve.js';
-import { CHAT_MODEL, EMBED_MODEL, LIBS, LIBS_FOLDER } from './setup.js';
+import { CHAT_MODEL, EMBED_MODEL, LIBS } from './setup.js';
 import { writeSyntheticModel } from './syntheticModel.js';
 
 const repo = resolve(import.meta.dirname, '../../..');
@@ -28,21 +29,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-// Relative to where the command was typed (pnpm runs this in tools/real-engine).
-const given = process.env.INKLING_MODEL_LIBS;
-const libs = given ? resolve(process.env.INIT_CWD ?? process.cwd(), given) : undefined;
-if (!libs || !existsSync(join(libs, LIBS.chat))) {
-  fail(
-    [
-      `verify:real-engine needs the WebLLM model library ${LIBS.chat}`,
-      `in the folder named by INKLING_MODEL_LIBS${libs ? ` (now "${libs}", which lacks it)` : ' (not set)'}.`,
-      `Get it from the public repository mlc-ai/binary-mlc-llm-libs, folder ${LIBS_FOLDER}/ (it loads with @mlc-ai/web-llm 0.2.79,`,
-      `which this tool pins). Add ${LIBS.embedding} from the same folder to check embeddings too.`,
-      'Keep libraries out of git, e.g. in .real-engine/libs/, then run:',
-      '  INKLING_MODEL_LIBS=.real-engine/libs pnpm verify:real-engine',
-    ].join('\n'),
-  );
-}
+const libs = requireModelLibs('verify:real-engine');
 const browserPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 if (!existsSync(browserPath)) fail(`No Chromium at ${browserPath}: install Debian's (apt-get install -y chromium) or set CHROMIUM.`);
 const withEmbedding = existsSync(join(libs, LIBS.embedding));
