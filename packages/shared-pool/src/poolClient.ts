@@ -191,8 +191,11 @@ export class PoolClient implements Pool {
    * await pool.load((report) => console.log(report.text));
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
+    // Held only once the call is recorded: a connection opened by this call replays a held
+    // model with a load of its own, which would take the progress reports meant for this one.
+    const loading = this.#call('load', undefined, onProgress) as Promise<number>;
     this.#holding = true;
-    return this.#call('load', undefined, onProgress) as Promise<number>;
+    return loading;
   }
 
   /**
