@@ -50,6 +50,21 @@ async function streaming(page: Page, tokens = 3): Promise<void> {
     });
 }
 
+/** Opens a tab of the wllama page and loads the pool in it; the first tab opened hosts. */
+async function open(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error (wllama):', error));
+  await page.goto(`${server.url}/wllama.html`);
+  await page.waitForFunction(() => 'inklingWllama' in globalThis);
+  expect(await page.evaluate(() => inklingWllama.load())).toBe('ready');
+  return page;
+}
+
+/** Engine builds and Web Workers started, per tab. */
+async function counts(pages: Page[]) {
+  return Promise.all(pages.map((page) => page.evaluate(() => inklingWllama.counts())));
+}
+
 describe('three tabs sharing the tab-hosted pool on a real wllama engine', () => {
   it('loads the model once for three tabs, lets tab B preempt tab A, and moves to the next tab when the host closes', async () => {
     const context: BrowserContext = await browser.newContext();
@@ -58,20 +73,11 @@ describe('three tabs sharing the tab-hosted pool on a real wllama engine', () =>
       if (request.url().endsWith(`/${WLLAMA_MODEL_FILE}`)) modelFetches += 1;
     });
     try {
-      const open = async (): Promise<Page> => {
-        const page = await context.newPage();
-        page.on('pageerror', (error) => console.error('page error (wllama):', error));
-        await page.goto(`${server.url}/wllama.html`);
-        await page.waitForFunction(() => 'inklingWllama' in globalThis);
-        expect(await page.evaluate(() => inklingWllama.load())).toBe('ready');
-        return page;
-      };
-      const host = await open();
-      const a = await open();
-      const b = await open();
+      const host = await open(context);
+      const a = await open(context);
+      const b = await open(context);
 
       // One engine build, one wllama worker, one model fetch: in the first tab, for all three.
-      const counts = async (pages: Page[]) => Promise.all(pages.map((page) => page.evaluate(() => inklingWllama.counts())));
       expect(await counts([host, a, b])).toEqual([
         { builds: 1, workers: 1 },
         { builds: 0, workers: 0 },

@@ -19,6 +19,7 @@ export function inThreadWorker(webllm: WebLLMEngineModule): WorkerLike {
       return port1.onmessage;
     },
     set onmessage(listener) {
+      // oxlint-disable-next-line unicorn/prefer-add-event-listener -- WorkerLike is driven through onmessage, which also starts the port
       port1.onmessage = listener;
     },
     terminate: () => {
