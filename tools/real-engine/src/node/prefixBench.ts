@@ -16,6 +16,7 @@
  *   PREFIX_REPS        sessions per note size, each replayed both ways (default 5)
  *   PREFIX_MAX_TOKENS  tokens per ghost request (default 8)
  *   PREFIX_EDIT_EVERY  every n-th pause is an edit mid-note, 0 for none (default 8)
+ *   PREFIX_CHECK_PAUSES pauses of the log-probability check (prefixCheck.ts), 0 for none (default 12)
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
@@ -24,6 +25,7 @@ import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
 import { writeSyntheticModel } from '../syntheticModel.js';
 import { dawn, env, libs, models, say, smoke } from './benchConfig.js';
 import { installNodeHost } from './nodeHost.js';
+import { checkLogprobs } from './prefixCheck.js';
 import { type PatchedPipeline, type Variant, type VariantRun, replayOnEngine, reportPrefix, sameOutputs, summarizePrefix } from './prefixReplay.js';
 
 const NOTES = (env.PREFIX_NOTES ?? (smoke ? '2000' : '2000,8000')).split(',').map(Number);
@@ -31,6 +33,7 @@ const PAUSES = Number(env.PREFIX_PAUSES ?? (smoke ? 3 : 25));
 const REPS = Number(env.PREFIX_REPS ?? (smoke ? 1 : 5));
 const MAX_TOKENS = Number(env.PREFIX_MAX_TOKENS ?? (smoke ? 2 : 8));
 const EDIT_EVERY = Number(env.PREFIX_EDIT_EVERY ?? 8);
+const CHECK_PAUSES = Number(env.PREFIX_CHECK_PAUSES ?? (smoke ? 3 : 12));
 
 say('generating the synthetic model (random weights) if missing');
 await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
@@ -52,6 +55,14 @@ for (const on of [false, true]) {
   pipeline.prefixReuse = on;
   await engine.resetChat();
   await replayOnEngine(engine as MLCEngine, pipeline, warmSession, MAX_TOKENS);
+}
+
+// Typing and an edit every 4th pause, so the check covers short and long pops.
+const check = CHECK_PAUSES > 0 ? await checkLogprobs(engine as MLCEngine, pipeline, typingSession(makeNote(4000, 7), CHECK_PAUSES, { seed: 7, editEvery: 4 })) : undefined;
+if (check) {
+  const fmtDiffs = (xs: number[]) => xs.map((x) => x.toExponential(1)).join(',');
+  say(`log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without the patch ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`);
+  say(`sample top log-probabilities: ${JSON.stringify(check.sample)}`);
 }
 
 const runs: VariantRun[] = [];
@@ -77,4 +88,4 @@ const rows = summarizePrefix(runs);
 const agreement = sameOutputs(runs);
 console.log(`\n${reportPrefix(rows)}\n`);
 console.log(`greedy outputs identical with and without the patch: ${agreement.same} of ${agreement.of} pauses`);
-console.log(`RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, runs })}`);
+console.log(`RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`);
