@@ -59,8 +59,8 @@ for (const on of [false, true]) {
 
 // Typing and an edit every 4th pause, so the check covers short and long pops.
 const check = CHECK_PAUSES > 0 ? await checkLogprobs(engine as MLCEngine, pipeline, typingSession(makeNote(4000, 7), CHECK_PAUSES, { seed: 7, editEvery: 4 })) : undefined;
+const fmtDiffs = (xs: number[]) => xs.map((x) => x.toExponential(1)).join(',');
 if (check) {
-  const fmtDiffs = (xs: number[]) => xs.map((x) => x.toExponential(1)).join(',');
   say(`log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without the patch ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`);
   say(`sample top log-probabilities: ${JSON.stringify(check.sample)}`);
 }

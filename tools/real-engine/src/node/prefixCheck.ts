@@ -1,7 +1,7 @@
 /**
  * The prefix-reuse benchmark's correctness check: the same pauses replayed
  * without and with the measurement patch, reading the top log-probabilities
- * of the first generated tokens. A cache that held the wrong tokens, or the
+ * of the first generated token (the prefill's). A cache that held the wrong tokens, or the
  * right ones at the wrong positions, moves them; float noise from a
  * different chunking of the prefill moves them by far less. The spread
  * between two consecutive pauses' prompts (one keystroke apart) is printed
@@ -23,10 +23,12 @@ async function topLogprobs(engine: MLCEngine, pipeline: PatchedPipeline, pauses:
   const out: TopLogprobs[] = [];
   for (const { text, caret } of pauses) {
     const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens: 3 });
-    const reply = (await engine.chat.completions.create({ ...params, logprobs: true, top_logprobs: 5 } as never)) as unknown as {
+    // At temperature 0 WebLLM takes the softmax at 1e-6, which leaves one token at 0 and the rest at -inf:
+    // at 1 the log-probabilities are the model's own. Only the first token's (the prefill's) are compared.
+    const reply = (await engine.chat.completions.create({ ...params, temperature: 1, seed: 1, logprobs: true, top_logprobs: 5 } as never)) as unknown as {
       choices: Array<{ logprobs?: { content?: Array<{ token: string; top_logprobs: Array<{ token: string; logprob: number }> }> } }>;
     };
-    const content = reply.choices[0]?.logprobs?.content ?? [];
+    const content = (reply.choices[0]?.logprobs?.content ?? []).slice(0, 1);
     out.push({
       tokens: content.flatMap((c) => c.top_logprobs.map((t) => t.token)),
       values: content.flatMap((c) => c.top_logprobs.map((t) => t.logprob)),
