@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { prefixReusePlugin } from './node/prefixReusePatch.js';
 
 const here = join(import.meta.dirname, '..');
 
@@ -58,4 +59,22 @@ export async function buildSharedWorkerPage(out: string): Promise<void> {
     platform: 'browser',
   });
   writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (shared worker)</title><link rel="icon" href="data:,"><script type="module" src="/client.js"></script>\n');
+}
+
+/**
+ * Bundles the prefix-reuse benchmark into `out` (prefixBench.mjs), with
+ * WebLLM 0.2.79 carrying the measurement patch of node/prefixReusePatch.ts.
+ * The patch lives in this bundle alone.
+ */
+export async function buildPrefixBench(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  await build({
+    ...bundleOptions,
+    entryPoints: { prefixBench: 'src/node/prefixBench.ts' },
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    platform: 'node',
+    target: 'node20',
+    plugins: [prefixReusePlugin()],
+  });
 }

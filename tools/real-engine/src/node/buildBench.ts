@@ -4,10 +4,16 @@
  * node_modules, as on a GPU machine (see device/h200.sh).
  */
 import { join, resolve } from 'node:path';
-import { buildNodeBench } from '../build.js';
+import { buildNodeBench, buildPrefixBench } from '../build.js';
 
-const out = process.argv[2]
-  ? resolve(process.env.INIT_CWD ?? process.cwd(), process.argv[2])
+const folder = process.argv.slice(2).find((arg) => !arg.startsWith('--'));
+const out = folder
+  ? resolve(process.env.INIT_CWD ?? process.cwd(), folder)
   : join(import.meta.dirname, '../../../../.real-engine/node');
-await buildNodeBench(out);
-console.log(`bundled the Node benchmark into ${out}`);
+if (process.argv.includes('--prefix')) {
+  await buildPrefixBench(out);
+  console.log(`bundled the prefix-reuse benchmark (WebLLM with the measurement patch) into ${out}`);
+} else {
+  await buildNodeBench(out);
+  console.log(`bundled the Node benchmark into ${out}`);
+}

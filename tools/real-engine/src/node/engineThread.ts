@@ -8,30 +8,14 @@
  *
  * workerData: { dawn: path of dawn.node, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' }
  */
-import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
-import { installCachePolyfill } from './cachePolyfill.js';
+import { installNodeHost } from './nodeHost.js';
 
 const { dawn, origin, toggles, protocol } = workerData as { dawn: string; origin: string; toggles?: string[]; protocol?: 'webllm' };
 const port = parentPort;
 if (!port) throw new Error('engineThread runs as a worker thread.');
 
-const { create, globals } = createRequire(import.meta.url)(dawn) as {
-  create: (flags: string[]) => unknown;
-  globals: Record<string, unknown>;
-};
-Object.assign(globalThis, globals);
-Object.defineProperty(globalThis, 'navigator', {
-  value: { gpu: create(toggles ?? []), userAgent: 'node', languages: ['en-US'] },
-  configurable: true,
-});
-Object.defineProperty(globalThis, 'location', { value: new URL(origin), configurable: true });
-installCachePolyfill();
-// Node's fetch loads lazily and reads process.versions.node when it does:
-// load it now, before that is hidden below.
-await fetch(origin).then((response) => response.arrayBuffer(), () => undefined);
-// WebLLM's wasm glue would take Node for a browser-less host and reach for fs.
-Object.defineProperty(process.versions, 'node', { value: undefined, configurable: true });
+await installNodeHost({ dawn, origin, toggles });
 // The handler answers through the global postMessage, as in a Web Worker.
 (globalThis as { postMessage?: (message: unknown) => void }).postMessage = (message) => port.postMessage(message);
 
