@@ -29,7 +29,8 @@ export const Idle: Story = {
 export const LoadingModel: Story = {
   parameters: { inkling: { engine: { loadMs: 600_000 } } },
   play: async ({ canvas }) => {
-    await expect(canvas.getByText('No engine loaded')).toBeInTheDocument();
+    // The engine's slot is there from the start, not loaded yet.
+    await waitFor(() => expect(canvas.getByText('not loaded')).toBeInTheDocument(), PATIENCE);
   },
 };
 

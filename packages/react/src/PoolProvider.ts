@@ -1,4 +1,4 @@
-import { type EnginePool, checkDuration } from '@inkling/scheduler';
+import { type Pool, checkDuration } from '@inkling/scheduler';
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
 import { type ReactNode, createElement, useContext, useEffect, useMemo, useState } from 'react';
 import { type FrameScheduler, animationFrame } from './core/frameScheduler.js';
@@ -9,7 +9,7 @@ import { InklingContext, type InklingContextValue } from './poolContext.js';
 /** Props of `<PoolProvider>`. */
 export interface PoolProviderProps {
   /** The pool the hooks below use. Build it once (at module scope, or in `useState`). */
-  pool: EnginePool;
+  pool: Pool;
   /**
    * Load the pool's first engine when the provider mounts. Loading is
    * reference-counted per pool: StrictMode's mount, unmount, mount and any
@@ -56,7 +56,7 @@ function privateClient(): QueryClient {
 }
 
 /**
- * Puts an `EnginePool` in context for the hooks and loads it on mount. Does
+ * Puts an `Pool` in context for the hooks and loads it on mount. Does
  * nothing during render: loading starts in an effect, so server rendering
  * and StrictMode are safe.
  *

@@ -99,6 +99,7 @@ export type {
   JobSpec,
   JobStatus,
   LoadProgress,
+  Pool,
   PoolLoadProgress,
   PoolPhase,
   PoolStatus,

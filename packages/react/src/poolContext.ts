@@ -1,11 +1,11 @@
-import { type EnginePool, InklingError } from '@inkling/scheduler';
+import { type Pool, InklingError } from '@inkling/scheduler';
 import type { QueryClient } from '@tanstack/react-query';
 import { createContext, useContext } from 'react';
 import type { FrameScheduler } from './core/frameScheduler.js';
 
 /** What `<PoolProvider>` gives the hooks below it. */
 export interface InklingContextValue {
-  readonly pool: EnginePool;
+  readonly pool: Pool;
   /** The model part of every cache key. */
   readonly modelId: string;
   /** Where results are cached. */

@@ -1,15 +1,11 @@
-import type { ChatCompletionRequest } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   type BatchTranslateOptions,
   type BatchTranslateState,
   BatchTranslateController,
 } from './core/batchTranslateController.js';
 import { queryClientCache } from './core/cacheKeys.js';
-import { type TranslateParamsInput, defaultTranslateParams } from './core/translatePrompt.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useBatchTranslate`. */
 export interface UseBatchTranslateOptions extends Omit<BatchTranslateOptions, 'task'> {
@@ -40,24 +36,13 @@ export interface UseBatchTranslateResult extends BatchTranslateState {
  * {results.map((r, i) => <p key={i} data-status={r.status}>{r.status === 'done' ? r.text : r.source}</p>)}
  */
 export function useBatchTranslate(task: string, options: UseBatchTranslateOptions): UseBatchTranslateResult {
-  const { pool, scheduleFrame, queryClient, modelId } = useInklingContext('useBatchTranslate');
-  const { items, to, from, enabled, preemptible, throwOnError = false } = options;
-  const custom = options.buildParams;
-  const build = useLatestCallback((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
-  const [batch] = useState(
-    () =>
-      new BatchTranslateController(
-        pool,
-        { task, items, to, from, enabled, preemptible, buildParams: build },
-        { cache: queryClientCache(queryClient), modelId, scheduleFrame },
-      ),
+  const [batch, state] = useController(
+    'useBatchTranslate',
+    { ...options, task },
+    ({ pool, scheduleFrame, queryClient, modelId }, initial) =>
+      new BatchTranslateController(pool, initial, { cache: queryClientCache(queryClient), modelId, scheduleFrame }),
   );
-  const state = useStore(batch);
-  useEffect(() => batch.mount(), [batch]);
-  useEffect(() => {
-    batch.setOptions({ task, items, to, from, enabled, preemptible, buildParams: build });
-  }, [batch, task, items, to, from, enabled, preemptible, build]);
-  if (throwOnError && state.status === 'error') {
+  if (options.throwOnError && state.status === 'error') {
     const failed = state.results.find((r) => r.error);
     if (failed?.error) throw failed.error;
   }

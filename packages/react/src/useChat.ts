@@ -1,9 +1,7 @@
 import type { ChatMessage, JobResult } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { type ChatOptions, type ChatState, ChatController } from './core/chatController.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useChat`: the controller's, plus error-boundary opt-in. */
 export interface UseChatOptions extends ChatOptions {
@@ -32,17 +30,7 @@ export interface UseChatResult extends ChatState {
  * {reply && <p aria-busy>{reply}</p>}
  */
 export function useChat(options: UseChatOptions = {}): UseChatResult {
-  const { pool, scheduleFrame } = useInklingContext('useChat');
-  const { system, initialMessages, params, priority, session, task, onFinish, throwOnError = false } = options;
-  const finish = useLatestCallback((result: JobResult) => onFinish?.(result));
-  const [chat] = useState(
-    () => new ChatController(pool, { system, initialMessages, params, priority, session, task, onFinish: finish }, scheduleFrame),
-  );
-  const state = useStore(chat);
-  useEffect(() => chat.mount(), [chat]);
-  useEffect(() => {
-    chat.setOptions({ system, initialMessages, params, priority, session, task, onFinish: finish });
-  }, [chat, system, initialMessages, params, priority, session, task, finish]);
-  if (throwOnError && state.error) throw state.error;
+  const [chat, state] = useController('useChat', options, ({ pool, scheduleFrame }, initial) => new ChatController(pool, initial, scheduleFrame));
+  if (options.throwOnError && state.error) throw state.error;
   return useMemo(() => ({ ...state, send: chat.send, stop: chat.stop, reset: chat.reset }), [state, chat]);
 }

@@ -1,9 +1,7 @@
 import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { type CompletionOptions, type CompletionState, CompletionController } from './core/completionController.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useCompletion`: the controller's, plus error-boundary opt-in. */
 export interface UseCompletionOptions extends CompletionOptions {
@@ -30,15 +28,7 @@ export interface UseCompletionResult extends CompletionState {
  * <output>{error ? error.message : text}</output>
  */
 export function useCompletion(options: UseCompletionOptions = {}): UseCompletionResult {
-  const { pool, scheduleFrame } = useInklingContext('useCompletion');
-  const { priority, session, task, onFinish, throwOnError = false } = options;
-  const finish = useLatestCallback((result: JobResult) => onFinish?.(result));
-  const [completion] = useState(() => new CompletionController(pool, { priority, session, task, onFinish: finish }, scheduleFrame));
-  const state = useStore(completion);
-  useEffect(() => completion.mount(), [completion]);
-  useEffect(() => {
-    completion.setOptions({ priority, session, task, onFinish: finish });
-  }, [completion, priority, session, task, finish]);
-  if (throwOnError && state.error) throw state.error;
+  const [completion, state] = useController('useCompletion', options, ({ pool, scheduleFrame }, initial) => new CompletionController(pool, initial, scheduleFrame));
+  if (options.throwOnError && state.error) throw state.error;
   return useMemo(() => ({ ...state, complete: completion.complete, stop: completion.stop }), [state, completion]);
 }

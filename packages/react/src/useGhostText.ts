@@ -1,12 +1,8 @@
-import type { ChatCompletionRequest } from '@inkling/scheduler';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { type GhostParamsInput, defaultGhostParams } from './core/ghostPrompt.js';
+import { useCallback, useMemo } from 'react';
 import { type GhostTextOptions, GhostTextController } from './core/ghostTextController.js';
 import { type GhostTextState, contextOf, insertAtCaret, projectGhostText } from './core/projectGhostText.js';
 import { nextWord } from './core/nextWord.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useGhostText`. */
 export interface UseGhostTextOptions extends Omit<GhostTextOptions, 'session'> {
@@ -54,20 +50,14 @@ export interface UseGhostTextResult extends GhostTextState {
  * };
  */
 export function useGhostText(session: string, options: UseGhostTextOptions): UseGhostTextResult {
-  const { pool, scheduleFrame } = useInklingContext('useGhostText');
-  const { text, caret, enabled, debounceMs, maxTokens, locale, throwOnError = false } = options;
-  const custom = options.buildParams;
-  const build = useLatestCallback((input: GhostParamsInput): ChatCompletionRequest => (custom ?? defaultGhostParams)(input));
-  const [ghost] = useState(
-    () => new GhostTextController(pool, { session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build }, { scheduleFrame }),
+  const [ghost, state] = useController(
+    'useGhostText',
+    { ...options, session },
+    ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }),
   );
-  const state = useStore(ghost);
-  useEffect(() => ghost.mount(), [ghost]);
-  useEffect(() => {
-    ghost.setOptions({ session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build });
-  }, [ghost, session, text, caret, enabled, debounceMs, maxTokens, locale, build]);
+  const { text, caret, enabled, locale } = options;
   // This render's text may be a keystroke ahead of the controller, which
-  // hears of it in the effect above: show the state as it applies to it.
+  // hears of it after the render: show the state as it applies to it.
   const view = useMemo(
     () => (enabled === false ? { ...state, suggestion: '', status: 'idle' as const, error: null } : projectGhostText(state, contextOf(text, caret))),
     [state, text, caret, enabled],
@@ -75,7 +65,7 @@ export function useGhostText(session: string, options: UseGhostTextOptions): Use
   const { suggestion } = view;
   const accept = useCallback(() => insertAtCaret(text, caret, suggestion), [text, caret, suggestion]);
   const acceptWord = useCallback(() => insertAtCaret(text, caret, nextWord(suggestion, locale)), [text, caret, suggestion, locale]);
-  if (throwOnError && view.error) throw view.error;
+  if (options.throwOnError && view.error) throw view.error;
   return useMemo(
     () => ({ ...view, accept, acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),
     [view, accept, acceptWord, ghost],

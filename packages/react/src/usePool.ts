@@ -1,14 +1,14 @@
-import type { EnginePool } from '@inkling/scheduler';
+import type { Pool } from '@inkling/scheduler';
 import { useInklingContext } from './poolContext.js';
 
 /**
- * The `EnginePool` of the nearest `<PoolProvider>`. Outside one it throws an
+ * The `Pool` of the nearest `<PoolProvider>`. Outside one it throws an
  * error that says to wrap the tree in `<PoolProvider>`.
  *
  * @example
  * const pool = usePool();
  * const onClick = () => pool.cancel('notes-editor');
  */
-export function usePool(): EnginePool {
+export function usePool(): Pool {
   return useInklingContext('usePool').pool;
 }

@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Component, type ReactNode } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
@@ -34,7 +34,8 @@ function caught(ui: ReactNode): string | null {
   const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
   try {
     const view = render(<Boundary>{ui}</Boundary>);
-    const text = screen.queryByRole('alert')?.textContent ?? null;
+    // Its own container: a GhostTextarea rendered before has an (empty) alert region too.
+    const text = within(view.container).queryByRole('alert')?.textContent ?? null;
     view.unmount();
     return text;
   } finally {

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, ChatMessage, EnginePool, InklingError, JobResult, PoolStatus } from '@inkling/scheduler';
+import type { ChatCompletionRequest, ChatMessage, InklingError, JobResult, Pool, PoolStatus } from '@inkling/scheduler';
 import type { ReactNode } from 'react';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
@@ -18,7 +18,7 @@ import {
 describe('public hook signatures', () => {
   it('PoolProvider takes a pool and optional settings', () => {
     expectTypeOf(PoolProvider).parameter(0).toEqualTypeOf<PoolProviderProps>();
-    expectTypeOf<PoolProviderProps['pool']>().toEqualTypeOf<EnginePool>();
+    expectTypeOf<PoolProviderProps['pool']>().toEqualTypeOf<Pool>();
     expectTypeOf<PoolProviderProps['load']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<PoolProviderProps['modelId']>().toEqualTypeOf<string | undefined>();
     expectTypeOf(PoolProvider).returns.toEqualTypeOf<ReactNode>();
@@ -26,7 +26,7 @@ describe('public hook signatures', () => {
 
   it('usePool and usePoolStatus', () => {
     expectTypeOf(usePool).parameters.toEqualTypeOf<[]>();
-    expectTypeOf(usePool).returns.toEqualTypeOf<EnginePool>();
+    expectTypeOf(usePool).returns.toEqualTypeOf<Pool>();
     expectTypeOf(usePoolStatus).returns.toEqualTypeOf<PoolStatus>();
   });
 

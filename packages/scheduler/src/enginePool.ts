@@ -10,6 +10,7 @@ import type {
   EnginePoolOptions,
   JobResult,
   JobSpec,
+  Pool,
   PoolLoadProgress,
   PoolStatus,
 } from './types.js';
@@ -31,7 +32,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, globalTimers, valida
  *   params: { messages: [{ role: 'user', content: 'Hello' }] },
  * });
  */
-export class EnginePool {
+export class EnginePool implements Pool {
   readonly #maxSize: number;
   readonly #now: () => number;
   readonly #state: PoolState;

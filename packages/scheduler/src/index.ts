@@ -35,6 +35,7 @@ export type {
   JobSpec,
   JobStatus,
   LoadProgress,
+  Pool,
   PoolLoadProgress,
   PoolPhase,
   PoolStatus,

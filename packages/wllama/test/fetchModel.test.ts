@@ -40,9 +40,7 @@ describe('fetchModel', () => {
   });
 
   it('no answer within fetchTimeoutMs is a ModelFetchError with status 0', async () => {
-    const never = (_: string, init: RequestInit) =>
-      new Promise<Response>((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
-    const load = fetchModel({ url, fetch: never, signal: new AbortController().signal, timeoutMs: 20, onBytes: () => {} });
+    const load = fetchModel({ url, fetch: neverAnswers, signal: new AbortController().signal, timeoutMs: 20, onBytes: () => {} });
     await expect(load).rejects.toBeInstanceOf(ModelFetchError);
     await expect(load).rejects.toMatchObject({ status: 0 });
   });
@@ -50,8 +48,8 @@ describe('fetchModel', () => {
   it("aborting rejects with the signal's reason and aborts the request", async () => {
     const controller = new AbortController();
     let requestSignal: AbortSignal | undefined;
-    const pending = (_: string, init: RequestInit) =>
-      new Promise<Response>((_, reject) => {
+    const pending = (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
         requestSignal = init.signal ?? undefined;
         init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
@@ -62,3 +60,8 @@ describe('fetchModel', () => {
     expect(requestSignal?.aborted).toBe(true);
   });
 });
+
+/** A fetch that answers only its signal's abort. */
+function neverAnswers(_url: string, init: RequestInit): Promise<Response> {
+  return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+}

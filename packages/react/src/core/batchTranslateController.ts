@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import { chunkText } from './chunkText.js';
@@ -72,6 +72,14 @@ const QUEUED = { text: '', status: 'queued', error: null } as const;
 /** A blank or whitespace-only item: done, with nothing to show. */
 const BLANK = { text: '', status: 'done', error: null } as const;
 
+/** Retryable failures of one item resubmitted in a row before it shows as `error`. */
+const MAX_RETRIES = 2;
+
+/** Whether an error says trying again may pass (`retryable: true`, as the OpenAI adapter's do). */
+function isRetryable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
+}
+
 function isBlank(source: string): boolean {
   return source.trim() === '';
 }
@@ -80,7 +88,9 @@ function isBlank(source: string): boolean {
  * Translates a list of strings as one pool task, at normal priority and
  * preemptible, so ghost text and other interactive work cut in between
  * tokens. A preempted item is resubmitted at once and shows as `queued`
- * again, never as done with partial text. Finished items go to the cache
+ * again, never as done with partial text; so is one that failed with an
+ * error marked `retryable: true` (twice in a row at most, then it shows the
+ * error). Finished items go to the cache
  * under model, languages and text, so a repeated string costs no engine call.
  *
  * Listeners hear of item changes at most once a frame, and at once when the
@@ -94,7 +104,7 @@ function isBlank(source: string): boolean {
  * batch.subscribe(() => console.log(batch.getSnapshot().progress));
  */
 export class BatchTranslateController extends Store<BatchTranslateState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: BatchTranslateOptions;
@@ -107,8 +117,10 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #results: BatchResults;
   /** The status listeners last heard of: a change of it is told at once. */
   #status: BatchStatus;
+  /** Retryable failures in a row, by source (at most `MAX_RETRIES` are resubmitted). */
+  readonly #retries = new Map<string, number>();
 
-  constructor(pool: EnginePool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
+  constructor(pool: Pool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
     // Reading the cache is not work: a remount shows cached items in its first render.
     const results = new BatchResults(options.items.map((source) => initialResult(source, options, environment)));
     const initial = results.snapshot(false);
@@ -229,6 +241,14 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #finished(source: string, controller: AbortController, result: JobResult): void {
     if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
     this.#jobs.delete(source);
+    const retries = this.#retries.get(source) ?? 0;
+    this.#retries.delete(source);
+    if (result.status === 'error' && isRetryable(result.error) && retries < MAX_RETRIES) {
+      // A passing failure (a server busy or still loading): once more, as after a preemption.
+      this.#retries.set(source, retries + 1);
+      this.#run(source);
+      return;
+    }
     switch (result.status) {
       case 'preempted':
         // Interactive work took the engine mid-item: start the item over.

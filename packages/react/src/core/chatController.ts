@@ -1,7 +1,7 @@
 import type {
   ChatCompletionRequest,
   ChatMessage,
-  EnginePool,
+  Pool,
   JobResult,
   Priority,
 } from '@inkling/scheduler';
@@ -81,7 +81,7 @@ function reduce(state: ChatState, action: Action): ChatState {
 }
 
 /**
- * A conversation over an `EnginePool`: `send()` appends a user message and
+ * A conversation over an `Pool`: `send()` appends a user message and
  * streams the assistant's reply, `stop()` cuts it short (keeping what it
  * said), `reset()` starts over. Streamed text reaches listeners at most once
  * per frame.
@@ -92,12 +92,12 @@ function reduce(state: ChatState, action: Action): ChatState {
  * chat.getSnapshot().messages.at(-1); // { role: 'assistant', content: '...' }
  */
 export class ChatController extends Store<ChatState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: ChatOptions;
   readonly #job = new StreamedJob();
 
-  constructor(pool: EnginePool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
+  constructor(pool: Pool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
     super(initial(options.initialMessages ?? []), scheduleFrame);
     this.#pool = pool;
     this.#options = options;
@@ -115,13 +115,14 @@ export class ChatController extends Store<ChatState> {
    */
   readonly send = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
-    const { system, params, priority = 'high', session, task, onFinish } = this.#options;
+    const { system, params, priority = 'high', session, task } = this.#options;
     this.#dispatch({ type: 'send', message });
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
     return this.#job.start(this.#pool, { params: { ...params, messages: history }, priority, session, task }, {
       onText: (text) => this.#dispatch({ type: 'reply', text }),
       onEnd: (result) => this.#dispatch({ type: 'finish', result }),
-      onFinish,
+      // The latest callback, not the one of when the job started.
+      onFinish: (result) => this.#options.onFinish?.(result),
     });
   };
 

@@ -1,7 +1,7 @@
 import type {
   ChatCompletionRequest,
   CompletionUsage,
-  EnginePool,
+  Pool,
   FinishReason,
   InklingError,
   JobResult,
@@ -83,7 +83,7 @@ function reduce(state: CompletionState, action: Action): CompletionState {
 }
 
 /**
- * One streaming completion at a time over an `EnginePool`: `complete()`
+ * One streaming completion at a time over an `Pool`: `complete()`
  * starts a job (cancelling the one before), `stop()` ends it. An external
  * store: streamed text reaches listeners at most once per frame.
  *
@@ -93,13 +93,13 @@ function reduce(state: CompletionState, action: Action): CompletionState {
  * await completion.complete('Write a haiku about autumn.');
  */
 export class CompletionController extends Store<CompletionState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: CompletionOptions;
   /** The job whose output is shown; a finished or replaced one is ignored. */
   readonly #job = new StreamedJob();
 
-  constructor(pool: EnginePool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
+  constructor(pool: Pool, options: CompletionOptions = {}, scheduleFrame?: FrameScheduler) {
     super(IDLE, scheduleFrame);
     this.#pool = pool;
     this.#options = options;
@@ -115,12 +115,13 @@ export class CompletionController extends Store<CompletionState> {
    * one at once. Resolves with the job's result; never rejects. Bound.
    */
   readonly complete = (input: string | ChatCompletionRequest): Promise<JobResult> => {
-    const { priority = 'high', session, task, onFinish } = this.#options;
+    const { priority = 'high', session, task } = this.#options;
     this.#dispatch({ type: 'submit' });
     return this.#job.start(this.#pool, { params: toRequest(input), priority, session, task }, {
       onText: (text) => this.#dispatch({ type: 'text', text }),
       onEnd: (result) => this.#dispatch({ type: 'finish', result }),
-      onFinish,
+      // The latest callback, not the one of when the job started.
+      onFinish: (result) => this.#options.onFinish?.(result),
     });
   };
 

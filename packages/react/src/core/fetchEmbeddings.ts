@@ -1,4 +1,4 @@
-import { type EnginePool, InklingError, type Priority } from '@inkling/scheduler';
+import { type Pool, InklingError, type Priority } from '@inkling/scheduler';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 
 /** Options of `fetchEmbeddings`. */
@@ -25,7 +25,7 @@ export interface FetchEmbeddingsOptions {
  * @example
  * const vectors = await fetchEmbeddings(pool, ['cat', 'dog'], { cache, modelId: 'arctic-embed-m' });
  */
-export async function fetchEmbeddings(pool: EnginePool, texts: readonly string[], options: FetchEmbeddingsOptions = {}): Promise<number[][]> {
+export async function fetchEmbeddings(pool: Pool, texts: readonly string[], options: FetchEmbeddingsOptions = {}): Promise<number[][]> {
   const { cache, modelId = 'default', priority = 'normal', task = 'inkling-embeddings', signal } = options;
   const key = (text: string) => inklingKeys.embedding(modelId, text);
   const vectors = new Map<string, number[]>();

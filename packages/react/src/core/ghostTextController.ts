@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type EnginePool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
@@ -88,7 +88,7 @@ const globalTimers: PoolTimers = {
  * ghost.subscribe(() => overlay.textContent = ghost.getSnapshot().suggestion);
  */
 export class GhostTextController extends Store<GhostTextState> {
-  readonly #pool: EnginePool;
+  readonly #pool: Pool;
   readonly #timers: PoolTimers;
   readonly #mounts = new MountTracker(() => this.dispose());
   #options: GhostTextOptions;
@@ -99,7 +99,7 @@ export class GhostTextController extends Store<GhostTextState> {
   #dismissed: GhostContext | undefined;
   #composing = false;
 
-  constructor(pool: EnginePool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
+  constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
     super(IDLE, environment.scheduleFrame);
     checkOptions(options);
     this.#pool = pool;

@@ -1,4 +1,4 @@
-import { type EnginePool, checkDuration } from '@inkling/scheduler';
+import { type Pool, checkDuration } from '@inkling/scheduler';
 
 /** Options of `retainPool`. */
 export interface RetainPoolOptions {
@@ -19,7 +19,7 @@ interface Lease {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-const leases = new WeakMap<EnginePool, Lease>();
+const leases = new WeakMap<Pool, Lease>();
 
 /**
  * Counts who holds a pool. The first holder that asks loads it; when the
@@ -31,7 +31,7 @@ const leases = new WeakMap<EnginePool, Lease>();
  * @example
  * useEffect(() => retainPool(pool, { load: true }), [pool]);
  */
-export function retainPool(pool: EnginePool, options: RetainPoolOptions = {}): () => void {
+export function retainPool(pool: Pool, options: RetainPoolOptions = {}): () => void {
   const { load = true, unloadDelayMs = 1000 } = options;
   checkDuration(unloadDelayMs, 'retainPool() "unloadDelayMs"');
   let lease = leases.get(pool);

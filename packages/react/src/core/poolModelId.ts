@@ -1,6 +1,6 @@
-import type { EnginePool } from '@inkling/scheduler';
+import type { Pool } from '@inkling/scheduler';
 
-const ids = new WeakMap<EnginePool, string>();
+const ids = new WeakMap<Pool, string>();
 let next = 0;
 
 /**
@@ -12,7 +12,7 @@ let next = 0;
  * @example
  * poolModelId(pool); // 'pool-1'
  */
-export function poolModelId(pool: EnginePool): string {
+export function poolModelId(pool: Pool): string {
   let id = ids.get(pool);
   if (id === undefined) {
     next += 1;

@@ -1,4 +1,4 @@
-import type { ChatJobSpec, EnginePool, JobResult } from '@inkling/scheduler';
+import type { ChatJobSpec, Pool, JobResult } from '@inkling/scheduler';
 import { chunkText } from './chunkText.js';
 
 /** What a `StreamedJob` tells its owner. */
@@ -25,7 +25,7 @@ export class StreamedJob {
   #current: AbortController | undefined;
 
   /** Submits `spec`, aborting the job before. Resolves with the result; never rejects. */
-  start(pool: EnginePool, spec: Omit<ChatJobSpec, 'signal' | 'onChunk'>, handlers: StreamedJobHandlers): Promise<JobResult> {
+  start(pool: Pool, spec: Omit<ChatJobSpec, 'signal' | 'onChunk'>, handlers: StreamedJobHandlers): Promise<JobResult> {
     this.#current?.abort();
     const controller = new AbortController();
     this.#current = controller;

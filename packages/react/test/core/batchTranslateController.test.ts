@@ -1,5 +1,5 @@
 // @vitest-environment node
-import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { InklingError, type JobResult, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BatchTranslateOptions,
@@ -222,4 +222,45 @@ describe('BatchTranslateController', () => {
     const grown = batch.getSnapshot().results;
     expect(grown.slice(0, 4).every((r, i) => r === last.results[i])).toBe(true);
   });
+
+  it('resubmits an item whose error is retryable, twice in a row at most', async () => {
+    // A pool that answers from a script: two passing failures then a translation; three for the other item.
+    const script: Record<string, Array<() => JobResult>> = {
+      hello: [() => failed(busy()), () => failed(busy()), () => ({ ...base, status: 'done', text: 'bonjour' })],
+      night: [() => failed(busy()), () => failed(busy()), () => failed(busy()), () => ({ ...base, status: 'done', text: 'nuit' })],
+    };
+    const asked: string[] = [];
+    const pool: Pool = {
+      submit: async (spec) => {
+        const source = lastContent(spec.params).includes('hello') ? 'hello' : 'night';
+        asked.push(source);
+        return script[source]!.shift()!();
+      },
+      cancel: () => 0,
+      subscribe: () => () => {},
+      getSnapshot: () => {
+        throw new Error('not read');
+      },
+      load: async () => 1,
+      unload: async () => {},
+      configure: () => 0,
+    };
+    const batch = new BatchTranslateController(pool, { task: 'page', items: ['hello', 'night'], to: 'fr' });
+    batch.setOptions({ task: 'page', items: ['hello', 'night'], to: 'fr' });
+    for (let i = 0; i < 10; i += 1) await flushMicrotasks();
+    expect(asked.filter((s) => s === 'hello')).toHaveLength(3);
+    expect(asked.filter((s) => s === 'night')).toHaveLength(3);
+    const [hello, night] = batch.getSnapshot().results;
+    expect(hello).toMatchObject({ status: 'done', text: 'bonjour' });
+    expect(night).toMatchObject({ status: 'error', error: { message: 'The server is busy.' } });
+  });
 });
+
+const base: JobResult = { id: 'j', status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false };
+function busy(): InklingError {
+  return Object.assign(new InklingError('The server is busy.'), { retryable: true });
+}
+function failed(error: InklingError): JobResult {
+  return { ...base, status: 'error', error };
+}
+
