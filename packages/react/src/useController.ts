@@ -3,13 +3,13 @@ import { type InklingContextValue, useInklingContext } from './poolContext.js';
 
 /**
  * What a binding hook drives: an external store that takes its options
- * object whole and counts its mounts (the last unmount stops its work).
+ * object whole. Its subscription is its lifecycle: the first listener starts
+ * it, the last one leaving stops it (see `Store`).
  */
 export interface BoundController<S, O> {
   subscribe(listener: () => void): () => void;
   getSnapshot(): S;
   setOptions(options: O): void;
-  mount(): () => void;
 }
 
 /** A controller and the provider values it was built for. */
@@ -26,9 +26,10 @@ function sameBinding(a: InklingContextValue, b: InklingContextValue): boolean {
 /**
  * The one binding hook every controller hook uses, in three moves: build the
  * controller from the options (again when the provider's pool, model id or
- * cache changes, the old one's work cancelled as it unmounts), read it with
- * `useSyncExternalStore`, and hand it the options object whole after every
- * render. Building does no work; the controller starts on mount.
+ * cache changes, the old one's work cancelled as its last listener leaves),
+ * subscribe with `useSyncExternalStore` (which is also what starts and stops
+ * it), and hand it the options object whole after every render. Building
+ * does no work.
  *
  * @example
  * const [completion, state] = useController('useCompletion', options, ({ pool, scheduleFrame }, o) =>
@@ -51,7 +52,6 @@ export function useController<O, C extends BoundController<unknown, O>>(
   }
   const { controller } = current;
   const state = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot) as ReturnType<C['getSnapshot']>;
-  useEffect(() => controller.mount(), [controller]);
   useEffect(() => {
     controller.setOptions(options);
   });

@@ -3,7 +3,6 @@ import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
 
@@ -106,7 +105,6 @@ function isBlank(source: string): boolean {
 export class BatchTranslateController extends Store<BatchTranslateState> {
   readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: BatchTranslateOptions;
   /** Jobs in flight, by source string; a result whose controller is no longer here is stale. */
   readonly #jobs = new Map<string, AbortController>();
@@ -167,16 +165,19 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     this.#dispatch({ type: 'items', results });
   };
 
-  /** Records a mount (resuming work a disposal stopped); the last unmount disposes. */
-  mount(): () => void {
-    const release = this.#mounts.mount();
+  /** A listener arrived again: resume the work a disposal stopped. */
+  protected override onStart(): void {
     const interrupted = new Set(this.#interrupted);
     this.#interrupted = [];
     if (interrupted.size > 0) this.#submit((r) => interrupted.has(r.source));
-    return release;
   }
 
-  /** Cancels the jobs in flight (a later mount resumes them) and any pending notification. */
+  /** The last listener left (after StrictMode's rehearsal, for good): stop, to resume on the next. */
+  protected override onStop(): void {
+    this.dispose();
+  }
+
+  /** Cancels the jobs in flight (the next listener resumes them) and any pending notification. */
   dispose(): void {
     this.#interrupted = [...this.#jobs.keys()];
     for (const controller of this.#jobs.values()) controller.abort();

@@ -7,7 +7,6 @@ import type {
 } from '@inkling/scheduler';
 import { type CompletionState, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
@@ -93,7 +92,6 @@ function reduce(state: ChatState, action: Action): ChatState {
  */
 export class ChatController extends Store<ChatState> {
   readonly #pool: Pool;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: ChatOptions;
   readonly #job = new StreamedJob();
 
@@ -137,9 +135,9 @@ export class ChatController extends Store<ChatState> {
     this.#dispatch({ type: 'reset', messages: messages ?? this.#options.initialMessages ?? [] });
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Stops the reply and any pending notification. */

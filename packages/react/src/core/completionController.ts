@@ -9,7 +9,6 @@ import type {
 } from '@inkling/scheduler';
 import { toRequest } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
@@ -94,7 +93,6 @@ function reduce(state: CompletionState, action: Action): CompletionState {
  */
 export class CompletionController extends Store<CompletionState> {
   readonly #pool: Pool;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: CompletionOptions;
   /** The job whose output is shown; a finished or replaced one is ignored. */
   readonly #job = new StreamedJob();
@@ -130,9 +128,9 @@ export class CompletionController extends Store<CompletionState> {
     if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Cancels the running job and any pending notification. */

@@ -3,7 +3,6 @@ import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
 import { type GhostTextState, type GhostTextStatus, contextOf, insertAtCaret, sameContext } from './projectGhostText.js';
-import { MountTracker } from './mountTracker.js';
 import { nextWord } from './nextWord.js';
 import { Store } from './store.js';
 
@@ -90,7 +89,6 @@ const globalTimers: PoolTimers = {
 export class GhostTextController extends Store<GhostTextState> {
   readonly #pool: Pool;
   readonly #timers: PoolTimers;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: GhostTextOptions;
   /** The context the state describes; `undefined` forces the next `setOptions` to act. */
   #context: GhostContext | undefined;
@@ -156,9 +154,9 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#reset();
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Cancels the request, the debounce and any pending notification. */

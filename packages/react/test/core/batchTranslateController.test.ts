@@ -24,8 +24,8 @@ async function setup(items: string[], engine: { prefillMs?: number; tokenMs?: nu
   const options: BatchTranslateOptions = { task: 'page', items, to: 'fr' };
   const batch = new BatchTranslateController(pool, options, { cache, modelId: 'm1' });
   const history: BatchTranslateState[] = [];
-  batch.subscribe(() => history.push(batch.getSnapshot()));
-  return { pool, createEngine, batch, options, cache, history };
+  const stopHistory = batch.subscribe(() => history.push(batch.getSnapshot()));
+  return { pool, createEngine, batch, options, cache, history, stopHistory };
 }
 
 describe('BatchTranslateController', () => {
@@ -143,15 +143,14 @@ describe('BatchTranslateController', () => {
     expect(pool.getSnapshot().recent.filter((r) => r.status === 'cancelled')).toHaveLength(2);
   });
 
-  it('dispose() cancels the jobs in flight; a later mount resumes them', async () => {
-    const { pool, batch, options } = await setup(['a b c', 'd e f'], { tokenMs: 20 });
-    const unmount = batch.mount();
+  it('losing its last listener cancels the jobs in flight; the next listener resumes them', async () => {
+    const { pool, batch, options, stopHistory } = await setup(['a b c', 'd e f'], { tokenMs: 20 });
     batch.setOptions(options);
     await vi.advanceTimersByTimeAsync(10);
-    unmount();
+    stopHistory();
     await vi.runAllTimersAsync();
     expect(pool.getSnapshot()).toMatchObject({ running: 0, queued: 0 });
-    batch.mount();
+    batch.subscribe(() => {});
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot().status).toBe('done');
   });

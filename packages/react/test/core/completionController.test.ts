@@ -90,14 +90,14 @@ describe('CompletionController', () => {
     expect(onFinish).toHaveBeenCalledWith(result);
   });
 
-  it('dispose() cancels the running job', async () => {
+  it('losing its last listener cancels the running job', async () => {
     const { pool } = fakePool({ reply: words(20), tokenMs: 10 });
     await pool.load();
     const completion = new CompletionController(pool);
-    const unmount = completion.mount();
+    const unsubscribe = completion.subscribe(() => {});
     const result = completion.complete('go');
     await vi.advanceTimersByTimeAsync(15);
-    unmount();
+    unsubscribe();
     await flushMicrotasks();
     await vi.runAllTimersAsync();
     expect((await result).status).toBe('cancelled');
