@@ -1,9 +1,9 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
-import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
 
 /** Where one item of a batch is. `running` shows partial text; only `done` text is a translation. */
@@ -106,8 +106,8 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
   #options: BatchTranslateOptions;
-  /** Jobs in flight, by source string; a result whose controller is no longer here is stale. */
-  readonly #jobs = new Map<string, AbortController>();
+  /** Jobs in flight, by source string; a stopped one is heard from no more. */
+  readonly #jobs = new Map<string, StreamedJob>();
   /** Sources whose jobs a disposal stopped, resumed by the next mount. */
   #interrupted: string[] = [];
   #applied: BatchTranslateOptions | undefined;
@@ -138,10 +138,10 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     if (!languagesChanged && previous.enabled === options.enabled && sameItems(previous.items, options.items)) return;
     this.#applied = options;
     const keep = new Set(options.items);
-    for (const [source, controller] of this.#jobs) {
+    for (const [source, job] of this.#jobs) {
       if (languagesChanged || !keep.has(source)) {
         this.#jobs.delete(source);
-        controller.abort();
+        job.stop();
       }
     }
     const known = languagesChanged ? undefined : this.#results;
@@ -158,7 +158,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
 
   /** Cancels every item not done yet. Bound. */
   readonly cancel = (): void => {
-    for (const controller of this.#jobs.values()) controller.abort();
+    for (const job of this.#jobs.values()) job.stop();
     this.#jobs.clear();
     this.#interrupted = [];
     const results = this.#results.all.map((r) => (r.status === 'done' ? r : { ...r, text: '', status: 'cancelled' as const, error: null }));
@@ -180,7 +180,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   /** Cancels the jobs in flight (the next listener resumes them) and any pending notification. */
   dispose(): void {
     this.#interrupted = [...this.#jobs.keys()];
-    for (const controller of this.#jobs.values()) controller.abort();
+    for (const job of this.#jobs.values()) job.stop();
     this.#jobs.clear();
     this.cancelPendingFrame();
   }
@@ -208,8 +208,8 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       this.#item(source, { text: cached, status: 'done', error: null });
       return;
     }
-    const controller = new AbortController();
-    this.#jobs.set(source, controller);
+    const job = new StreamedJob();
+    this.#jobs.set(source, job);
     this.#item(source, QUEUED);
     const { to, from, buildParams = defaultTranslateParams } = this.#options;
     let params: ChatCompletionRequest;
@@ -221,26 +221,15 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
-    let partial = '';
-    void this.#pool
-      .submit({
-        task: this.#options.task,
-        priority: 'normal',
-        preemptible: this.#options.preemptible !== false,
-        params,
-        signal: controller.signal,
-        onChunk: (chunk) => {
-          const delta = chunkText(chunk);
-          if (!delta || this.#jobs.get(source) !== controller) return;
-          partial += delta;
-          this.#item(source, { text: partial, status: 'running', error: null });
-        },
-      })
-      .then((result) => this.#finished(source, controller, result));
+    const spec = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false, params };
+    void job.start(this.#pool, spec, {
+      onText: (text) => this.#item(source, { text, status: 'running', error: null }),
+      onEnd: (result) => this.#finished(source, result),
+    });
   }
 
-  #finished(source: string, controller: AbortController, result: JobResult): void {
-    if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
+  /** An item's job ended while it was still wanted. */
+  #finished(source: string, result: JobResult): void {
     this.#jobs.delete(source);
     const retries = this.#retries.get(source) ?? 0;
     this.#retries.delete(source);

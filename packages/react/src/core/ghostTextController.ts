@@ -1,10 +1,10 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
-import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
 import { type GhostTextState, type GhostTextStatus, contextOf, insertAtCaret, sameContext } from './projectGhostText.js';
 import { nextWord } from './nextWord.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
 export interface GhostTextOptions {
@@ -35,7 +35,6 @@ export interface GhostTextEnvironment {
 
 /** One request and what the model has said so far. */
 interface Request extends GhostContext {
-  readonly controller: AbortController;
   raw: string;
   done: boolean;
 }
@@ -93,6 +92,8 @@ export class GhostTextController extends Store<GhostTextState> {
   /** The context the state describes; `undefined` forces the next `setOptions` to act. */
   #context: GhostContext | undefined;
   #request: Request | undefined;
+  /** The request's job: a stopped or replaced one is heard from no more. */
+  readonly #job = new StreamedJob();
   #timer: unknown;
   #dismissed: GhostContext | undefined;
   #composing = false;
@@ -206,37 +207,28 @@ export class GhostTextController extends Store<GhostTextState> {
   }
 
   #ask(context: GhostContext): void {
-    const controller = new AbortController();
-    const request: Request = { ...context, controller, raw: '', done: false };
-    this.#request = request;
+    const request: Request = { ...context, raw: '', done: false };
     const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
     let params: ChatCompletionRequest;
     try {
       params = buildParams({ ...context, maxTokens });
     } catch (error) {
-      this.#request = undefined;
       const message = error instanceof Error ? error.message : String(error);
       this.#dispatch({ type: 'error', context, error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
-    void this.#pool
-      .submit({
-        session: this.#options.session,
-        priority: 'interactive',
-        params,
-        signal: controller.signal,
-        onChunk: (chunk) => {
-          const delta = chunkText(chunk);
-          if (!delta || this.#request !== request) return;
-          request.raw += delta;
-          this.#follow(request, 'frame');
-        },
-      })
-      .then((result) => this.#finished(request, result));
+    this.#request = request;
+    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params }, {
+      onText: (text) => {
+        request.raw = text;
+        this.#follow(request, 'frame');
+      },
+      onEnd: (result) => this.#finished(request, result),
+    });
   }
 
+  /** The request's job ended while it was the current one. */
   #finished(request: Request, result: JobResult): void {
-    if (this.#request !== request) return; // superseded or dismissed: never shown
     request.done = true;
     if (result.status === 'done') {
       request.raw = result.text;
@@ -262,9 +254,8 @@ export class GhostTextController extends Store<GhostTextState> {
   #reset(): void {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
-    const request = this.#request;
     this.#request = undefined;
-    request?.controller.abort();
+    this.#job.stop();
     this.#dispatch({ type: 'clear', context: this.#context ?? null });
   }
 
