@@ -20,15 +20,11 @@ export { PoolInspector } from './PoolInspector.js';
 export { usePoolInspector } from './usePoolInspector.js';
 
 // Building blocks the hooks' options take.
-export { animationFrame } from './core/frameScheduler.js';
 export { inklingKeys } from './core/cacheKeys.js';
 export { defaultGhostParams } from './core/ghostPrompt.js';
 export { promptWindow } from './core/promptWindow.js';
 export type { PromptWindow, PromptWindowSizes } from './core/promptWindow.js';
 export { defaultTranslateParams } from './core/translatePrompt.js';
-export { inspectPool } from './core/inspectPool.js';
-export { loadErrorAdvice } from './core/loadErrorAdvice.js';
-export { insertText } from './core/insertText.js';
 
 export type { PoolProviderProps } from './PoolProvider.js';
 export type { UseModelLoadOptions, UseModelLoadResult } from './useModelLoad.js';
