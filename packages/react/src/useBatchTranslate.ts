@@ -8,7 +8,7 @@ import { queryClientCache } from './core/cacheKeys.js';
 import { useController } from './useController.js';
 
 /** Options of `useBatchTranslate`. */
-export interface UseBatchTranslateOptions extends Omit<BatchTranslateOptions, 'task'> {
+export interface UseBatchTranslateOptions extends BatchTranslateOptions {
   /** Throw the first item's error to the nearest error boundary once the batch ends in `'error'`. Default `false`. */
   throwOnError?: boolean;
 }
@@ -31,14 +31,14 @@ export interface UseBatchTranslateResult extends BatchTranslateState {
  * remount shows cached results at once. Unmounting cancels what is left.
  *
  * @example
- * const { results, progress, status, cancel } = useBatchTranslate('page', { items: paragraphs, to: 'fr' });
+ * const { results, progress, status, cancel } = useBatchTranslate({ task: 'page', items: paragraphs, to: 'fr' });
  * <progress value={progress.done} max={progress.total} />
  * {results.map((r, i) => <p key={i} data-status={r.status}>{r.status === 'done' ? r.text : r.source}</p>)}
  */
-export function useBatchTranslate(task: string, options: UseBatchTranslateOptions): UseBatchTranslateResult {
+export function useBatchTranslate(options: UseBatchTranslateOptions): UseBatchTranslateResult {
   const [batch, state] = useController(
     'useBatchTranslate',
-    { ...options, task },
+    options,
     ({ pool, scheduleFrame, queryClient, modelId }, initial) =>
       new BatchTranslateController(pool, initial, { cache: queryClientCache(queryClient), modelId, scheduleFrame }),
   );

@@ -12,25 +12,31 @@ export interface UseChatOptions extends ChatOptions {
 /** What `useChat` returns. */
 export interface UseChatResult extends ChatState {
   /** Sends a user message (cutting short a reply still streaming) and streams the reply. Never rejects. */
-  send(content: string | ChatMessage): Promise<JobResult>;
+  sendMessage(content: string | ChatMessage): Promise<JobResult>;
+  /** Asks for the last reply again (the last assistant message is replaced). Throws with no user message to answer. */
+  regenerate(): Promise<JobResult>;
   /** Stops the reply; what it had said joins `messages`. */
   stop(): void;
-  /** Cancels any reply and starts over from `messages` (default: `initialMessages`). */
-  reset(messages?: readonly ChatMessage[]): void;
+  /** Replaces the conversation (a list or a function of it), cancelling any reply; `setMessages([])` starts over. */
+  setMessages(messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void;
 }
 
 /**
- * A conversation: `messages` so far, the `reply` streaming now (at most one
- * render per frame), `send`, `stop`, `reset`. Unmounting cancels the reply.
+ * A conversation, named as in the AI SDK: `messages` so far, the `reply`
+ * streaming now (at most one render per frame), `sendMessage`, `stop`,
+ * `regenerate`, `setMessages`. Unmounting cancels the reply.
  *
  * @example
- * const { messages, reply, status, send, stop } = useChat({ system: 'You are concise.' });
- * <form onSubmit={(e) => { e.preventDefault(); void send(draft); }}>...</form>
+ * const { messages, reply, status, sendMessage, stop } = useChat({ system: 'You are concise.' });
+ * <form onSubmit={(e) => { e.preventDefault(); void sendMessage(draft); }}>...</form>
  * {messages.map((m, i) => <p key={i}>{String(m.content)}</p>)}
  * {reply && <p aria-busy>{reply}</p>}
  */
 export function useChat(options: UseChatOptions = {}): UseChatResult {
   const [chat, state] = useController('useChat', options, ({ pool, scheduleFrame }, initial) => new ChatController(pool, initial, scheduleFrame));
   if (options.throwOnError && state.error) throw state.error;
-  return useMemo(() => ({ ...state, send: chat.send, stop: chat.stop, reset: chat.reset }), [state, chat]);
+  return useMemo(
+    () => ({ ...state, sendMessage: chat.sendMessage, regenerate: chat.regenerate, stop: chat.stop, setMessages: chat.setMessages }),
+    [state, chat],
+  );
 }

@@ -7,6 +7,8 @@ import { useInklingContext } from './poolContext.js';
 
 /** Options of `useEmbeddings`. */
 export interface UseEmbeddingsOptions {
+  /** The texts to embed, one vector each. */
+  texts: readonly string[];
   /** Off: nothing is requested. Default `true`. */
   enabled?: boolean;
   /** Scheduler band. Default `'normal'`; `'low'` for background indexing. */
@@ -37,12 +39,12 @@ export interface UseEmbeddingsResult {
  * embedding model.
  *
  * @example
- * const { embeddings, status } = useEmbeddings(notes.map((n) => n.title));
+ * const { embeddings, status } = useEmbeddings({ texts: notes.map((n) => n.title) });
  * if (status === 'done') rank(query, embeddings);
  */
-export function useEmbeddings(texts: readonly string[], options: UseEmbeddingsOptions = {}): UseEmbeddingsResult {
+export function useEmbeddings(options: UseEmbeddingsOptions): UseEmbeddingsResult {
   const { pool, queryClient, modelId } = useInklingContext('useEmbeddings');
-  const { enabled = true, priority, task, throwOnError = false } = options;
+  const { texts, enabled = true, priority, task, throwOnError = false } = options;
   const query = useQuery(
     {
       queryKey: inklingKeys.embeddings(modelId, texts),

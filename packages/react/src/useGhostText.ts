@@ -5,7 +5,7 @@ import { nextWord } from './core/nextWord.js';
 import { useController } from './useController.js';
 
 /** Options of `useGhostText`. */
-export interface UseGhostTextOptions extends Omit<GhostTextOptions, 'session'> {
+export interface UseGhostTextOptions extends GhostTextOptions {
   /** Throw a request's error to the nearest error boundary instead of returning it. Default `false`. */
   throwOnError?: boolean;
 }
@@ -39,7 +39,7 @@ export interface UseGhostTextResult extends GhostTextState {
  * @example
  * const [text, setText] = useState('');
  * const [caret, setCaret] = useState(0);
- * const ghost = useGhostText('notes-editor', { text, caret });
+ * const ghost = useGhostText({ session: 'notes-editor', text, caret });
  * const onKeyDown = (e: KeyboardEvent) => {
  *   if (e.key === 'Tab' && ghost.suggestion) {
  *     e.preventDefault();
@@ -49,12 +49,8 @@ export interface UseGhostTextResult extends GhostTextState {
  *   } else if (e.key === 'Escape') ghost.dismiss();
  * };
  */
-export function useGhostText(session: string, options: UseGhostTextOptions): UseGhostTextResult {
-  const [ghost, state] = useController(
-    'useGhostText',
-    { ...options, session },
-    ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }),
-  );
+export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
+  const [ghost, state] = useController('useGhostText', options, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
   const { text, caret, enabled, locale } = options;
   // This render's text may be a keystroke ahead of the controller, which
   // hears of it after the render: show the state as it applies to it.

@@ -182,7 +182,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const composing = useRef(false);
   const caret = selection.end;
   const enabled = suggest && focused && selection.start === selection.end && !disabled && !readOnly;
-  const ghost = useGhostText(session, { text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
+  const ghost = useGhostText({ session: session, text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
   const { suggestion } = ghost;
   const visible = suggestion !== '';
   const { before, after } = contextOf(text, caret);

@@ -32,7 +32,7 @@ const DEFAULT_LABELS: TranslateListLabels = {
 };
 
 /** Props of `useTranslateList` and `TranslateList`. */
-export interface TranslateListProps extends UseBatchTranslateOptions {
+export interface TranslateListProps extends Omit<UseBatchTranslateOptions, 'task'> {
   /** The pool task the whole batch runs under. Default `'translate-list'`. */
   task?: string;
   /** Words shown. Default: English. */
@@ -134,7 +134,7 @@ function reuseRows(cache: RowCache, results: readonly TranslationResult[], conte
  */
 export function useTranslateList(props: TranslateListProps): TranslateListAria {
   const { task = 'translate-list', labels: custom, className, ...options } = props;
-  const batch = useBatchTranslate(task, options);
+  const batch = useBatchTranslate({ ...options, task });
   const labels = { ...DEFAULT_LABELS, ...custom, statuses: { ...DEFAULT_LABELS.statuses, ...custom?.statuses } };
   const { done, total } = batch.progress;
   const running = batch.status === 'running';

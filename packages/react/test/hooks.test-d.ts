@@ -43,7 +43,7 @@ describe('public hook signatures', () => {
   it('useCompletion', () => {
     expectTypeOf(useCompletion).parameter(0).toMatchTypeOf<{ priority?: 'interactive' | 'high' | 'normal' | 'low'; session?: string; task?: string } | undefined>();
     const completion = useCompletion({ priority: 'high', session: 's', task: 't' });
-    expectTypeOf(completion.text).toEqualTypeOf<string>();
+    expectTypeOf(completion.completion).toEqualTypeOf<string>();
     expectTypeOf(completion.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error'>();
     expectTypeOf(completion.error).toEqualTypeOf<InklingError | null>();
     expectTypeOf(completion.finishReason).toEqualTypeOf<'stop' | 'length' | 'abort' | 'tool_calls' | null>();
@@ -58,16 +58,17 @@ describe('public hook signatures', () => {
     const chat = useChat({ system: 'Be brief.', params: { temperature: 0.2, max_tokens: 256 } });
     expectTypeOf(chat.messages).toEqualTypeOf<readonly ChatMessage[]>();
     expectTypeOf(chat.reply).toEqualTypeOf<string>();
-    expectTypeOf(chat.send).toEqualTypeOf<(content: string | ChatMessage) => Promise<JobResult>>();
-    expectTypeOf(chat.reset).toEqualTypeOf<(messages?: readonly ChatMessage[]) => void>();
-    // @ts-expect-error: messages come from send(), not params
+    expectTypeOf(chat.sendMessage).toEqualTypeOf<(content: string | ChatMessage) => Promise<JobResult>>();
+    expectTypeOf(chat.regenerate).toEqualTypeOf<() => Promise<JobResult>>();
+    expectTypeOf(chat.setMessages).parameter(0).toEqualTypeOf<readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])>();
+    // @ts-expect-error: messages come from sendMessage(), not params
     useChat({ params: { messages: [] } });
     // @ts-expect-error: named request fields keep their types
     useChat({ params: { temperature: 'warm' } });
   });
 
   it('useGhostText', () => {
-    const ghost = useGhostText('notes', { text: 'Hello', caret: 5, debounceMs: 80, maxTokens: 16, enabled: true });
+    const ghost = useGhostText({ session: 'notes', text: 'Hello', caret: 5, debounceMs: 80, maxTokens: 16, enabled: true });
     expectTypeOf(ghost.suggestion).toEqualTypeOf<string>();
     expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'pending' | 'streaming' | 'ready' | 'error'>();
     expectTypeOf(ghost.error).toEqualTypeOf<InklingError | null>();
@@ -75,13 +76,13 @@ describe('public hook signatures', () => {
     expectTypeOf(ghost.acceptWord).toEqualTypeOf<() => string>();
     expectTypeOf(ghost.dismiss).toEqualTypeOf<() => void>();
     expectTypeOf(ghost.setComposing).toEqualTypeOf<(composing: boolean) => void>();
-    useGhostText('notes', { text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });
+    useGhostText({ session: 'notes', text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });
     // @ts-expect-error: the text is required
-    useGhostText('notes', {});
+    useGhostText({ session: 'notes' });
   });
 
   it('useBatchTranslate', () => {
-    const batch = useBatchTranslate('page', { items: ['a'], to: 'fr', from: 'en', enabled: false });
+    const batch = useBatchTranslate({ task: 'page', items: ['a'], to: 'fr', from: 'en', enabled: false });
     expectTypeOf(batch.results).toEqualTypeOf<readonly TranslationResult[]>();
     expectTypeOf<TranslationResult['status']>().toEqualTypeOf<'queued' | 'running' | 'done' | 'error' | 'cancelled'>();
     expectTypeOf(batch.progress).toEqualTypeOf<{ readonly done: number; readonly total: number }>();
@@ -90,11 +91,11 @@ describe('public hook signatures', () => {
     expectTypeOf(batch.cancel).toEqualTypeOf<() => void>();
     expectTypeOf(batch.retry).toEqualTypeOf<() => void>();
     // @ts-expect-error: a target language is required
-    useBatchTranslate('page', { items: ['a'] });
+    useBatchTranslate({ task: 'page', items: ['a'] });
   });
 
   it('useEmbeddings', () => {
-    const vectors = useEmbeddings(['a', 'b'], { priority: 'low' });
+    const vectors = useEmbeddings({ texts: ['a', 'b'], priority: 'low' });
     expectTypeOf(vectors.embeddings).toEqualTypeOf<number[][] | undefined>();
     expectTypeOf(vectors.status).toEqualTypeOf<'idle' | 'loading' | 'done' | 'error'>();
     expectTypeOf(vectors.error).toEqualTypeOf<InklingError | null>();

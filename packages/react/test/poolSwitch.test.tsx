@@ -44,35 +44,35 @@ function idle(pool: Pool): boolean {
 const out = () => screen.getByTestId('out');
 
 function Completion() {
-  const { text, status, complete } = useCompletion();
+  const { completion, status, complete } = useCompletion();
   return (
     <button type="button" data-testid="out" data-status={status} onClick={() => void complete('go')}>
-      {text}
+      {completion}
     </button>
   );
 }
 
 function Chat() {
-  const { messages, status, send } = useChat();
+  const { messages, status, sendMessage } = useChat();
   return (
-    <button type="button" data-testid="out" data-status={status} onClick={() => void send('hi')}>
+    <button type="button" data-testid="out" data-status={status} onClick={() => void sendMessage('hi')}>
       {messages.map((m) => String(m.content)).join('|')}
     </button>
   );
 }
 
 function Ghost({ text }: { text: string }) {
-  const { suggestion } = useGhostText('notes', { text, debounceMs: 0 });
+  const { suggestion } = useGhostText({ session: 'notes', text, debounceMs: 0 });
   return <output data-testid="out">{suggestion}</output>;
 }
 
 function Batch() {
-  const { results } = useBatchTranslate('page', { items: ['one', 'two', 'three'], to: 'fr' });
+  const { results } = useBatchTranslate({ task: 'page', items: ['one', 'two', 'three'], to: 'fr' });
   return <output data-testid="out">{results.map((r) => `${r.status}:${r.text}`).join(',')}</output>;
 }
 
 function Embeddings() {
-  const { embeddings } = useEmbeddings(['cat']);
+  const { embeddings } = useEmbeddings({ texts: ['cat'] });
   return <output data-testid="out">{embeddings?.map((v) => v.length).join(',') ?? ''}</output>;
 }
 

@@ -7,7 +7,7 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 function Vectors({ texts, id = 'v' }: { texts: string[]; id?: string }) {
-  const { embeddings, status, error } = useEmbeddings(texts);
+  const { embeddings, status, error } = useEmbeddings({ texts: texts });
   return (
     <p data-testid={id} data-status={status}>
       {error ? error.message : (embeddings?.map((v) => v.length).join(',') ?? '')}

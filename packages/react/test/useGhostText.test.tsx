@@ -23,7 +23,7 @@ interface Shown {
 /** A plain textarea with ghost text: Tab accepts, Ctrl+Right accepts a word, Escape dismisses. */
 function Editor({ log, locale }: { log?: Shown[]; locale?: string }) {
   const [text, setText] = useState('');
-  const ghost = useGhostText('notes', { text, locale });
+  const ghost = useGhostText({ session: 'notes', text, locale });
   log?.push({ text, suggestion: ghost.suggestion });
   return (
     <>

@@ -8,7 +8,7 @@ import { PATIENCE, modelReady } from '../support/playHelpers.js';
 /** `useGhostText` under your own markup: the suggestion shown beside a plain textarea. */
 function GhostTextDemo() {
   const [text, setText] = useState('');
-  const ghost = useGhostText('hook-demo', { text });
+  const ghost = useGhostText({ session: 'hook-demo', text });
   return (
     <div className="story-stack">
       <PoolReady />

@@ -15,14 +15,14 @@ import { StreamedJob } from './streamedJob.js';
 /**
  * Where a streamed job is: `queued` until its first token, `streaming` while
  * tokens arrive, then `done`, `cancelled` (stopped, superseded, preempted or
- * unloaded: `text` keeps what had arrived) or `error`.
+ * unloaded: `completion` keeps what had arrived) or `error`.
  */
 export type StreamStatus = 'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error';
 
 /** The state of one streaming completion. */
 export interface CompletionState {
   /** Everything streamed so far (partial while streaming or when cancelled). */
-  readonly text: string;
+  readonly completion: string;
   readonly status: StreamStatus;
   /** Why `status` is `'error'`; `null` otherwise. */
   readonly error: InklingError | null;
@@ -50,7 +50,7 @@ type Action =
   | { type: 'finish'; result: JobResult }
   | { type: 'stop' };
 
-const IDLE: CompletionState = { text: '', status: 'idle', error: null, finishReason: null, usage: null };
+const IDLE: CompletionState = { completion: '', status: 'idle', error: null, finishReason: null, usage: null };
 
 /**
  * The end state a job result maps to.
@@ -73,9 +73,9 @@ function reduce(state: CompletionState, action: Action): CompletionState {
     case 'submit':
       return { ...IDLE, status: 'queued' };
     case 'text':
-      return { ...state, text: action.text, status: 'streaming' };
+      return { ...state, completion: action.text, status: 'streaming' };
     case 'finish':
-      return { ...state, text: action.result.text, ...finishedState(action.result) };
+      return { ...state, completion: action.result.text, ...finishedState(action.result) };
     case 'stop':
       return { ...state, status: 'cancelled', finishReason: 'abort' };
   }
@@ -88,7 +88,7 @@ function reduce(state: CompletionState, action: Action): CompletionState {
  *
  * @example
  * const completion = new CompletionController(pool, { priority: 'high' });
- * completion.subscribe(() => render(completion.getSnapshot().text));
+ * completion.subscribe(() => render(completion.getSnapshot().completion));
  * await completion.complete('Write a haiku about autumn.');
  */
 export class CompletionController extends Store<CompletionState> {
@@ -123,7 +123,7 @@ export class CompletionController extends Store<CompletionState> {
     });
   };
 
-  /** Cancels the running job; `text` keeps what had streamed. Bound. */
+  /** Cancels the running job; `completion` keeps what had streamed. Bound. */
   readonly stop = (): void => {
     if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
