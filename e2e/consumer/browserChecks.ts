@@ -23,7 +23,7 @@ export async function expectSuggestion(page: Page): Promise<string> {
   await textarea.click();
   await textarea.press('End');
   await textarea.pressSequentially(' The meeting moved to', { delay: 20 });
-  const ready = page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]');
+  const ready = page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="done"]');
   await ready.waitFor({ timeout: 20_000 });
   const suggestion = (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
   expect(suggestion.trim().length).toBeGreaterThan(0);

@@ -19,8 +19,8 @@ export interface UseEmbeddingsOptions {
   throwOnError?: boolean;
 }
 
-/** `idle`: nothing to do (no texts, or not enabled). */
-export type EmbeddingsStatus = 'idle' | 'loading' | 'done' | 'error';
+/** `idle`: nothing to do (no texts, or not enabled); `queued`: the job is in the pool; then `done` or `error`. */
+export type EmbeddingsStatus = 'idle' | 'queued' | 'done' | 'error';
 
 /** What `useEmbeddings` returns. */
 export interface UseEmbeddingsResult {
@@ -57,7 +57,7 @@ export function useEmbeddings(options: UseEmbeddingsOptions): UseEmbeddingsResul
     queryClient,
   );
   const { data, error, refetch } = query;
-  const status: EmbeddingsStatus = query.isError ? 'error' : query.isSuccess ? 'done' : query.fetchStatus === 'fetching' ? 'loading' : 'idle';
+  const status: EmbeddingsStatus = query.isError ? 'error' : query.isSuccess ? 'done' : query.fetchStatus === 'fetching' ? 'queued' : 'idle';
   return useMemo(
     () => ({ embeddings: data, status, error: (error as InklingError | null) ?? null, refetch: () => void refetch() }),
     [data, status, error, refetch],

@@ -28,7 +28,7 @@ const DEFAULT_LABELS: TranslateListLabels = {
   cancel: 'Cancel',
   retry: 'Retry',
   progress: (done, total) => `${done} of ${total} translated`,
-  statuses: { queued: 'Queued', running: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
+  statuses: { queued: 'Queued', streaming: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
 };
 
 /** Props of `useTranslateList` and `TranslateList`. */
@@ -137,7 +137,7 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
   const batch = useBatchTranslate({ ...options, task });
   const labels = { ...DEFAULT_LABELS, ...custom, statuses: { ...DEFAULT_LABELS.statuses, ...custom?.statuses } };
   const { done, total } = batch.progress;
-  const running = batch.status === 'running';
+  const running = batch.status === 'streaming';
   const retryable = batch.results.some((r) => r.status === 'error' || r.status === 'cancelled');
   const startable = !running && batch.results.some((r) => r.status === 'queued');
   const lang = langOf(options.to);

@@ -68,7 +68,7 @@ it('GhostTextController rejects a bad debounceMs (Infinity too: never asking is 
   const ghost = new GhostTextController(pool, { session: 's', text: '' });
   ghost.setOptions({ session: 's', text: 'Hello', debounceMs: 0 });
   const before = ghost.getSnapshot();
-  expect(before.status).toBe('pending');
+  expect(before.status).toBe('queued');
   expect(() => ghost.setOptions({ session: 's', text: 'Hello there', debounceMs: 2 ** 31 })).toThrow(/"debounceMs"/);
   expect(ghost.getSnapshot()).toBe(before);
   ghost.dispose();

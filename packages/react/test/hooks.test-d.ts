@@ -70,7 +70,7 @@ describe('public hook signatures', () => {
   it('useGhostText', () => {
     const ghost = useGhostText({ session: 'notes', text: 'Hello', caret: 5, debounceMs: 80, maxTokens: 16, enabled: true });
     expectTypeOf(ghost.suggestion).toEqualTypeOf<string>();
-    expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'pending' | 'streaming' | 'ready' | 'error'>();
+    expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'error'>();
     expectTypeOf(ghost.error).toEqualTypeOf<InklingError | null>();
     expectTypeOf(ghost.accept).toEqualTypeOf<() => string>();
     expectTypeOf(ghost.acceptWord).toEqualTypeOf<() => string>();
@@ -84,9 +84,9 @@ describe('public hook signatures', () => {
   it('useBatchTranslate', () => {
     const batch = useBatchTranslate({ task: 'page', items: ['a'], to: 'fr', from: 'en', enabled: false });
     expectTypeOf(batch.results).toEqualTypeOf<readonly TranslationResult[]>();
-    expectTypeOf<TranslationResult['status']>().toEqualTypeOf<'queued' | 'running' | 'done' | 'error' | 'cancelled'>();
+    expectTypeOf<TranslationResult['status']>().toEqualTypeOf<'queued' | 'streaming' | 'done' | 'error' | 'cancelled'>();
     expectTypeOf(batch.progress).toEqualTypeOf<{ readonly done: number; readonly total: number }>();
-    expectTypeOf(batch.status).toEqualTypeOf<'idle' | 'running' | 'done' | 'error' | 'cancelled'>();
+    expectTypeOf(batch.status).toEqualTypeOf<'idle' | 'streaming' | 'done' | 'error' | 'cancelled'>();
     expectTypeOf(batch.start).toEqualTypeOf<() => void>();
     expectTypeOf(batch.cancel).toEqualTypeOf<() => void>();
     expectTypeOf(batch.retry).toEqualTypeOf<() => void>();
@@ -97,7 +97,7 @@ describe('public hook signatures', () => {
   it('useEmbeddings', () => {
     const vectors = useEmbeddings({ texts: ['a', 'b'], priority: 'low' });
     expectTypeOf(vectors.embeddings).toEqualTypeOf<number[][] | undefined>();
-    expectTypeOf(vectors.status).toEqualTypeOf<'idle' | 'loading' | 'done' | 'error'>();
+    expectTypeOf(vectors.status).toEqualTypeOf<'idle' | 'queued' | 'done' | 'error'>();
     expectTypeOf(vectors.error).toEqualTypeOf<InklingError | null>();
   });
 });

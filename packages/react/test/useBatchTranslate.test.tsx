@@ -74,7 +74,7 @@ describeEachReactMode('useBatchTranslate', (mode) => {
     const { pool, createEngine } = fakePool({ reply, tokenMs: 10 });
     renderWithPool(<Translator />, pool, mode);
     await advance(0);
-    expect(batch().dataset.status).toBe('running');
+    expect(batch().dataset.status).toBe('streaming');
     await settle();
     expect(items()).toEqual(ITEMS.map((s) => [s.toUpperCase(), 'done']));
     expect(batch().textContent).toBe('3/3');

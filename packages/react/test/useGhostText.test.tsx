@@ -71,7 +71,7 @@ describeEachReactMode('useGhostText', (mode) => {
     const { pool, user } = await setup(() => ' jumps over', { tokenMs: 10 });
     renderWithPool(<Editor />, pool, mode);
     await user.type(textarea(), 'The fox');
-    expect(screen.getByTestId('ghost').dataset.status).toBe('pending');
+    expect(screen.getByTestId('ghost').dataset.status).toBe('queued');
     await settle();
     expect(ghostText()).toBe(' jumps over');
     await user.keyboard('{Tab}');

@@ -6,24 +6,24 @@ import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
 
-/** Where one item of a batch is. `running` shows partial text; only `done` text is a translation. */
-export type TranslationStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled';
+/** Where one item of a batch is. `streaming` shows partial text; only `done` text is a translation. */
+export type TranslationStatus = 'queued' | 'streaming' | 'done' | 'error' | 'cancelled';
 
 /** One item of a batch. */
 export interface TranslationResult {
   readonly source: string;
-  /** The translation when `done`; the partial text while `running`; else `''`. */
+  /** The translation when `done`; the partial text while `streaming`; else `''`. */
   readonly text: string;
   readonly status: TranslationStatus;
   readonly error: InklingError | null;
 }
 
 /**
- * `idle`: nothing submitted (no items, or waiting for `start()`). `running`:
+ * `idle`: nothing submitted (no items, or waiting for `start()`). `streaming`:
  * jobs in the pool. Then `done` (every item), `error` (some failed) or
  * `cancelled`.
  */
-export type BatchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+export type BatchStatus = 'idle' | 'streaming' | 'done' | 'error' | 'cancelled';
 
 /** What a batch shows. */
 export interface BatchTranslateState {
@@ -223,7 +223,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     }
     const spec = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false, params };
     void job.start(this.#pool, spec, {
-      onText: (text) => this.#item(source, { text, status: 'running', error: null }),
+      onText: (text) => this.#item(source, { text, status: 'streaming', error: null }),
       onEnd: (result) => this.#finished(source, result),
     });
   }

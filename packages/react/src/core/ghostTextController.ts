@@ -41,7 +41,7 @@ interface Request extends GhostContext {
 
 type Action =
   | { type: 'clear'; context: GhostContext | null }
-  | { type: 'pending'; context: GhostContext }
+  | { type: 'queued'; context: GhostContext }
   | { type: 'show'; suggestion: string; status: GhostTextStatus; context: GhostContext }
   | { type: 'error'; error: InklingError; context: GhostContext | null };
 
@@ -53,7 +53,7 @@ function reduce(state: GhostTextState, action: Action): GhostTextState {
       ? { suggestion: action.suggestion, status: action.status, error: null, context: action.context }
       : action.type === 'error'
         ? { suggestion: '', status: 'error', error: action.error, context: action.context }
-        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'pending', error: null, context: action.context };
+        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'queued', error: null, context: action.context };
   const same =
     next.suggestion === state.suggestion &&
     next.status === state.status &&
@@ -179,7 +179,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#reset();
     if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
     this.#dismissed = undefined;
-    this.#dispatch({ type: 'pending', context });
+    this.#dispatch({ type: 'queued', context });
     const debounceMs = this.#options.debounceMs ?? 120;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
@@ -201,7 +201,7 @@ export class GhostTextController extends Store<GhostTextState> {
     else if (!request.done && typed.startsWith(full)) suggestion = ''; // typing ahead of the stream
     else return false;
     if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
-    const status: GhostTextStatus = request.done ? (suggestion ? 'ready' : 'idle') : suggestion ? 'streaming' : 'pending';
+    const status: GhostTextStatus = request.done ? (suggestion ? 'done' : 'idle') : suggestion ? 'streaming' : 'queued';
     this.commit(reduce(this.state, { type: 'show', suggestion, status, context }), urgency);
     return true;
   }

@@ -2,10 +2,11 @@ import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
 
 /**
- * `idle`: nothing to show. `pending`: waiting out the debounce or for the
- * engine. `streaming`: the suggestion is arriving. `ready`: it is complete.
+ * `idle`: nothing to show. `queued`: waiting out the debounce or for the
+ * engine. `streaming`: the suggestion is arriving. `done`: it is complete.
+ * (The same words as every hook's `status`.)
  */
-export type GhostTextStatus = 'idle' | 'pending' | 'streaming' | 'ready' | 'error';
+export type GhostTextStatus = 'idle' | 'queued' | 'streaming' | 'done' | 'error';
 
 /** What a ghost-text session shows. */
 export interface GhostTextState {
@@ -63,7 +64,7 @@ export function projectGhostText(state: GhostTextState, context: GhostContext): 
       return { ...state, suggestion: state.suggestion.slice(typed.length), context };
     }
   }
-  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'pending', error: null, context };
+  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'queued', error: null, context };
 }
 
 /**

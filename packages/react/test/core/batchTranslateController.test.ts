@@ -37,7 +37,7 @@ describe('BatchTranslateController', () => {
       ['page', 'normal', true],
       ['page', 'normal', true],
     ]);
-    expect(batch.getSnapshot().status).toBe('running');
+    expect(batch.getSnapshot().status).toBe('streaming');
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot()).toEqual({
       results: [
@@ -66,7 +66,7 @@ describe('BatchTranslateController', () => {
     expect(engineCalls(createEngine).filter((c) => lastContent(c.request) === 'one two three four five')).toHaveLength(2);
     const shownDone = history.flatMap((state) => state.results.filter((r) => r.status === 'done'));
     expect(shownDone.filter((r) => r.text !== r.source.toUpperCase())).toEqual([]);
-    expect(history.some((s) => s.results[0]?.status === 'running')).toBe(true);
+    expect(history.some((s) => s.results[0]?.status === 'streaming')).toBe(true);
   });
 
   it('serves cached items without an engine call, and one call for a string repeated in the batch', async () => {
@@ -190,7 +190,7 @@ describe('BatchTranslateController', () => {
     batch.subscribe(() => (heard += 1));
     batch.setOptions(options);
     await flushMicrotasks();
-    expect([heard, batch.getSnapshot().status]).toEqual([1, 'running']);
+    expect([heard, batch.getSnapshot().status]).toEqual([1, 'streaming']);
     // Items finish and stream, but no frame comes: nobody is told.
     await vi.advanceTimersByTimeAsync(150);
     expect(heard).toBe(1);
