@@ -1,7 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { type GhostTextOptions, GhostTextController } from './core/ghostTextController.js';
-import { type GhostTextState, contextOf, insertAtCaret, projectGhostText } from './core/projectGhostText.js';
-import { nextWord } from './core/nextWord.js';
+import { type GhostTextState, acceptSuggestion } from './core/projectGhostText.js';
 import { useController } from './useController.js';
 
 /** Options of `useGhostText`. */
@@ -52,15 +51,10 @@ export interface UseGhostTextResult extends GhostTextState {
 export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
   const [ghost, state] = useController('useGhostText', options, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
   const { text, caret, enabled, locale } = options;
-  // This render's text may be a keystroke ahead of the controller, which
-  // hears of it after the render: show the state as it applies to it.
-  const view = useMemo(
-    () => (enabled === false ? { ...state, suggestion: '', status: 'idle' as const, error: null } : projectGhostText(state, contextOf(text, caret))),
-    [state, text, caret, enabled],
-  );
+  const view = useMemo(() => ghost.view(state, { text, caret, enabled }), [ghost, state, text, caret, enabled]);
   const { suggestion } = view;
-  const accept = useCallback(() => insertAtCaret(text, caret, suggestion), [text, caret, suggestion]);
-  const acceptWord = useCallback(() => insertAtCaret(text, caret, nextWord(suggestion, locale)), [text, caret, suggestion, locale]);
+  const accept = useCallback(() => acceptSuggestion(text, caret, suggestion, 'all'), [text, caret, suggestion]);
+  const acceptWord = useCallback(() => acceptSuggestion(text, caret, suggestion, 'word', locale), [text, caret, suggestion, locale]);
   if (options.throwOnError && view.error) throw view.error;
   return useMemo(
     () => ({ ...view, accept, acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),

@@ -1,8 +1,7 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
-import { type GhostTextState, type GhostTextStatus, contextOf, insertAtCaret, sameContext } from './projectGhostText.js';
-import { nextWord } from './nextWord.js';
+import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, projectGhostText, sameContext } from './projectGhostText.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
@@ -140,14 +139,25 @@ export class GhostTextController extends Store<GhostTextState> {
   };
 
   /** The text with the whole suggestion inserted at the caret (the text as it is when there is none). Bound. */
-  readonly accept = (): string => this.#insert(this.getSnapshot().suggestion);
+  readonly accept = (): string => this.#accept('all');
 
   /**
    * The text with the suggestion's next word inserted at the caret (words as
    * `Intl.Segmenter` finds them, so CJK works). Feed the result back as the
    * text, with the caret after the insertion, and the rest stays. Bound.
    */
-  readonly acceptWord = (): string => this.#insert(nextWord(this.getSnapshot().suggestion, this.#options.locale));
+  readonly acceptWord = (): string => this.#accept('word');
+
+  /**
+   * What to show for a text and caret, which may be a keystroke ahead of the
+   * last `setOptions` (React renders the new text before its effect hands it
+   * over): a suggestion typed through keeps its rest, one that no longer fits
+   * is never shown, and nothing is shown while `enabled` is false.
+   */
+  view(state: GhostTextState, { text, caret, enabled }: Pick<GhostTextOptions, 'text' | 'caret' | 'enabled'>): GhostTextState {
+    if (enabled === false) return { ...state, suggestion: '', status: 'idle', error: null };
+    return projectGhostText(state, contextOf(text, caret));
+  }
 
   /** Hides the suggestion and cancels its request; nothing more until the text or caret changes. Bound. */
   readonly dismiss = (): void => {
@@ -169,8 +179,9 @@ export class GhostTextController extends Store<GhostTextState> {
 
   // ----------------------------------------------------------------- internals
 
-  #insert(piece: string): string {
-    return insertAtCaret(this.#options.text, this.#options.caret, piece);
+  #accept(how: 'all' | 'word'): string {
+    const { text, caret, locale } = this.#options;
+    return acceptSuggestion(text, caret, this.getSnapshot().suggestion, how, locale);
   }
 
   /** The text or caret moved: keep what still fits, else drop it and ask again. */

@@ -1,5 +1,6 @@
 import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
+import { nextWord } from './nextWord.js';
 
 /**
  * `idle`: nothing to show. `queued`: waiting out the debounce or for the
@@ -65,6 +66,18 @@ export function projectGhostText(state: GhostTextState, context: GhostContext): 
     }
   }
   return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'queued', error: null, context };
+}
+
+/**
+ * The text with the suggestion accepted at the caret: all of it, or its next
+ * word (words as `Intl.Segmenter` finds them, so CJK works). The one place
+ * accepting is written; the controller and the hooks call it.
+ *
+ * @example
+ * acceptSuggestion('The quick', 9, ' brown fox', 'word'); // 'The quick brown'
+ */
+export function acceptSuggestion(text: string, caret: number | undefined, suggestion: string, how: 'all' | 'word', locale?: string): string {
+  return insertAtCaret(text, caret, how === 'all' ? suggestion : nextWord(suggestion, locale));
 }
 
 /**
