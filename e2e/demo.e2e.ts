@@ -34,7 +34,7 @@ async function typeAtEnd(text: string) {
 
 /** Waits until a suggestion has finished streaming, and returns it. */
 async function waitForSuggestion(): Promise<string> {
-  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15_000 });
+  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="done"]').waitFor({ timeout: 15_000 });
   return (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
 }
 
@@ -83,7 +83,7 @@ describe('the demo, on the simulated engine', () => {
       await typeAtEnd(word);
       await expect(waitForSuggestion()).resolves.not.toBe('');
     }
-    expect(await page.locator('.inkling-translate-list').getAttribute('data-status')).toBe('running');
+    expect(await page.locator('.inkling-translate-list').getAttribute('data-status')).toBe('streaming');
     await screenshot(page, 'demo-translating');
 
     await expect.poll(() => page.locator('.inkling-translate-list').getAttribute('data-status'), { timeout: 60_000 }).toBe('done');

@@ -31,7 +31,7 @@ describe('the demo with ?pool=shared', () => {
     await editor.click({ position: { x: 4, y: 4 } });
     await b.keyboard.press('Control+End');
     await b.keyboard.type(' Next we', { delay: 60 });
-    await b.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15_000 });
+    await b.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="done"]').waitFor({ timeout: 15_000 });
     // B's ghost text ran on the shared pool: A sees it, owned by B's tab (the second to connect).
     const ownersSeenByA = () => a.locator('.inkling-task[data-owner]').evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.owner));
     await expect.poll(ownersSeenByA, { timeout: 10_000 }).toContain('tab-2');

@@ -16,7 +16,7 @@ const pool = new EnginePool({ size: 2, createEngine: simulatedEngines({ tokenMs:
 const ITEMS = Array.from({ length: 200 }, (_, i) => `Paragraph ${i + 1}: the meeting moved to Thursday and everyone agreed.`);
 
 function Translation() {
-  const { progress } = useBatchTranslate('page', { items: ITEMS, to: 'French' });
+  const { progress } = useBatchTranslate({ task: 'page', items: ITEMS, to: 'French' });
   return <output id="progress">{progress.done}</output>;
 }
 

@@ -39,7 +39,7 @@ const reply = Array.from({ length: TOKENS }, (_, i) => `t${i}`).join(' ');
 type Start = () => void;
 
 function CompletionView({ onStart }: { onStart: (start: Start) => void }) {
-  const { text, complete } = useCompletion();
+  const { completion: text, complete } = useCompletion();
   useEffect(() => onStart(() => void complete('go')), [onStart, complete]);
   return <p data-length={text.length}>{text}</p>;
 }
@@ -51,7 +51,7 @@ function NaiveView({ onStart }: { onStart: (start: Start) => void }) {
 }
 
 function GhostView({ text }: { text: string }) {
-  const { suggestion } = useGhostText('editor', { text, maxTokens: TOKENS + 10, debounceMs: 0 });
+  const { suggestion } = useGhostText({ session: 'editor', text, maxTokens: TOKENS + 10, debounceMs: 0 });
   return (
     <p>
       {text}

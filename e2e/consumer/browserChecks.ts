@@ -24,7 +24,7 @@ export async function expectSuggestion(page: Page, label = 'Note'): Promise<stri
   await textarea.press('End');
   await textarea.pressSequentially(' The meeting moved to', { delay: 20 });
   const root = page.locator('.inkling-ghost-textarea', { has: textarea });
-  await root.and(page.locator('[data-has-suggestion="true"][data-state="ready"]')).waitFor({ timeout: 20_000 });
+  await root.and(page.locator('[data-has-suggestion="true"][data-state="done"]')).waitFor({ timeout: 20_000 });
   const suggestion = (await root.locator('[data-inkling-ghost]').first().textContent()) ?? '';
   expect(suggestion.trim().length).toBeGreaterThan(0);
   return suggestion;

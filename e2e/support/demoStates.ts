@@ -13,7 +13,7 @@ export async function typeAtEnd(page: Page, text: string): Promise<void> {
 
 /** Waits until a suggestion has finished streaming, and returns it. */
 export async function waitForSuggestion(page: Page): Promise<string> {
-  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="ready"]').waitFor({ timeout: 15_000 });
+  await page.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="done"]').waitFor({ timeout: 15_000 });
   return (await page.locator('[data-inkling-ghost]').first().textContent()) ?? '';
 }
 

@@ -47,7 +47,7 @@ export const LoadingModel: Story = {
   play: async ({ canvas, userEvent }) => {
     const field = canvas.getByRole('textbox', { name: 'Note' });
     await userEvent.type(field, 'Thanks for the');
-    await waitFor(() => expect(ghostRoot(field).dataset.state).toBe('pending'));
+    await waitFor(() => expect(ghostRoot(field).dataset.state).toBe('queued'));
     await expect(ghostOf(field)).toBeNull();
     await expect(canvas.getByRole('progressbar', { name: 'Model download' })).toBeInTheDocument();
   },

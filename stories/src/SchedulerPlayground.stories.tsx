@@ -83,7 +83,7 @@ export const SchedulerPlayground: Story = {
   play: async ({ canvas, canvasElement, userEvent }) => {
     await modelReady(canvasElement);
     const rows = () => [...canvasElement.querySelectorAll<HTMLElement>('.inkling-translate-table tbody tr')];
-    await waitFor(() => expect(rows().some((row) => row.dataset.status === 'running')).toBe(true), PATIENCE);
+    await waitFor(() => expect(rows().some((row) => row.dataset.status === 'streaming')).toBe(true), PATIENCE);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Note' }), 'Thanks for the');
     const preempted = () => canvasElement.querySelector('.inkling-inspector-counts [data-outcome="preempted"]');
     await waitFor(() => expect(preempted()).not.toHaveAttribute('data-count', '0'), PATIENCE);

@@ -55,7 +55,7 @@ export const LoadingModel: Story = {
 export const Translating: Story = {
   parameters: { inkling: { engine: { loadMs: 200, tokenMs: 250 } } },
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(statuses(canvasElement)).toContain('running'), PATIENCE);
+    await waitFor(() => expect(statuses(canvasElement)).toContain('streaming'), PATIENCE);
   },
 };
 
@@ -73,11 +73,11 @@ export const Done: Story = {
 export const CancelAndRetry: Story = {
   parameters: { inkling: { engine: { loadMs: 100, tokenMs: 120 } } },
   play: async ({ canvas, canvasElement, userEvent }) => {
-    await waitFor(() => expect(statuses(canvasElement)).toContain('running'), PATIENCE);
+    await waitFor(() => expect(statuses(canvasElement)).toContain('streaming'), PATIENCE);
     await userEvent.click(canvas.getByRole('button', { name: 'Cancel' }));
     await expect(statuses(canvasElement)).toContain('cancelled');
     await userEvent.click(canvas.getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(statuses(canvasElement)).toContain('running'), PATIENCE);
+    await waitFor(() => expect(statuses(canvasElement)).toContain('streaming'), PATIENCE);
   },
 };
 
@@ -116,7 +116,7 @@ export const Preempted: Story = {
   ),
   play: async ({ canvas, canvasElement, userEvent }) => {
     await modelReady(canvasElement);
-    await waitFor(() => expect(statuses(canvasElement)).toContain('running'), PATIENCE);
+    await waitFor(() => expect(statuses(canvasElement)).toContain('streaming'), PATIENCE);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Note' }), 'Thanks for the');
     await waitFor(() => expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="preempted"]')).not.toHaveAttribute('data-count', '0'), PATIENCE);
   },

@@ -4,9 +4,9 @@ import {
   AuthenticationError,
   BadRequestError,
   isRetryableStatus,
-  ModelNotFoundError,
   RateLimitError,
   ServerError,
+  ServerModelNotFoundError,
   type ServerResponseError,
 } from './errors.js';
 
@@ -51,7 +51,7 @@ export async function errorForResponse(
   const said = `${ref}.${detail ? ` The server said: ${detail}` : ''}`;
   const options = { cause, requestId };
   if (status === 404) {
-    return new ModelNotFoundError(
+    return new ServerModelNotFoundError(
       `The server at ${where} answered 404: it has no model "${endpoint.model}", or baseURL misses its "/v1". Check the model name against GET ${endpoint.shown}/models${said}`,
       status,
       options,

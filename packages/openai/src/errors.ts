@@ -106,10 +106,10 @@ export class AuthenticationError extends ServerResponseError {
  * 404: the server has no such model (or `baseURL` misses its `/v1`).
  *
  * @example
- * if (result.error instanceof ModelNotFoundError) pickAnotherModel();
+ * if (result.error instanceof ServerModelNotFoundError) pickAnotherModel();
  */
-export class ModelNotFoundError extends ServerResponseError {
-  override name = 'ModelNotFoundError';
+export class ServerModelNotFoundError extends ServerResponseError {
+  override name = 'ServerModelNotFoundError';
 }
 
 /**

@@ -6,8 +6,8 @@ import {
   AuthenticationError,
   BadRequestError,
   MalformedStreamError,
-  ModelNotFoundError,
   ServerError,
+  ServerModelNotFoundError,
   ServerUnreachableError,
   StreamInterruptedError,
   openaiEngines,
@@ -142,11 +142,11 @@ describe('errors from the server', () => {
     await pool.unload();
   });
 
-  it('404: ModelNotFoundError naming the model and what to check', async () => {
+  it('404: ServerModelNotFoundError naming the model and what to check', async () => {
     const server = await serve({ chat: (_req, res) => json(res, 404, { error: { message: 'The model `test-model` does not exist.' } }) });
     const pool = await poolFor(server);
     const { error } = await pool.submit(ask);
-    expect(error).toBeInstanceOf(ModelNotFoundError);
+    expect(error).toBeInstanceOf(ServerModelNotFoundError);
     expect(error?.message).toMatch(/no model "test-model", or baseURL misses its "\/v1".*GET http:\/\/127\.0\.0\.1:\d+\/v1\/models.*does not exist/);
     await pool.unload();
   });
@@ -264,7 +264,7 @@ describe('a broken stream', () => {
   });
 
   it('every error is an InklingError with a name', async () => {
-    for (const E of [AuthenticationError, ModelNotFoundError, ServerError, BadRequestError]) {
+    for (const E of [AuthenticationError, ServerModelNotFoundError, ServerError, BadRequestError]) {
       const error = new E('m', 400);
       expect(error).toBeInstanceOf(InklingError);
       expect(error.name).toBe(E.name);

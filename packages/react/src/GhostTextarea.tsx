@@ -7,7 +7,7 @@ import { type GhostTextareaProps, useGhostTextarea } from './useGhostTextarea.js
  * ghost accepts; accepting is one undo step and fires `onChange`. Takes every
  * textarea prop (controlled `value` or uncontrolled `defaultValue`) and
  * forwards its ref to the textarea. State is on `data-state`
- * (`idle | pending | streaming | ready | error`) and `data-has-suggestion`;
+ * (`idle | queued | streaming | done | error`) and `data-has-suggestion`;
  * when suggestions fail, a status line under the textarea says why (tied to
  * it with `aria-describedby`) while typing goes on.
  * Unstyled; `import '@inkling/react/styles.css'` for a default look. Needs a

@@ -56,7 +56,7 @@ function privateClient(): QueryClient {
 }
 
 /**
- * Puts an `EnginePool` in context for the hooks and loads it on mount. Does
+ * Puts an `Pool` in context for the hooks and loads it on mount. Does
  * nothing during render: loading starts in an effect, so server rendering
  * and StrictMode are safe.
  *

@@ -43,7 +43,7 @@ const Block = memo(function TranslateListBlock({ rows, start }: BlockProps) {
 /**
  * A batch translation as a table: each source beside its translation (partial
  * while it streams) and status (`data-status` on each row:
- * `queued | running | done | error | cancelled`), a progress bar, and
+ * `queued | streaming | done | error | cancelled`), a progress bar, and
  * Cancel and Retry buttons, plus Translate with `enabled={false}`. The batch is one preemptible pool
  * task, so ghost text cuts in while it runs. Needs a `<PoolProvider>`.
  *

@@ -20,15 +20,11 @@ export { PoolInspector } from './PoolInspector.js';
 export { usePoolInspector } from './usePoolInspector.js';
 
 // Building blocks the hooks' options take.
-export { animationFrame } from './core/frameScheduler.js';
 export { inklingKeys } from './core/cacheKeys.js';
 export { defaultGhostParams } from './core/ghostPrompt.js';
 export { promptWindow } from './core/promptWindow.js';
 export type { PromptWindow, PromptWindowSizes } from './core/promptWindow.js';
 export { defaultTranslateParams } from './core/translatePrompt.js';
-export { inspectPool } from './core/inspectPool.js';
-export { loadErrorAdvice } from './core/loadErrorAdvice.js';
-export { insertText } from './core/insertText.js';
 
 export type { PoolProviderProps } from './PoolProvider.js';
 export type { UseModelLoadOptions, UseModelLoadResult } from './useModelLoad.js';
@@ -59,52 +55,4 @@ export type {
 export type { TranslateParamsInput } from './core/translatePrompt.js';
 
 // The scheduler, so an app imports from one place (never its /testing entry).
-export {
-  EngineCrashedError,
-  EngineError,
-  EngineLoadError,
-  EnginePool,
-  InklingError,
-  InvalidJobError,
-  InvalidOptionError,
-  JOB_KIND,
-  MAX_TIMER_MS,
-  PRIORITY,
-  PRIORITY_ORDER,
-  checkDuration,
-  isFatalEngineError,
-} from '@inkling/scheduler';
-export type {
-  CancelReason,
-  ChatCompletionChunk,
-  ChatCompletionRequest,
-  ChatJobSpec,
-  ChatMessage,
-  CompletionUsage,
-  CreateEmbeddingResponse,
-  CreateEngine,
-  CreateEngineOptions,
-  Embedding,
-  EmbeddingCreateParams,
-  EmbeddingJobSpec,
-  Engine,
-  EngineCallOptions,
-  EngineInfo,
-  EnginePoolOptions,
-  FinishReason,
-  JobInfo,
-  JobKind,
-  JobRecord,
-  JobResult,
-  JobSpec,
-  JobStatus,
-  LoadProgress,
-  Pool,
-  PoolLoadProgress,
-  PoolPhase,
-  PoolStatus,
-  PoolTimers,
-  Priority,
-  StreamingChatCompletionRequest,
-  ToolCall,
-} from '@inkling/scheduler';
+export * from '@inkling/scheduler';

@@ -1,18 +1,14 @@
-import type { ChatCompletionRequest } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import {
   type BatchTranslateOptions,
   type BatchTranslateState,
   BatchTranslateController,
 } from './core/batchTranslateController.js';
 import { queryClientCache } from './core/cacheKeys.js';
-import { type TranslateParamsInput, defaultTranslateParams } from './core/translatePrompt.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useBatchTranslate`. */
-export interface UseBatchTranslateOptions extends Omit<BatchTranslateOptions, 'task'> {
+export interface UseBatchTranslateOptions extends BatchTranslateOptions {
   /** Throw the first item's error to the nearest error boundary once the batch ends in `'error'`. Default `false`. */
   throwOnError?: boolean;
 }
@@ -35,29 +31,18 @@ export interface UseBatchTranslateResult extends BatchTranslateState {
  * remount shows cached results at once. Unmounting cancels what is left.
  *
  * @example
- * const { results, progress, status, cancel } = useBatchTranslate('page', { items: paragraphs, to: 'fr' });
+ * const { results, progress, status, cancel } = useBatchTranslate({ task: 'page', items: paragraphs, to: 'fr' });
  * <progress value={progress.done} max={progress.total} />
  * {results.map((r, i) => <p key={i} data-status={r.status}>{r.status === 'done' ? r.text : r.source}</p>)}
  */
-export function useBatchTranslate(task: string, options: UseBatchTranslateOptions): UseBatchTranslateResult {
-  const { pool, scheduleFrame, queryClient, modelId } = useInklingContext('useBatchTranslate');
-  const { items, to, from, enabled, preemptible, throwOnError = false } = options;
-  const custom = options.buildParams;
-  const build = useLatestCallback((input: TranslateParamsInput): ChatCompletionRequest => (custom ?? defaultTranslateParams)(input));
-  const [batch] = useState(
-    () =>
-      new BatchTranslateController(
-        pool,
-        { task, items, to, from, enabled, preemptible, buildParams: build },
-        { cache: queryClientCache(queryClient), modelId, scheduleFrame },
-      ),
+export function useBatchTranslate(options: UseBatchTranslateOptions): UseBatchTranslateResult {
+  const [batch, state] = useController(
+    'useBatchTranslate',
+    options,
+    ({ pool, scheduleFrame, queryClient, modelId }, initial) =>
+      new BatchTranslateController(pool, initial, { cache: queryClientCache(queryClient), modelId, scheduleFrame }),
   );
-  const state = useStore(batch);
-  useEffect(() => batch.mount(), [batch]);
-  useEffect(() => {
-    batch.setOptions({ task, items, to, from, enabled, preemptible, buildParams: build });
-  }, [batch, task, items, to, from, enabled, preemptible, build]);
-  if (throwOnError && state.status === 'error') {
+  if (options.throwOnError && state.status === 'error') {
     const failed = state.results.find((r) => r.error);
     if (failed?.error) throw failed.error;
   }

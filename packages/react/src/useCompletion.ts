@@ -1,9 +1,7 @@
 import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { type CompletionOptions, type CompletionState, CompletionController } from './core/completionController.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { useController } from './useController.js';
 
 /** Options of `useCompletion`: the controller's, plus error-boundary opt-in. */
 export interface UseCompletionOptions extends CompletionOptions {
@@ -15,30 +13,23 @@ export interface UseCompletionOptions extends CompletionOptions {
 export interface UseCompletionResult extends CompletionState {
   /** Starts a job from a prompt or a request, cancelling the one before. Resolves with its result; never rejects. */
   complete(input: string | ChatCompletionRequest): Promise<JobResult>;
-  /** Cancels the running job; `text` keeps what had streamed. */
+  /** Cancels the running job; `completion` keeps what had streamed. */
   stop(): void;
 }
 
 /**
- * One streaming completion: `complete()` it, watch `text` grow (at most one
- * render per frame), `stop()` it. Unmounting cancels the job.
+ * One streaming completion, named as in the AI SDK: `complete()` it, watch
+ * `completion` grow (at most one render per frame), `stop()` it. Unmounting
+ * cancels the job.
  *
  * @example
- * const { text, status, error, complete, stop } = useCompletion();
+ * const { completion, status, error, complete, stop } = useCompletion();
  * <button onClick={() => complete('Summarise: ' + note)}>Summarise</button>
  * {status === 'streaming' && <button onClick={stop}>Stop</button>}
- * <output>{error ? error.message : text}</output>
+ * <output>{error ? error.message : completion}</output>
  */
 export function useCompletion(options: UseCompletionOptions = {}): UseCompletionResult {
-  const { pool, scheduleFrame } = useInklingContext('useCompletion');
-  const { priority, session, task, onFinish, throwOnError = false } = options;
-  const finish = useLatestCallback((result: JobResult) => onFinish?.(result));
-  const [completion] = useState(() => new CompletionController(pool, { priority, session, task, onFinish: finish }, scheduleFrame));
-  const state = useStore(completion);
-  useEffect(() => completion.mount(), [completion]);
-  useEffect(() => {
-    completion.setOptions({ priority, session, task, onFinish: finish });
-  }, [completion, priority, session, task, finish]);
-  if (throwOnError && state.error) throw state.error;
-  return useMemo(() => ({ ...state, complete: completion.complete, stop: completion.stop }), [state, completion]);
+  const [controller, state] = useController('useCompletion', options, ({ pool, scheduleFrame }, initial) => new CompletionController(pool, initial, scheduleFrame));
+  if (options.throwOnError && state.error) throw state.error;
+  return useMemo(() => ({ ...state, complete: controller.complete, stop: controller.stop }), [state, controller]);
 }

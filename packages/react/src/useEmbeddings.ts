@@ -7,6 +7,8 @@ import { useInklingContext } from './poolContext.js';
 
 /** Options of `useEmbeddings`. */
 export interface UseEmbeddingsOptions {
+  /** The texts to embed, one vector each. */
+  texts: readonly string[];
   /** Off: nothing is requested. Default `true`. */
   enabled?: boolean;
   /** Scheduler band. Default `'normal'`; `'low'` for background indexing. */
@@ -17,8 +19,8 @@ export interface UseEmbeddingsOptions {
   throwOnError?: boolean;
 }
 
-/** `idle`: nothing to do (no texts, or not enabled). */
-export type EmbeddingsStatus = 'idle' | 'loading' | 'done' | 'error';
+/** `idle`: nothing to do (no texts, or not enabled); `queued`: the job is in the pool; then `done` or `error`. */
+export type EmbeddingsStatus = 'idle' | 'queued' | 'done' | 'error';
 
 /** What `useEmbeddings` returns. */
 export interface UseEmbeddingsResult {
@@ -37,12 +39,12 @@ export interface UseEmbeddingsResult {
  * embedding model.
  *
  * @example
- * const { embeddings, status } = useEmbeddings(notes.map((n) => n.title));
+ * const { embeddings, status } = useEmbeddings({ texts: notes.map((n) => n.title) });
  * if (status === 'done') rank(query, embeddings);
  */
-export function useEmbeddings(texts: readonly string[], options: UseEmbeddingsOptions = {}): UseEmbeddingsResult {
+export function useEmbeddings(options: UseEmbeddingsOptions): UseEmbeddingsResult {
   const { pool, queryClient, modelId } = useInklingContext('useEmbeddings');
-  const { enabled = true, priority, task, throwOnError = false } = options;
+  const { texts, enabled = true, priority, task, throwOnError = false } = options;
   const query = useQuery(
     {
       queryKey: inklingKeys.embeddings(modelId, texts),
@@ -55,7 +57,7 @@ export function useEmbeddings(texts: readonly string[], options: UseEmbeddingsOp
     queryClient,
   );
   const { data, error, refetch } = query;
-  const status: EmbeddingsStatus = query.isError ? 'error' : query.isSuccess ? 'done' : query.fetchStatus === 'fetching' ? 'loading' : 'idle';
+  const status: EmbeddingsStatus = query.isError ? 'error' : query.isSuccess ? 'done' : query.fetchStatus === 'fetching' ? 'queued' : 'idle';
   return useMemo(
     () => ({ embeddings: data, status, error: (error as InklingError | null) ?? null, refetch: () => void refetch() }),
     [data, status, error, refetch],

@@ -1,15 +1,10 @@
-import type { ChatCompletionRequest } from '@inkling/scheduler';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { type GhostParamsInput, defaultGhostParams } from './core/ghostPrompt.js';
+import { useCallback, useMemo } from 'react';
 import { type GhostTextOptions, GhostTextController } from './core/ghostTextController.js';
-import { type GhostTextState, contextOf, insertAtCaret, projectGhostText } from './core/projectGhostText.js';
-import { nextWord } from './core/nextWord.js';
-import { useInklingContext } from './poolContext.js';
-import { useLatestCallback } from './useLatestCallback.js';
-import { useStore } from './useStore.js';
+import { type GhostTextState, acceptSuggestion } from './core/projectGhostText.js';
+import { useController } from './useController.js';
 
 /** Options of `useGhostText`. */
-export interface UseGhostTextOptions extends Omit<GhostTextOptions, 'session'> {
+export interface UseGhostTextOptions extends GhostTextOptions {
   /** Throw a request's error to the nearest error boundary instead of returning it. Default `false`. */
   throwOnError?: boolean;
 }
@@ -43,7 +38,7 @@ export interface UseGhostTextResult extends GhostTextState {
  * @example
  * const [text, setText] = useState('');
  * const [caret, setCaret] = useState(0);
- * const ghost = useGhostText('notes-editor', { text, caret });
+ * const ghost = useGhostText({ session: 'notes-editor', text, caret });
  * const onKeyDown = (e: KeyboardEvent) => {
  *   if (e.key === 'Tab' && ghost.suggestion) {
  *     e.preventDefault();
@@ -53,29 +48,14 @@ export interface UseGhostTextResult extends GhostTextState {
  *   } else if (e.key === 'Escape') ghost.dismiss();
  * };
  */
-export function useGhostText(session: string, options: UseGhostTextOptions): UseGhostTextResult {
-  const { pool, scheduleFrame } = useInklingContext('useGhostText');
-  const { text, caret, enabled, debounceMs, maxTokens, locale, throwOnError = false } = options;
-  const custom = options.buildParams;
-  const build = useLatestCallback((input: GhostParamsInput): ChatCompletionRequest => (custom ?? defaultGhostParams)(input));
-  const [ghost] = useState(
-    () => new GhostTextController(pool, { session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build }, { scheduleFrame }),
-  );
-  const state = useStore(ghost);
-  useEffect(() => ghost.mount(), [ghost]);
-  useEffect(() => {
-    ghost.setOptions({ session, text, caret, enabled, debounceMs, maxTokens, locale, buildParams: build });
-  }, [ghost, session, text, caret, enabled, debounceMs, maxTokens, locale, build]);
-  // This render's text may be a keystroke ahead of the controller, which
-  // hears of it in the effect above: show the state as it applies to it.
-  const view = useMemo(
-    () => (enabled === false ? { ...state, suggestion: '', status: 'idle' as const, error: null } : projectGhostText(state, contextOf(text, caret))),
-    [state, text, caret, enabled],
-  );
+export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
+  const [ghost, state] = useController('useGhostText', options, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
+  const { text, caret, enabled, locale } = options;
+  const view = useMemo(() => ghost.view(state, { text, caret, enabled }), [ghost, state, text, caret, enabled]);
   const { suggestion } = view;
-  const accept = useCallback(() => insertAtCaret(text, caret, suggestion), [text, caret, suggestion]);
-  const acceptWord = useCallback(() => insertAtCaret(text, caret, nextWord(suggestion, locale)), [text, caret, suggestion, locale]);
-  if (throwOnError && view.error) throw view.error;
+  const accept = useCallback(() => acceptSuggestion(text, caret, suggestion, 'all'), [text, caret, suggestion]);
+  const acceptWord = useCallback(() => acceptSuggestion(text, caret, suggestion, 'word', locale), [text, caret, suggestion, locale]);
+  if (options.throwOnError && view.error) throw view.error;
   return useMemo(
     () => ({ ...view, accept, acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),
     [view, accept, acceptWord, ghost],

@@ -16,6 +16,7 @@ import { contextOf } from './core/projectGhostText.js';
 import type { DataAttributes } from './dataAttributes.js';
 import { useAnnouncement } from './useAnnouncement.js';
 import { type UseGhostTextOptions, type UseGhostTextResult, useGhostText } from './useGhostText.js';
+import { mergeProps } from './mergeProps.js';
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect.js';
 import { useTextareaState } from './useTextareaState.js';
 
@@ -173,7 +174,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     rootClassName,
     ...textareaRest
   } = props;
-  const { onKeyDown, onKeyUp, onSelect, onFocus, onBlur, onCompositionStart, onCompositionEnd, onMouseUp, disabled, readOnly } = props;
+  const { disabled, readOnly } = props;
   checkDuration(announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
   const session = sessionProp ?? `ghost-textarea${id}`;
@@ -182,7 +183,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const composing = useRef(false);
   const caret = selection.end;
   const enabled = suggest && focused && selection.start === selection.end && !disabled && !readOnly;
-  const ghost = useGhostText(session, { text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
+  const ghost = useGhostText({ session: session, text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
   const { suggestion } = ghost;
   const visible = suggestion !== '';
   const { before, after } = contextOf(text, caret);
@@ -225,7 +226,6 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const announcement = useAnnouncement(visible, messages?.available ?? DEFAULT_MESSAGES.available, announceDelayMs);
 
   const handleKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    onKeyDown?.(event);
     // 229: the key that a composition swallowed (Safari says so instead of isComposing).
     if (event.defaultPrevented || composing.current || event.nativeEvent.isComposing || event.keyCode === 229) return;
     const action = ghostKeyAction(event, visible);
@@ -247,51 +247,31 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
       className: rootClassName ? `inkling-ghost-textarea ${rootClassName}` : 'inkling-ghost-textarea',
       style: { position: 'relative' },
     },
-    textareaProps: {
-      ...textareaRest,
-      ...state,
-      style: midText ? { ...textareaRest.style, ...HIDDEN_TEXT } : textareaRest.style,
+    // The caller's handlers run first (a keydown it prevents is left alone), then these.
+    textareaProps: mergeProps<GhostTextareaAria['textareaProps']>({ onChange: changed }, textareaRest, onChange && { onChange }, state, {
+      style: midText ? HIDDEN_TEXT : undefined,
       value: text,
       'aria-autocomplete': 'inline',
       'aria-describedby': describedBy,
-      onChange: (event) => {
-        changed(event);
-        onChange?.(event);
-      },
       onKeyDown: handleKeyDown,
-      onKeyUp: (event) => {
-        onKeyUp?.(event);
-        readSelection();
-      },
-      onSelect: (event) => {
-        onSelect?.(event);
-        readSelection();
-      },
-      onMouseUp: (event) => {
-        onMouseUp?.(event);
-        readSelection();
-      },
-      onFocus: (event) => {
-        onFocus?.(event);
+      onKeyUp: readSelection,
+      onSelect: readSelection,
+      onMouseUp: readSelection,
+      onFocus: () => {
         setFocused(true);
         readSelection();
       },
-      onBlur: (event) => {
-        onBlur?.(event);
-        setFocused(false);
-      },
-      onCompositionStart: (event) => {
-        onCompositionStart?.(event);
+      onBlur: () => setFocused(false),
+      onCompositionStart: () => {
         composing.current = true;
         ghost.setComposing(true);
       },
-      onCompositionEnd: (event) => {
-        onCompositionEnd?.(event);
+      onCompositionEnd: () => {
         composing.current = false;
         readSelection();
         ghost.setComposing(false);
       },
-    },
+    }),
     overlayProps: { ref: overlayRef, 'aria-hidden': true, 'data-inkling-overlay': '', className: 'inkling-ghost-overlay', style: OVERLAY_STYLE },
     ghostProps: {
       'data-inkling-ghost': '',

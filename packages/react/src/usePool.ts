@@ -2,7 +2,7 @@ import type { Pool } from '@inkling/scheduler';
 import { useInklingContext } from './poolContext.js';
 
 /**
- * The `EnginePool` of the nearest `<PoolProvider>`. Outside one it throws an
+ * The `Pool` of the nearest `<PoolProvider>`. Outside one it throws an
  * error that says to wrap the tree in `<PoolProvider>`.
  *
  * @example

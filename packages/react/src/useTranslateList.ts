@@ -28,11 +28,11 @@ const DEFAULT_LABELS: TranslateListLabels = {
   cancel: 'Cancel',
   retry: 'Retry',
   progress: (done, total) => `${done} of ${total} translated`,
-  statuses: { queued: 'Queued', running: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
+  statuses: { queued: 'Queued', streaming: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
 };
 
 /** Props of `useTranslateList` and `TranslateList`. */
-export interface TranslateListProps extends UseBatchTranslateOptions {
+export interface TranslateListProps extends Omit<UseBatchTranslateOptions, 'task'> {
   /** The pool task the whole batch runs under. Default `'translate-list'`. */
   task?: string;
   /** Words shown. Default: English. */
@@ -134,10 +134,10 @@ function reuseRows(cache: RowCache, results: readonly TranslationResult[], conte
  */
 export function useTranslateList(props: TranslateListProps): TranslateListAria {
   const { task = 'translate-list', labels: custom, className, ...options } = props;
-  const batch = useBatchTranslate(task, options);
+  const batch = useBatchTranslate({ ...options, task });
   const labels = { ...DEFAULT_LABELS, ...custom, statuses: { ...DEFAULT_LABELS.statuses, ...custom?.statuses } };
   const { done, total } = batch.progress;
-  const running = batch.status === 'running';
+  const running = batch.status === 'streaming';
   const retryable = batch.results.some((r) => r.status === 'error' || r.status === 'cancelled');
   const startable = !running && batch.results.some((r) => r.status === 'queued');
   const lang = langOf(options.to);

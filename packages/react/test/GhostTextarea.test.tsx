@@ -50,11 +50,11 @@ describeEachReactMode('GhostTextarea', (mode) => {
     const { pool, user } = await setup();
     renderWithPool(<Form defaultValue="" />, pool, mode);
     await user.type(textarea(), 'The fox');
-    expect(root().dataset.state).toBe('pending');
+    expect(root().dataset.state).toBe('queued');
     await settle();
     expect(ghost()?.textContent).toBe(' jumps over the dog');
-    expect(root().dataset).toMatchObject({ state: 'ready', hasSuggestion: 'true' });
-    expect(textarea().dataset.state).toBe('ready');
+    expect(root().dataset).toMatchObject({ state: 'done', hasSuggestion: 'true' });
+    expect(textarea().dataset.state).toBe('done');
     await user.keyboard('{Tab}');
     expect(textarea().value).toBe('The fox jumps over the dog');
     expect(textarea().selectionStart).toBe('The fox jumps over the dog'.length);

@@ -3,7 +3,8 @@ import { createFakeEngine } from '@inkling/scheduler/testing';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { ModelLoadProgress, loadErrorAdvice } from '../src/index.js';
+import { loadErrorAdvice } from '../src/core/index.js';
+import { ModelLoadProgress } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { PoolInspector, inspectPool } from '../src/index.js';
+import { inspectPool } from '../src/core/index.js';
+import { PoolInspector } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -29,7 +29,7 @@ describeEachReactMode('TranslateList', (mode) => {
     expect(statuses()).toEqual(['queued', 'queued', 'queued']);
     expect(screen.getByRole('progressbar')).toMatchObject({ value: 0, max: 3 });
     await advance(50);
-    expect(statuses()).toEqual(['running', 'queued', 'queued']);
+    expect(statuses()).toEqual(['streaming', 'queued', 'queued']);
     expect(within(rows()[0] as HTMLElement).getByText('Translating…')).toBeTruthy();
     await settle();
     expect(statuses()).toEqual(['done', 'done', 'done']);
@@ -87,7 +87,7 @@ describeEachReactMode('TranslateList', (mode) => {
     const queued = result.current.rows;
     await advance(25); // the first item streams; the rest wait
     const streaming = result.current.rows;
-    expect(streaming.map((r) => r.status)).toEqual(['running', 'queued', 'queued', 'queued']);
+    expect(streaming.map((r) => r.status)).toEqual(['streaming', 'queued', 'queued', 'queued']);
     expect(streaming[0]).not.toBe(queued[0]);
     expect(streaming.slice(1).every((row, i) => row === queued[i + 1])).toBe(true);
     await settle();

@@ -34,7 +34,7 @@ function caught(ui: ReactNode): string | null {
   const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
   try {
     const view = render(<Boundary>{ui}</Boundary>);
-    // Within this render: a component another render left mounted may have an alert of its own.
+    // Its own container: a GhostTextarea rendered before has an (empty) alert region too.
     const text = within(view.container).queryByRole('alert')?.textContent ?? null;
     view.unmount();
     return text;
@@ -68,7 +68,7 @@ it('GhostTextController rejects a bad debounceMs (Infinity too: never asking is 
   const ghost = new GhostTextController(pool, { session: 's', text: '' });
   ghost.setOptions({ session: 's', text: 'Hello', debounceMs: 0 });
   const before = ghost.getSnapshot();
-  expect(before.status).toBe('pending');
+  expect(before.status).toBe('queued');
   expect(() => ghost.setOptions({ session: 's', text: 'Hello there', debounceMs: 2 ** 31 })).toThrow(/"debounceMs"/);
   expect(ghost.getSnapshot()).toBe(before);
   ghost.dispose();

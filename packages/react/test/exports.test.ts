@@ -16,3 +16,13 @@ it('keeps the simulated engines on their own /testing entry', async () => {
   expect(Object.keys(testing).toSorted()).toEqual(['pseudoTranslate', 'simulatedEngines', 'simulatedGhostReply', 'simulatedReply']);
   expect(Object.keys(testing).filter((name) => name in react)).toEqual([]);
 });
+
+it('puts the framework-free controllers on @inkling/react/core, and keeps building blocks no app uses off the main entry', async () => {
+  const react = await import('../src/index.js');
+  const core = await import('../src/core/index.js');
+  for (const name of ['CompletionController', 'ChatController', 'GhostTextController', 'BatchTranslateController', 'Store', 'StreamedJob']) {
+    expect(typeof (core as Record<string, unknown>)[name]).toBe('function');
+  }
+  expect(Object.keys(core).filter((name) => name.startsWith('use'))).toEqual([]);
+  expect(['animationFrame', 'insertText', 'inspectPool', 'loadErrorAdvice'].filter((name) => name in react)).toEqual([]);
+});

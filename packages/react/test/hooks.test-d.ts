@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest, ChatMessage, EnginePool, InklingError, JobResult, Pool, PoolStatus } from '@inkling/scheduler';
+import type { ChatCompletionRequest, ChatMessage, InklingError, JobResult, Pool, PoolStatus } from '@inkling/scheduler';
 import type { ReactNode } from 'react';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
@@ -19,7 +19,6 @@ describe('public hook signatures', () => {
   it('PoolProvider takes a pool and optional settings', () => {
     expectTypeOf(PoolProvider).parameter(0).toEqualTypeOf<PoolProviderProps>();
     expectTypeOf<PoolProviderProps['pool']>().toEqualTypeOf<Pool>();
-    expectTypeOf<EnginePool>().toExtend<Pool>();
     expectTypeOf<PoolProviderProps['load']>().toEqualTypeOf<boolean | undefined>();
     expectTypeOf<PoolProviderProps['modelId']>().toEqualTypeOf<string | undefined>();
     expectTypeOf(PoolProvider).returns.toEqualTypeOf<ReactNode>();
@@ -44,7 +43,7 @@ describe('public hook signatures', () => {
   it('useCompletion', () => {
     expectTypeOf(useCompletion).parameter(0).toMatchTypeOf<{ priority?: 'interactive' | 'high' | 'normal' | 'low'; session?: string; task?: string } | undefined>();
     const completion = useCompletion({ priority: 'high', session: 's', task: 't' });
-    expectTypeOf(completion.text).toEqualTypeOf<string>();
+    expectTypeOf(completion.completion).toEqualTypeOf<string>();
     expectTypeOf(completion.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error'>();
     expectTypeOf(completion.error).toEqualTypeOf<InklingError | null>();
     expectTypeOf(completion.finishReason).toEqualTypeOf<'stop' | 'length' | 'abort' | 'tool_calls' | null>();
@@ -59,45 +58,46 @@ describe('public hook signatures', () => {
     const chat = useChat({ system: 'Be brief.', params: { temperature: 0.2, max_tokens: 256 } });
     expectTypeOf(chat.messages).toEqualTypeOf<readonly ChatMessage[]>();
     expectTypeOf(chat.reply).toEqualTypeOf<string>();
-    expectTypeOf(chat.send).toEqualTypeOf<(content: string | ChatMessage) => Promise<JobResult>>();
-    expectTypeOf(chat.reset).toEqualTypeOf<(messages?: readonly ChatMessage[]) => void>();
-    // @ts-expect-error: messages come from send(), not params
+    expectTypeOf(chat.sendMessage).toEqualTypeOf<(content: string | ChatMessage) => Promise<JobResult>>();
+    expectTypeOf(chat.regenerate).toEqualTypeOf<() => Promise<JobResult>>();
+    expectTypeOf(chat.setMessages).parameter(0).toEqualTypeOf<readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])>();
+    // @ts-expect-error: messages come from sendMessage(), not params
     useChat({ params: { messages: [] } });
     // @ts-expect-error: named request fields keep their types
     useChat({ params: { temperature: 'warm' } });
   });
 
   it('useGhostText', () => {
-    const ghost = useGhostText('notes', { text: 'Hello', caret: 5, debounceMs: 80, maxTokens: 16, enabled: true });
+    const ghost = useGhostText({ session: 'notes', text: 'Hello', caret: 5, debounceMs: 80, maxTokens: 16, enabled: true });
     expectTypeOf(ghost.suggestion).toEqualTypeOf<string>();
-    expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'pending' | 'streaming' | 'ready' | 'error'>();
+    expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'error'>();
     expectTypeOf(ghost.error).toEqualTypeOf<InklingError | null>();
     expectTypeOf(ghost.accept).toEqualTypeOf<() => string>();
     expectTypeOf(ghost.acceptWord).toEqualTypeOf<() => string>();
     expectTypeOf(ghost.dismiss).toEqualTypeOf<() => void>();
     expectTypeOf(ghost.setComposing).toEqualTypeOf<(composing: boolean) => void>();
-    useGhostText('notes', { text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });
+    useGhostText({ session: 'notes', text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });
     // @ts-expect-error: the text is required
-    useGhostText('notes', {});
+    useGhostText({ session: 'notes' });
   });
 
   it('useBatchTranslate', () => {
-    const batch = useBatchTranslate('page', { items: ['a'], to: 'fr', from: 'en', enabled: false });
+    const batch = useBatchTranslate({ task: 'page', items: ['a'], to: 'fr', from: 'en', enabled: false });
     expectTypeOf(batch.results).toEqualTypeOf<readonly TranslationResult[]>();
-    expectTypeOf<TranslationResult['status']>().toEqualTypeOf<'queued' | 'running' | 'done' | 'error' | 'cancelled'>();
+    expectTypeOf<TranslationResult['status']>().toEqualTypeOf<'queued' | 'streaming' | 'done' | 'error' | 'cancelled'>();
     expectTypeOf(batch.progress).toEqualTypeOf<{ readonly done: number; readonly total: number }>();
-    expectTypeOf(batch.status).toEqualTypeOf<'idle' | 'running' | 'done' | 'error' | 'cancelled'>();
+    expectTypeOf(batch.status).toEqualTypeOf<'idle' | 'streaming' | 'done' | 'error' | 'cancelled'>();
     expectTypeOf(batch.start).toEqualTypeOf<() => void>();
     expectTypeOf(batch.cancel).toEqualTypeOf<() => void>();
     expectTypeOf(batch.retry).toEqualTypeOf<() => void>();
     // @ts-expect-error: a target language is required
-    useBatchTranslate('page', { items: ['a'] });
+    useBatchTranslate({ task: 'page', items: ['a'] });
   });
 
   it('useEmbeddings', () => {
-    const vectors = useEmbeddings(['a', 'b'], { priority: 'low' });
+    const vectors = useEmbeddings({ texts: ['a', 'b'], priority: 'low' });
     expectTypeOf(vectors.embeddings).toEqualTypeOf<number[][] | undefined>();
-    expectTypeOf(vectors.status).toEqualTypeOf<'idle' | 'loading' | 'done' | 'error'>();
+    expectTypeOf(vectors.status).toEqualTypeOf<'idle' | 'queued' | 'done' | 'error'>();
     expectTypeOf(vectors.error).toEqualTypeOf<InklingError | null>();
   });
 });

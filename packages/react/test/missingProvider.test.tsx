@@ -18,9 +18,9 @@ const hooks: Record<string, () => unknown> = {
   useModelLoad: () => useModelLoad(),
   useCompletion: () => useCompletion(),
   useChat: () => useChat(),
-  useGhostText: () => useGhostText('s', { text: '' }),
-  useBatchTranslate: () => useBatchTranslate('t', { items: [], to: 'fr' }),
-  useEmbeddings: () => useEmbeddings([]),
+  useGhostText: () => useGhostText({ session: 's', text: '' }),
+  useBatchTranslate: () => useBatchTranslate({ task: 't', items: [], to: 'fr' }),
+  useEmbeddings: () => useEmbeddings({ texts: [] }),
 };
 
 describeEachReactMode('a hook outside <PoolProvider>', (mode) => {

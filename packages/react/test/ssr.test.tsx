@@ -18,17 +18,17 @@ it('imports in Node and renders on the server without loading, submitting or tou
   const pool = new inkling.EnginePool({ createEngine });
 
   function Page() {
-    const ghost = inkling.useGhostText('notes', { text: 'Hello' });
-    const batch = inkling.useBatchTranslate('page', { items: ['Hi'], to: 'fr' });
+    const ghost = inkling.useGhostText({ session: 'notes', text: 'Hello' });
+    const batch = inkling.useBatchTranslate({ task: 'page', items: ['Hi'], to: 'fr' });
     const load = inkling.useModelLoad();
     const completion = inkling.useCompletion();
     const chat = inkling.useChat();
-    const vectors = inkling.useEmbeddings(['a']);
+    const vectors = inkling.useEmbeddings({ texts: ['a'] });
     return createElement('p', null, [load.status, ghost.status, batch.status, completion.status, chat.status, vectors.status].join(' '));
   }
   const html = renderToString(createElement(inkling.PoolProvider, { pool }, createElement(Page)));
-  // Embeddings say `loading` as TanStack Query's optimistic result does; the fetch starts on the client.
-  expect(html).toBe('<p>idle idle idle idle idle loading</p>');
+  // Embeddings say `queued` as TanStack Query's optimistic result says fetching; the fetch starts on the client.
+  expect(html).toBe('<p>idle idle idle idle idle queued</p>');
   expect(createEngine.builds.size).toBe(0);
   expect(pool.getSnapshot()).toMatchObject({ phase: 'idle', queued: 0, running: 0 });
   expect(touched).toBe(0);

@@ -19,7 +19,7 @@ function reply(request: StreamingChatCompletionRequest): string {
 const ITEMS = ['one two three four five six', 'seven eight nine', 'ten eleven'];
 
 function Translator({ items = ITEMS, log }: { items?: string[]; log?: TranslationResult[][] }) {
-  const { results, progress, status, cancel, retry } = useBatchTranslate('page', { items, to: 'fr' });
+  const { results, progress, status, cancel, retry } = useBatchTranslate({ task: 'page', items, to: 'fr' });
   log?.push([...results]);
   return (
     <section>
@@ -45,7 +45,7 @@ function Translator({ items = ITEMS, log }: { items?: string[]; log?: Translatio
 
 function Editor() {
   const [text, setText] = useState('');
-  const ghost = useGhostText('notes', { text });
+  const ghost = useGhostText({ session: 'notes', text });
   return (
     <>
       <textarea aria-label="note" value={text} onChange={(e) => setText(e.target.value)} />
@@ -74,7 +74,7 @@ describeEachReactMode('useBatchTranslate', (mode) => {
     const { pool, createEngine } = fakePool({ reply, tokenMs: 10 });
     renderWithPool(<Translator />, pool, mode);
     await advance(0);
-    expect(batch().dataset.status).toBe('running');
+    expect(batch().dataset.status).toBe('streaming');
     await settle();
     expect(items()).toEqual(ITEMS.map((s) => [s.toUpperCase(), 'done']));
     expect(batch().textContent).toBe('3/3');

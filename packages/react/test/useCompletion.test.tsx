@@ -13,7 +13,7 @@ let renders = 0;
 
 function Completion({ prompt = 'Write' }: { prompt?: string }) {
   renders += 1;
-  const { text, status, error, finishReason, complete, stop } = useCompletion();
+  const { completion: text, status, error, finishReason, complete, stop } = useCompletion();
   return (
     <>
       <button type="button" onClick={() => void complete(prompt)}>
@@ -50,11 +50,11 @@ function Throwing() {
 }
 
 function Chat() {
-  const { messages, reply, status, send, stop } = useChat({ system: 'Be brief.' });
+  const { messages, reply, status, sendMessage, stop } = useChat({ system: 'Be brief.' });
   const [draft] = useState('hello');
   return (
     <>
-      <button type="button" onClick={() => void send(draft)}>
+      <button type="button" onClick={() => void sendMessage(draft)}>
         Send
       </button>
       <button type="button" onClick={stop}>

@@ -7,7 +7,7 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 function Vectors({ texts, id = 'v' }: { texts: string[]; id?: string }) {
-  const { embeddings, status, error } = useEmbeddings(texts);
+  const { embeddings, status, error } = useEmbeddings({ texts: texts });
   return (
     <p data-testid={id} data-status={status}>
       {error ? error.message : (embeddings?.map((v) => v.length).join(',') ?? '')}
@@ -20,7 +20,7 @@ describeEachReactMode('useEmbeddings', (mode) => {
     const { pool, createEngine } = fakePool({ prefillMs: 10 });
     renderWithPool(<Vectors texts={['cat', 'dog']} />, pool, mode);
     await advance(0);
-    expect(screen.getByTestId('v').dataset.status).toBe('loading');
+    expect(screen.getByTestId('v').dataset.status).toBe('queued');
     await advance(100);
     expect(screen.getByTestId('v').dataset.status).toBe('done');
     expect(screen.getByTestId('v').textContent).toBe('8,8');

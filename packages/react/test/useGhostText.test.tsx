@@ -23,7 +23,7 @@ interface Shown {
 /** A plain textarea with ghost text: Tab accepts, Ctrl+Right accepts a word, Escape dismisses. */
 function Editor({ log, locale }: { log?: Shown[]; locale?: string }) {
   const [text, setText] = useState('');
-  const ghost = useGhostText('notes', { text, locale });
+  const ghost = useGhostText({ session: 'notes', text, locale });
   log?.push({ text, suggestion: ghost.suggestion });
   return (
     <>
@@ -71,7 +71,7 @@ describeEachReactMode('useGhostText', (mode) => {
     const { pool, user } = await setup(() => ' jumps over', { tokenMs: 10 });
     renderWithPool(<Editor />, pool, mode);
     await user.type(textarea(), 'The fox');
-    expect(screen.getByTestId('ghost').dataset.status).toBe('pending');
+    expect(screen.getByTestId('ghost').dataset.status).toBe('queued');
     await settle();
     expect(ghostText()).toBe(' jumps over');
     await user.keyboard('{Tab}');

@@ -1,5 +1,5 @@
-import { EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
-import { type FakeEnginesOptions, fakeEngines } from '@inkling/scheduler/testing';
+import type { EnginePool, EnginePoolOptions } from '@inkling/scheduler';
+import { type FakeEnginesOptions, fakePool as sharedFakePool } from '@inkling/scheduler/testing';
 import { type RenderHookResult, type RenderResult, act, render, renderHook } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { describe, vi } from 'vitest';
@@ -29,15 +29,11 @@ export function describeEachReactMode(title: string, suite: (mode: ReactMode) =>
 
 /** A pool of fake engines, plus the factory that remembers them. */
 export function fakePool(engine: FakeEnginesOptions = {}, pool: Partial<EnginePoolOptions> = {}) {
-  const createEngine = fakeEngines(engine);
-  const instance = new EnginePool({ createEngine, size: 1, ...pool });
+  const { pool: instance, createEngine } = sharedFakePool(engine, { size: 1, ...pool });
   return { pool: instance, createEngine, listeners: trackListeners(instance) };
 }
 
-/** Engine calls that really ran (one closed before it started cost nothing). */
-export function engineCalls(factory: ReturnType<typeof fakeEngines>) {
-  return factory.engines.flatMap((engine) => engine.calls).filter((call) => call.state !== 'closed');
-}
+export { engineCalls } from '@inkling/scheduler/testing';
 
 /** Counts the pool's live subscriptions, so a test can see none is left behind. */
 function trackListeners(pool: EnginePool): { readonly active: number } {

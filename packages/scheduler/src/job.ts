@@ -46,7 +46,11 @@ export interface Job {
   embeddings: Embedding[] | undefined;
   toolCalls: ToolCall[] | undefined;
   finishReason: FinishReason | undefined;
-  /** The snapshot's view of this job; dropped whenever the job changes. */
+  /**
+   * The last immutable record the snapshot showed of this job, handed out
+   * again while every field it shows is the same (compared, never invalidated
+   * by hand).
+   */
   info: JobInfo | undefined;
   /** Detaches the `AbortSignal` listener. */
   detach: () => void;
@@ -116,14 +120,12 @@ export function applyChunk(job: Job, chunk: ChatCompletionChunk, now: number): v
   // WebLLM emits tool calls whole, in one terminal chunk; there are no
   // fragments to merge, so the last one seen is the answer.
   if (choice?.delta?.tool_calls) job.toolCalls = choice.delta.tool_calls;
-  job.info = undefined;
 }
 
 export function applyEmbeddings(job: Job, response: CreateEmbeddingResponse, now: number): void {
   job.usage = response.usage;
   job.embeddings = response.data;
   job.firstTokenAt ??= now;
-  job.info = undefined;
 }
 
 export function statusOf(job: Job, error: InklingError | undefined): JobStatus {
@@ -163,15 +165,29 @@ export function buildResult(
   return result;
 }
 
+/** The job as the snapshot shows it: the same frozen object until one of its fields changes. */
 export function jobInfo(job: Job): JobInfo {
-  job.info ??= {
+  const state = job.state === 'queued' ? 'queued' : isStopping(job) ? 'cancelling' : 'running';
+  const last = job.info;
+  // Identity, task, session, priority, kind and submission never change; the rest may.
+  if (
+    last &&
+    last.state === state &&
+    last.engineIndex === job.engineIndex &&
+    last.startedAt === job.startedAt &&
+    last.firstTokenAt === job.firstTokenAt &&
+    last.tokens === job.tokens
+  ) {
+    return last;
+  }
+  job.info = Object.freeze({
     id: job.id,
     task: job.task,
     session: job.session,
     priority: job.priority,
     kind: job.kind,
     preemptible: job.preemptible,
-    state: job.state === 'queued' ? 'queued' : isStopping(job) ? 'cancelling' : 'running',
+    state,
     engineIndex: job.engineIndex,
     submittedAt: job.submittedAt,
     startedAt: job.startedAt,
@@ -179,7 +195,7 @@ export function jobInfo(job: Job): JobInfo {
     tokens: job.tokens,
     // Only when set, so pools without owners show the same objects as before.
     ...(job.spec.owner !== undefined && { owner: job.spec.owner }),
-  };
+  });
   return job.info;
 }
 

@@ -1,26 +1,20 @@
 import { guard } from './reportError.js';
+import { Subscribable } from './subscribable.js';
 
 /**
  * Batches change notifications: however many changes happen before the
- * scheduled flush, each listener hears about them once.
+ * scheduled flush, each listener hears about them once. Listeners come and go
+ * through `Subscribable`.
  */
-export class Notifier {
-  readonly #listeners = new Set<() => void>();
+export class Notifier extends Subscribable {
   readonly #schedule: (flush: () => void) => void;
   #pending = false;
 
   // Called as a plain function: browsers throw "Illegal invocation" when
   // queueMicrotask runs with `this` set to anything but the global object.
   constructor(schedule: (flush: () => void) => void = (flush) => queueMicrotask(flush)) {
+    super();
     this.#schedule = schedule;
-  }
-
-  /** Adds a listener; returns the function that removes it. */
-  subscribe(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
   }
 
   /** Records that something changed; listeners hear about it at the next flush. */
@@ -34,6 +28,6 @@ export class Notifier {
     this.#pending = false;
     // A copy, so a listener that unsubscribes another mid-flush is safe.
     // One broken listener must not silence the others or the pool.
-    for (const listener of [...this.#listeners]) guard(listener);
+    for (const listener of [...this.listeners]) guard(listener);
   };
 }

@@ -112,7 +112,6 @@ export class PoolState {
         job.controller = new AbortController();
         job.engineIndex = slot.index;
         job.startedAt = action.at;
-        job.info = undefined;
         if (job.session) this.#remember(job.session, slot.index);
         return;
       }
@@ -129,7 +128,6 @@ export class PoolState {
         const { job } = action;
         if (action.reason === 'preempt') job.preempting = true;
         else job.cancelReason ??= action.reason;
-        job.info = undefined;
         return;
       }
       case 'drain':
@@ -238,7 +236,6 @@ export class PoolState {
     }
     this.live.delete(job.id);
     if (job.session && this.sessions.get(job.session) === job) this.sessions.delete(job.session);
-    job.info = undefined;
     job.state = 'done';
     if (this.historySize === 0) return;
     this.#finished.push({ job, result });

@@ -8,7 +8,7 @@ const ITEMS = NOTES.slice(0, 4);
 
 /** `useBatchTranslate` under your own markup: a list with each item's status. */
 function BatchDemo({ to }: { to: string }) {
-  const { results, progress, status } = useBatchTranslate('hook-demo', { items: ITEMS, to });
+  const { results, progress, status } = useBatchTranslate({ task: 'hook-demo', items: ITEMS, to });
   return (
     <div className="story-stack">
       <p className="story-caption">

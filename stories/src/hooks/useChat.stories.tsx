@@ -6,7 +6,7 @@ import { PATIENCE } from '../support/playHelpers.js';
 
 /** `useChat`: a conversation with the reply streaming in. */
 function ChatDemo() {
-  const { messages, reply, status, send } = useChat({ system: 'You are concise.' });
+  const { messages, reply, status, sendMessage } = useChat({ system: 'You are concise.' });
   const [draft, setDraft] = useState('');
   return (
     <div className="story-stack">
@@ -28,7 +28,7 @@ function ChatDemo() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void send(draft);
+          void sendMessage(draft);
           setDraft('');
         }}
       >

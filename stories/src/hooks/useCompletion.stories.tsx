@@ -5,7 +5,7 @@ import { PATIENCE } from '../support/playHelpers.js';
 
 /** `useCompletion`: one streaming job, with Stop. */
 function CompletionDemo() {
-  const { text, status, complete, stop } = useCompletion();
+  const { completion: text, status, complete, stop } = useCompletion();
   return (
     <div className="story-stack">
       <div>

@@ -7,7 +7,7 @@ const TEXTS = ['Buy milk and bread', 'Weekly team meeting', 'Shopping list for S
 
 /** `useEmbeddings`: a vector per text (the simulated engine's are 8 numbers from a hash). */
 function EmbeddingsDemo() {
-  const { embeddings, status } = useEmbeddings(TEXTS);
+  const { embeddings, status } = useEmbeddings({ texts: TEXTS });
   return (
     <div className="story-stack">
       <p className="story-caption">

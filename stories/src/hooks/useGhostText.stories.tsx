@@ -8,7 +8,7 @@ import { PATIENCE, modelReady } from '../support/playHelpers.js';
 /** `useGhostText` under your own markup: the suggestion shown beside a plain textarea. */
 function GhostTextDemo() {
   const [text, setText] = useState('');
-  const ghost = useGhostText('hook-demo', { text });
+  const ghost = useGhostText({ session: 'hook-demo', text });
   return (
     <div className="story-stack">
       <PoolReady />
@@ -40,7 +40,7 @@ export const Default: Story = {
   play: async ({ canvas, canvasElement, userEvent }) => {
     await modelReady(canvasElement);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Text' }), 'I hope');
-    await waitFor(() => expect(canvas.getByTestId('status')).toHaveTextContent('ready'), PATIENCE);
+    await waitFor(() => expect(canvas.getByTestId('status')).toHaveTextContent('done'), PATIENCE);
     const suggestion = canvas.getByTestId('suggestion').textContent ?? '';
     await userEvent.keyboard('{Tab}');
     await expect(canvas.getByRole('textbox', { name: 'Text' })).toHaveValue(`I hope${suggestion}`);

@@ -15,7 +15,7 @@ export function ghostOf(textarea: HTMLElement): HTMLElement | null {
 
 /** Waits for a whole suggestion (state `ready`) and returns its text. */
 export async function readySuggestion(textarea: HTMLElement): Promise<string> {
-  await waitFor(() => expect(ghostRoot(textarea).dataset.state).toBe('ready'), PATIENCE);
+  await waitFor(() => expect(ghostRoot(textarea).dataset.state).toBe('done'), PATIENCE);
   return ghostOf(textarea)?.textContent ?? '';
 }
 

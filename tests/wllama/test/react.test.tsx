@@ -28,7 +28,7 @@ describe('GhostTextarea on a real engine', () => {
     );
     await userEvent.click(textbox());
     await userEvent.keyboard('Thanks for the update on the project');
-    await waitFor(() => expect(ghostState()).toBe('ready'), LONG);
+    await waitFor(() => expect(ghostState()).toBe('done'), LONG);
     const suggestion = ghostText();
     expect(suggestion.length).toBeGreaterThan(0);
     await userEvent.keyboard('{Tab}');
@@ -76,7 +76,7 @@ describe('a page translation on a one-engine pool', () => {
     await waitFor(() => expect(translations()[0]?.length ?? 0).toBeGreaterThan(0), LONG);
     await userEvent.click(textbox());
     await userEvent.keyboard('Thanks');
-    await waitFor(() => expect(ghostState()).toBe('ready'), LONG);
+    await waitFor(() => expect(ghostState()).toBe('done'), LONG);
     await waitFor(() => expect(statuses()).toEqual(['done', 'done', 'done']), LONG);
     const recent = pool.getSnapshot().recent;
     expect(recent.some((job) => job.task === 'translate-list' && job.status === 'preempted')).toBe(true);

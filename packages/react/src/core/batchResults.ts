@@ -20,7 +20,7 @@ export class BatchResults {
   readonly #results: TranslationResult[];
   /** Where each source string is in the list. */
   readonly #places = new Map<string, number[]>();
-  readonly #counts: Record<TranslationStatus, number> = { queued: 0, running: 0, done: 0, error: 0, cancelled: 0 };
+  readonly #counts: Record<TranslationStatus, number> = { queued: 0, streaming: 0, done: 0, error: 0, cancelled: 0 };
 
   constructor(results: readonly TranslationResult[]) {
     this.#results = [...results];
@@ -63,7 +63,7 @@ export class BatchResults {
   status(live: boolean): BatchStatus {
     const { done, error, cancelled } = this.#counts;
     const total = this.#results.length;
-    if (live) return 'running';
+    if (live) return 'streaming';
     if (total === 0 || done + error + cancelled < total) return error ? 'error' : cancelled ? 'cancelled' : 'idle';
     return done === total ? 'done' : error ? 'error' : 'cancelled';
   }

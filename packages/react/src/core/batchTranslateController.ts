@@ -1,30 +1,29 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
 import { type ResultCache, inklingKeys } from './cacheKeys.js';
-import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
 
-/** Where one item of a batch is. `running` shows partial text; only `done` text is a translation. */
-export type TranslationStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled';
+/** Where one item of a batch is. `streaming` shows partial text; only `done` text is a translation. */
+export type TranslationStatus = 'queued' | 'streaming' | 'done' | 'error' | 'cancelled';
 
 /** One item of a batch. */
 export interface TranslationResult {
   readonly source: string;
-  /** The translation when `done`; the partial text while `running`; else `''`. */
+  /** The translation when `done`; the partial text while `streaming`; else `''`. */
   readonly text: string;
   readonly status: TranslationStatus;
   readonly error: InklingError | null;
 }
 
 /**
- * `idle`: nothing submitted (no items, or waiting for `start()`). `running`:
+ * `idle`: nothing submitted (no items, or waiting for `start()`). `streaming`:
  * jobs in the pool. Then `done` (every item), `error` (some failed) or
  * `cancelled`.
  */
-export type BatchStatus = 'idle' | 'running' | 'done' | 'error' | 'cancelled';
+export type BatchStatus = 'idle' | 'streaming' | 'done' | 'error' | 'cancelled';
 
 /** What a batch shows. */
 export interface BatchTranslateState {
@@ -72,6 +71,14 @@ const QUEUED = { text: '', status: 'queued', error: null } as const;
 /** A blank or whitespace-only item: done, with nothing to show. */
 const BLANK = { text: '', status: 'done', error: null } as const;
 
+/** Retryable failures of one item resubmitted in a row before it shows as `error`. */
+const MAX_RETRIES = 2;
+
+/** Whether an error says trying again may pass (`retryable: true`, as the OpenAI adapter's do). */
+function isRetryable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
+}
+
 function isBlank(source: string): boolean {
   return source.trim() === '';
 }
@@ -80,7 +87,9 @@ function isBlank(source: string): boolean {
  * Translates a list of strings as one pool task, at normal priority and
  * preemptible, so ghost text and other interactive work cut in between
  * tokens. A preempted item is resubmitted at once and shows as `queued`
- * again, never as done with partial text. Finished items go to the cache
+ * again, never as done with partial text; so is one that failed with an
+ * error marked `retryable: true` (twice in a row at most, then it shows the
+ * error). Finished items go to the cache
  * under model, languages and text, so a repeated string costs no engine call.
  *
  * Listeners hear of item changes at most once a frame, and at once when the
@@ -96,10 +105,9 @@ function isBlank(source: string): boolean {
 export class BatchTranslateController extends Store<BatchTranslateState> {
   readonly #pool: Pool;
   readonly #environment: BatchTranslateEnvironment;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: BatchTranslateOptions;
-  /** Jobs in flight, by source string; a result whose controller is no longer here is stale. */
-  readonly #jobs = new Map<string, AbortController>();
+  /** Jobs in flight, by source string; a stopped one is heard from no more. */
+  readonly #jobs = new Map<string, StreamedJob>();
   /** Sources whose jobs a disposal stopped, resumed by the next mount. */
   #interrupted: string[] = [];
   #applied: BatchTranslateOptions | undefined;
@@ -107,7 +115,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
   #results: BatchResults;
   /** The status listeners last heard of: a change of it is told at once. */
   #status: BatchStatus;
-  /** Retryable failures in a row, by source; bounds resubmission (see `#finished`). */
+  /** Retryable failures in a row, by source (at most `MAX_RETRIES` are resubmitted). */
   readonly #retries = new Map<string, number>();
 
   constructor(pool: Pool, options: BatchTranslateOptions, environment: BatchTranslateEnvironment = {}) {
@@ -130,10 +138,10 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     if (!languagesChanged && previous.enabled === options.enabled && sameItems(previous.items, options.items)) return;
     this.#applied = options;
     const keep = new Set(options.items);
-    for (const [source, controller] of this.#jobs) {
+    for (const [source, job] of this.#jobs) {
       if (languagesChanged || !keep.has(source)) {
         this.#jobs.delete(source);
-        controller.abort();
+        job.stop();
       }
     }
     const known = languagesChanged ? undefined : this.#results;
@@ -150,26 +158,29 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
 
   /** Cancels every item not done yet. Bound. */
   readonly cancel = (): void => {
-    for (const controller of this.#jobs.values()) controller.abort();
+    for (const job of this.#jobs.values()) job.stop();
     this.#jobs.clear();
     this.#interrupted = [];
     const results = this.#results.all.map((r) => (r.status === 'done' ? r : { ...r, text: '', status: 'cancelled' as const, error: null }));
     this.#dispatch({ type: 'items', results });
   };
 
-  /** Records a mount (resuming work a disposal stopped); the last unmount disposes. */
-  mount(): () => void {
-    const release = this.#mounts.mount();
+  /** A listener arrived again: resume the work a disposal stopped. */
+  protected override onStart(): void {
     const interrupted = new Set(this.#interrupted);
     this.#interrupted = [];
     if (interrupted.size > 0) this.#submit((r) => interrupted.has(r.source));
-    return release;
   }
 
-  /** Cancels the jobs in flight (a later mount resumes them) and any pending notification. */
+  /** The last listener left (after StrictMode's rehearsal, for good): stop, to resume on the next. */
+  protected override onStop(): void {
+    this.dispose();
+  }
+
+  /** Cancels the jobs in flight (the next listener resumes them) and any pending notification. */
   dispose(): void {
     this.#interrupted = [...this.#jobs.keys()];
-    for (const controller of this.#jobs.values()) controller.abort();
+    for (const job of this.#jobs.values()) job.stop();
     this.#jobs.clear();
     this.cancelPendingFrame();
   }
@@ -197,8 +208,8 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       this.#item(source, { text: cached, status: 'done', error: null });
       return;
     }
-    const controller = new AbortController();
-    this.#jobs.set(source, controller);
+    const job = new StreamedJob();
+    this.#jobs.set(source, job);
     this.#item(source, QUEUED);
     const { to, from, buildParams = defaultTranslateParams } = this.#options;
     let params: ChatCompletionRequest;
@@ -210,30 +221,24 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
-    let partial = '';
-    void this.#pool
-      .submit({
-        task: this.#options.task,
-        priority: 'normal',
-        preemptible: this.#options.preemptible !== false,
-        params,
-        signal: controller.signal,
-        onChunk: (chunk) => {
-          const delta = chunkText(chunk);
-          if (!delta || this.#jobs.get(source) !== controller) return;
-          partial += delta;
-          this.#item(source, { text: partial, status: 'running', error: null });
-        },
-      })
-      .then((result) => this.#finished(source, controller, result));
+    const spec = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false, params };
+    void job.start(this.#pool, spec, {
+      onText: (text) => this.#item(source, { text, status: 'streaming', error: null }),
+      onEnd: (result) => this.#finished(source, result),
+    });
   }
 
-  #finished(source: string, controller: AbortController, result: JobResult): void {
-    if (this.#jobs.get(source) !== controller) return; // cancelled, replaced or disposed
+  /** An item's job ended while it was still wanted. */
+  #finished(source: string, result: JobResult): void {
     this.#jobs.delete(source);
-    const retries = result.status === 'error' && isRetryable(result.error) ? (this.#retries.get(source) ?? 0) + 1 : 0;
-    if (retries > 0) this.#retries.set(source, retries);
-    else this.#retries.delete(source);
+    const retries = this.#retries.get(source) ?? 0;
+    this.#retries.delete(source);
+    if (result.status === 'error' && isRetryable(result.error) && retries < MAX_RETRIES) {
+      // A passing failure (a server busy or still loading): once more, as after a preemption.
+      this.#retries.set(source, retries + 1);
+      this.#run(source);
+      return;
+    }
     switch (result.status) {
       case 'preempted':
         // Interactive work took the engine mid-item: start the item over.
@@ -247,11 +252,6 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
         return;
       }
       case 'error':
-        // Retryable (a shared pool's host was lost mid-item): start over like preempted work, a few times in a row at most.
-        if (retries > 0 && retries <= MAX_RETRIES) {
-          this.#run(source);
-          return;
-        }
         this.#item(source, { text: '', status: 'error', error: result.error ?? null });
         return;
       case 'cancelled':
@@ -282,14 +282,6 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     const results = this.#results;
     this.commitLazy(() => results.snapshot(live), urgency);
   }
-}
-
-/** Retryable failures of one item resubmitted in a row before it shows as an error. */
-const MAX_RETRIES = 2;
-
-/** An error that says the same request may pass if sent again (`retryable: true`). */
-function isRetryable(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { retryable?: unknown }).retryable === true;
 }
 
 function cachedTranslation(source: string, options: BatchTranslateOptions, environment: BatchTranslateEnvironment): string | undefined {

@@ -1,13 +1,6 @@
-import type {
-  ChatCompletionRequest,
-  ChatMessage,
-  Pool,
-  JobResult,
-  Priority,
-} from '@inkling/scheduler';
+import { type ChatCompletionRequest, type ChatMessage, InklingError, type JobResult, type Pool, type Priority } from '@inkling/scheduler';
 import { type CompletionState, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
@@ -18,7 +11,7 @@ import { StreamedJob } from './streamedJob.js';
 export type ChatRequestParams = Partial<ChatCompletionRequest> & { messages?: never };
 
 /** The state of a conversation. */
-export interface ChatState extends Omit<CompletionState, 'text'> {
+export interface ChatState extends Omit<CompletionState, 'completion'> {
   /** The conversation so far, without the system prompt; a finished reply is appended here. */
   readonly messages: readonly ChatMessage[];
   /** The assistant reply streaming now; `''` when none is. */
@@ -29,9 +22,9 @@ export interface ChatState extends Omit<CompletionState, 'text'> {
 export interface ChatOptions {
   /** A system prompt sent before the conversation. Default: none. */
   system?: string;
-  /** The conversation to start from (read once, and again by `reset()`). Default: empty. */
+  /** The conversation to start from (read once, when the controller is built). Default: empty. */
   initialMessages?: readonly ChatMessage[];
-  /** Extra request parameters (`temperature`, `max_tokens`...); the messages come from `send()`. Default: none. */
+  /** Extra request parameters (`temperature`, `max_tokens`...); the messages come from `sendMessage()`. Default: none. */
   params?: ChatRequestParams;
   /** Scheduler band. Default `'high'`. */
   priority?: Priority;
@@ -48,7 +41,8 @@ type Action =
   | { type: 'reply'; text: string }
   | { type: 'finish'; result: JobResult }
   | { type: 'stop' }
-  | { type: 'reset'; messages: readonly ChatMessage[] };
+  | { type: 'set'; messages: readonly ChatMessage[] }
+  | { type: 'regenerate'; messages: readonly ChatMessage[] };
 
 function initial(messages: readonly ChatMessage[]): ChatState {
   return { messages, reply: '', status: 'idle', error: null, finishReason: null, usage: null };
@@ -75,25 +69,26 @@ function reduce(state: ChatState, action: Action): ChatState {
     }
     case 'stop':
       return { ...state, messages: withReply(state.messages, state.reply), reply: '', status: 'cancelled', finishReason: 'abort' };
-    case 'reset':
+    case 'set':
       return initial(action.messages);
+    case 'regenerate':
+      return { ...initial(action.messages), status: 'queued' };
   }
 }
 
 /**
- * A conversation over an `EnginePool`: `send()` appends a user message and
+ * A conversation over a `Pool`: `sendMessage()` appends a user message and
  * streams the assistant's reply, `stop()` cuts it short (keeping what it
- * said), `reset()` starts over. Streamed text reaches listeners at most once
- * per frame.
+ * said), `regenerate()` asks again, `setMessages()` replaces the
+ * conversation. Streamed text reaches listeners at most once per frame.
  *
  * @example
  * const chat = new ChatController(pool, { system: 'You are terse.' });
- * await chat.send('What is WebGPU?');
+ * await chat.sendMessage('What is WebGPU?');
  * chat.getSnapshot().messages.at(-1); // { role: 'assistant', content: '...' }
  */
 export class ChatController extends Store<ChatState> {
   readonly #pool: Pool;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: ChatOptions;
   readonly #job = new StreamedJob();
 
@@ -113,16 +108,26 @@ export class ChatController extends Store<ChatState> {
    * cutting short a reply still streaming. Resolves with the job's result;
    * never rejects. Bound.
    */
-  readonly send = (content: string | ChatMessage): Promise<JobResult> => {
+  readonly sendMessage = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
-    const { system, params, priority = 'high', session, task, onFinish } = this.#options;
     this.#dispatch({ type: 'send', message });
-    const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
-    return this.#job.start(this.#pool, { params: { ...params, messages: history }, priority, session, task }, {
-      onText: (text) => this.#dispatch({ type: 'reply', text }),
-      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
-      onFinish,
-    });
+    return this.#reply();
+  };
+
+  /**
+   * Asks for the last reply again: cancels one streaming, drops the last
+   * assistant message and streams a new one to the same conversation. Throws
+   * an `InklingError` when there is no user message to answer. Bound.
+   */
+  readonly regenerate = (): Promise<JobResult> => {
+    this.stop();
+    const messages = [...this.state.messages];
+    if (messages.at(-1)?.role === 'assistant') messages.pop();
+    if (messages.at(-1)?.role !== 'user') {
+      throw new InklingError('regenerate() found no user message to answer: send one with sendMessage() first.');
+    }
+    this.#dispatch({ type: 'regenerate', messages });
+    return this.#reply();
   };
 
   /** Stops the reply streaming now; what it had said joins the conversation. Bound. */
@@ -130,15 +135,30 @@ export class ChatController extends Store<ChatState> {
     if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
 
-  /** Cancels any reply and starts over from `messages` (default: `initialMessages`). Bound. */
-  readonly reset = (messages?: readonly ChatMessage[]): void => {
+  /**
+   * Replaces the conversation (a list, or a function of the current one),
+   * cancelling any reply; `setMessages([])` starts over. Bound.
+   */
+  readonly setMessages = (messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void => {
     this.#job.stop();
-    this.#dispatch({ type: 'reset', messages: messages ?? this.#options.initialMessages ?? [] });
+    this.#dispatch({ type: 'set', messages: typeof messages === 'function' ? messages(this.state.messages) : messages });
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** Streams the reply to the conversation as it is now. */
+  #reply(): Promise<JobResult> {
+    const { system, params, priority = 'high', session, task } = this.#options;
+    const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
+    return this.#job.start(this.#pool, { params: { ...params, messages: history }, priority, session, task }, {
+      onText: (text) => this.#dispatch({ type: 'reply', text }),
+      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
+      // The latest callback, not the one of when the job started.
+      onFinish: (result) => this.#options.onFinish?.(result),
+    });
+  }
+
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Stops the reply and any pending notification. */

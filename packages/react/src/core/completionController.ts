@@ -9,21 +9,20 @@ import type {
 } from '@inkling/scheduler';
 import { toRequest } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
-import { MountTracker } from './mountTracker.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
 /**
  * Where a streamed job is: `queued` until its first token, `streaming` while
  * tokens arrive, then `done`, `cancelled` (stopped, superseded, preempted or
- * unloaded: `text` keeps what had arrived) or `error`.
+ * unloaded: `completion` keeps what had arrived) or `error`.
  */
 export type StreamStatus = 'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error';
 
 /** The state of one streaming completion. */
 export interface CompletionState {
   /** Everything streamed so far (partial while streaming or when cancelled). */
-  readonly text: string;
+  readonly completion: string;
   readonly status: StreamStatus;
   /** Why `status` is `'error'`; `null` otherwise. */
   readonly error: InklingError | null;
@@ -51,7 +50,7 @@ type Action =
   | { type: 'finish'; result: JobResult }
   | { type: 'stop' };
 
-const IDLE: CompletionState = { text: '', status: 'idle', error: null, finishReason: null, usage: null };
+const IDLE: CompletionState = { completion: '', status: 'idle', error: null, finishReason: null, usage: null };
 
 /**
  * The end state a job result maps to.
@@ -74,27 +73,26 @@ function reduce(state: CompletionState, action: Action): CompletionState {
     case 'submit':
       return { ...IDLE, status: 'queued' };
     case 'text':
-      return { ...state, text: action.text, status: 'streaming' };
+      return { ...state, completion: action.text, status: 'streaming' };
     case 'finish':
-      return { ...state, text: action.result.text, ...finishedState(action.result) };
+      return { ...state, completion: action.result.text, ...finishedState(action.result) };
     case 'stop':
       return { ...state, status: 'cancelled', finishReason: 'abort' };
   }
 }
 
 /**
- * One streaming completion at a time over an `EnginePool`: `complete()`
+ * One streaming completion at a time over an `Pool`: `complete()`
  * starts a job (cancelling the one before), `stop()` ends it. An external
  * store: streamed text reaches listeners at most once per frame.
  *
  * @example
  * const completion = new CompletionController(pool, { priority: 'high' });
- * completion.subscribe(() => render(completion.getSnapshot().text));
+ * completion.subscribe(() => render(completion.getSnapshot().completion));
  * await completion.complete('Write a haiku about autumn.');
  */
 export class CompletionController extends Store<CompletionState> {
   readonly #pool: Pool;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: CompletionOptions;
   /** The job whose output is shown; a finished or replaced one is ignored. */
   readonly #job = new StreamedJob();
@@ -115,23 +113,24 @@ export class CompletionController extends Store<CompletionState> {
    * one at once. Resolves with the job's result; never rejects. Bound.
    */
   readonly complete = (input: string | ChatCompletionRequest): Promise<JobResult> => {
-    const { priority = 'high', session, task, onFinish } = this.#options;
+    const { priority = 'high', session, task } = this.#options;
     this.#dispatch({ type: 'submit' });
     return this.#job.start(this.#pool, { params: toRequest(input), priority, session, task }, {
       onText: (text) => this.#dispatch({ type: 'text', text }),
       onEnd: (result) => this.#dispatch({ type: 'finish', result }),
-      onFinish,
+      // The latest callback, not the one of when the job started.
+      onFinish: (result) => this.#options.onFinish?.(result),
     });
   };
 
-  /** Cancels the running job; `text` keeps what had streamed. Bound. */
+  /** Cancels the running job; `completion` keeps what had streamed. Bound. */
   readonly stop = (): void => {
     if (this.#job.stop()) this.#dispatch({ type: 'stop' });
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Cancels the running job and any pending notification. */

@@ -1,11 +1,9 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
-import { chunkText } from './chunkText.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
-import { type GhostTextState, type GhostTextStatus, contextOf, insertAtCaret, sameContext } from './projectGhostText.js';
-import { MountTracker } from './mountTracker.js';
-import { nextWord } from './nextWord.js';
+import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, projectGhostText, sameContext } from './projectGhostText.js';
 import { Store } from './store.js';
+import { StreamedJob } from './streamedJob.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
 export interface GhostTextOptions {
@@ -36,14 +34,13 @@ export interface GhostTextEnvironment {
 
 /** One request and what the model has said so far. */
 interface Request extends GhostContext {
-  readonly controller: AbortController;
   raw: string;
   done: boolean;
 }
 
 type Action =
   | { type: 'clear'; context: GhostContext | null }
-  | { type: 'pending'; context: GhostContext }
+  | { type: 'queued'; context: GhostContext }
   | { type: 'show'; suggestion: string; status: GhostTextStatus; context: GhostContext }
   | { type: 'error'; error: InklingError; context: GhostContext | null };
 
@@ -55,7 +52,7 @@ function reduce(state: GhostTextState, action: Action): GhostTextState {
       ? { suggestion: action.suggestion, status: action.status, error: null, context: action.context }
       : action.type === 'error'
         ? { suggestion: '', status: 'error', error: action.error, context: action.context }
-        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'pending', error: null, context: action.context };
+        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'queued', error: null, context: action.context };
   const same =
     next.suggestion === state.suggestion &&
     next.status === state.status &&
@@ -90,11 +87,12 @@ const globalTimers: PoolTimers = {
 export class GhostTextController extends Store<GhostTextState> {
   readonly #pool: Pool;
   readonly #timers: PoolTimers;
-  readonly #mounts = new MountTracker(() => this.dispose());
   #options: GhostTextOptions;
   /** The context the state describes; `undefined` forces the next `setOptions` to act. */
   #context: GhostContext | undefined;
   #request: Request | undefined;
+  /** The request's job: a stopped or replaced one is heard from no more. */
+  readonly #job = new StreamedJob();
   #timer: unknown;
   #dismissed: GhostContext | undefined;
   #composing = false;
@@ -141,14 +139,25 @@ export class GhostTextController extends Store<GhostTextState> {
   };
 
   /** The text with the whole suggestion inserted at the caret (the text as it is when there is none). Bound. */
-  readonly accept = (): string => this.#insert(this.getSnapshot().suggestion);
+  readonly accept = (): string => this.#accept('all');
 
   /**
    * The text with the suggestion's next word inserted at the caret (words as
    * `Intl.Segmenter` finds them, so CJK works). Feed the result back as the
    * text, with the caret after the insertion, and the rest stays. Bound.
    */
-  readonly acceptWord = (): string => this.#insert(nextWord(this.getSnapshot().suggestion, this.#options.locale));
+  readonly acceptWord = (): string => this.#accept('word');
+
+  /**
+   * What to show for a text and caret, which may be a keystroke ahead of the
+   * last `setOptions` (React renders the new text before its effect hands it
+   * over): a suggestion typed through keeps its rest, one that no longer fits
+   * is never shown, and nothing is shown while `enabled` is false.
+   */
+  view(state: GhostTextState, { text, caret, enabled }: Pick<GhostTextOptions, 'text' | 'caret' | 'enabled'>): GhostTextState {
+    if (enabled === false) return { ...state, suggestion: '', status: 'idle', error: null };
+    return projectGhostText(state, contextOf(text, caret));
+  }
 
   /** Hides the suggestion and cancels its request; nothing more until the text or caret changes. Bound. */
   readonly dismiss = (): void => {
@@ -156,9 +165,9 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#reset();
   };
 
-  /** Records a mount; the last unmount disposes (after StrictMode's rehearsal). */
-  mount(): () => void {
-    return this.#mounts.mount();
+  /** The last listener left (after StrictMode's rehearsal, for good): stop. */
+  protected override onStop(): void {
+    this.dispose();
   }
 
   /** Cancels the request, the debounce and any pending notification. */
@@ -170,8 +179,9 @@ export class GhostTextController extends Store<GhostTextState> {
 
   // ----------------------------------------------------------------- internals
 
-  #insert(piece: string): string {
-    return insertAtCaret(this.#options.text, this.#options.caret, piece);
+  #accept(how: 'all' | 'word'): string {
+    const { text, caret, locale } = this.#options;
+    return acceptSuggestion(text, caret, this.getSnapshot().suggestion, how, locale);
   }
 
   /** The text or caret moved: keep what still fits, else drop it and ask again. */
@@ -180,7 +190,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#reset();
     if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
     this.#dismissed = undefined;
-    this.#dispatch({ type: 'pending', context });
+    this.#dispatch({ type: 'queued', context });
     const debounceMs = this.#options.debounceMs ?? 120;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
@@ -202,43 +212,34 @@ export class GhostTextController extends Store<GhostTextState> {
     else if (!request.done && typed.startsWith(full)) suggestion = ''; // typing ahead of the stream
     else return false;
     if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
-    const status: GhostTextStatus = request.done ? (suggestion ? 'ready' : 'idle') : suggestion ? 'streaming' : 'pending';
+    const status: GhostTextStatus = request.done ? (suggestion ? 'done' : 'idle') : suggestion ? 'streaming' : 'queued';
     this.commit(reduce(this.state, { type: 'show', suggestion, status, context }), urgency);
     return true;
   }
 
   #ask(context: GhostContext): void {
-    const controller = new AbortController();
-    const request: Request = { ...context, controller, raw: '', done: false };
-    this.#request = request;
+    const request: Request = { ...context, raw: '', done: false };
     const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
     let params: ChatCompletionRequest;
     try {
       params = buildParams({ ...context, maxTokens });
     } catch (error) {
-      this.#request = undefined;
       const message = error instanceof Error ? error.message : String(error);
       this.#dispatch({ type: 'error', context, error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
-    void this.#pool
-      .submit({
-        session: this.#options.session,
-        priority: 'interactive',
-        params,
-        signal: controller.signal,
-        onChunk: (chunk) => {
-          const delta = chunkText(chunk);
-          if (!delta || this.#request !== request) return;
-          request.raw += delta;
-          this.#follow(request, 'frame');
-        },
-      })
-      .then((result) => this.#finished(request, result));
+    this.#request = request;
+    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params }, {
+      onText: (text) => {
+        request.raw = text;
+        this.#follow(request, 'frame');
+      },
+      onEnd: (result) => this.#finished(request, result),
+    });
   }
 
+  /** The request's job ended while it was the current one. */
   #finished(request: Request, result: JobResult): void {
-    if (this.#request !== request) return; // superseded or dismissed: never shown
     request.done = true;
     if (result.status === 'done') {
       request.raw = result.text;
@@ -264,9 +265,8 @@ export class GhostTextController extends Store<GhostTextState> {
   #reset(): void {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
-    const request = this.#request;
     this.#request = undefined;
-    request?.controller.abort();
+    this.#job.stop();
     this.#dispatch({ type: 'clear', context: this.#context ?? null });
   }
 

@@ -1,11 +1,13 @@
 import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
+import { nextWord } from './nextWord.js';
 
 /**
- * `idle`: nothing to show. `pending`: waiting out the debounce or for the
- * engine. `streaming`: the suggestion is arriving. `ready`: it is complete.
+ * `idle`: nothing to show. `queued`: waiting out the debounce or for the
+ * engine. `streaming`: the suggestion is arriving. `done`: it is complete.
+ * (The same words as every hook's `status`.)
  */
-export type GhostTextStatus = 'idle' | 'pending' | 'streaming' | 'ready' | 'error';
+export type GhostTextStatus = 'idle' | 'queued' | 'streaming' | 'done' | 'error';
 
 /** What a ghost-text session shows. */
 export interface GhostTextState {
@@ -63,7 +65,19 @@ export function projectGhostText(state: GhostTextState, context: GhostContext): 
       return { ...state, suggestion: state.suggestion.slice(typed.length), context };
     }
   }
-  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'pending', error: null, context };
+  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'queued', error: null, context };
+}
+
+/**
+ * The text with the suggestion accepted at the caret: all of it, or its next
+ * word (words as `Intl.Segmenter` finds them, so CJK works). The one place
+ * accepting is written; the controller and the hooks call it.
+ *
+ * @example
+ * acceptSuggestion('The quick', 9, ' brown fox', 'word'); // 'The quick brown'
+ */
+export function acceptSuggestion(text: string, caret: number | undefined, suggestion: string, how: 'all' | 'word', locale?: string): string {
+  return insertAtCaret(text, caret, how === 'all' ? suggestion : nextWord(suggestion, locale));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Subscribable } from '@inkling/scheduler';
 import { type FrameScheduler, animationFrame } from './frameScheduler.js';
 
 /**
@@ -15,33 +16,32 @@ export type Urgency = 'now' | 'frame';
  * `getSnapshot` always returns the newest state (so a render for any other
  * reason never shows something stale); only the notifications are coalesced.
  *
+ * Subscription is the lifecycle: `onStart` runs when the first listener
+ * arrives, `onStop` a microtask after the last one leaves unless another
+ * arrived meanwhile. React StrictMode's subscribe, unsubscribe, subscribe runs
+ * in one task, so work started by the first survives the rehearsal.
+ *
  * @example
  * class Counter extends Store<number> {
  *   constructor() { super(0); }
  *   add() { this.commit(this.state + 1, 'now'); }
  * }
  */
-export abstract class Store<S> {
-  readonly #listeners = new Set<() => void>();
+export abstract class Store<S> extends Subscribable {
   readonly #scheduleFrame: FrameScheduler;
   #state: S;
   /** Builds the state a `commitLazy` described, when it is first read. */
   #build: (() => S) | undefined;
   #cancelFrame: (() => void) | undefined;
   #microtask = false;
+  /** The last listener left and `onStop` is due at the next microtask. */
+  #stopping = false;
 
   protected constructor(initial: S, scheduleFrame: FrameScheduler = animationFrame) {
+    super();
     this.#state = initial;
     this.#scheduleFrame = scheduleFrame;
   }
-
-  /** Listens for changes; returns the function that stops listening. Bound. */
-  readonly subscribe = (listener: () => void): (() => void) => {
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  };
 
   /** The current state; the same object until something changes. Bound. */
   readonly getSnapshot = (): S => {
@@ -52,6 +52,26 @@ export abstract class Store<S> {
     }
     return this.#state;
   };
+
+  protected override onSubscribe(): void {
+    if (this.#stopping) this.#stopping = false; // back within the microtask: never stopped
+    else this.onStart();
+  }
+
+  protected override onUnsubscribe(): void {
+    this.#stopping = true;
+    queueMicrotask(() => {
+      if (!this.#stopping) return;
+      this.#stopping = false;
+      this.onStop();
+    });
+  }
+
+  /** The first listener arrived (a component mounted): resume work. Default: nothing. */
+  protected onStart(): void {}
+
+  /** No listener is left (the last component unmounted): stop work. Default: nothing. */
+  protected onStop(): void {}
 
   protected get state(): S {
     return this.getSnapshot();
@@ -98,6 +118,6 @@ export abstract class Store<S> {
     this.#microtask = false;
     this.#cancelFrame?.();
     this.#cancelFrame = undefined;
-    for (const listener of [...this.#listeners]) listener();
+    for (const listener of [...this.listeners]) listener();
   };
 }

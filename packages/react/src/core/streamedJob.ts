@@ -1,4 +1,4 @@
-import type { ChatJobSpec, Pool, JobResult } from '@inkling/scheduler';
+import type { ChatJobSpec, JobResult, Pool } from '@inkling/scheduler';
 import { chunkText } from './chunkText.js';
 
 /** What a `StreamedJob` tells its owner. */
@@ -13,8 +13,10 @@ export interface StreamedJobHandlers {
 
 /**
  * One streamed job at a time, whose text is shown as it arrives: starting a
- * job aborts the one before, and a job that was stopped or replaced is heard
- * from no more (its late chunks and its result are ignored).
+ * job stops the one before, and a job that was stopped or replaced is heard
+ * from no more (its late chunks and its result are ignored). Each start takes
+ * a new token; only the job holding the current one may speak. Completion,
+ * chat and ghost text hold one; a batch translation holds one per item.
  *
  * @example
  * const job = new StreamedJob();
@@ -22,27 +24,37 @@ export interface StreamedJobHandlers {
  * job.stop();
  */
 export class StreamedJob {
-  #current: AbortController | undefined;
+  /** The token of the job allowed to speak; a stop or a start moves it on. */
+  #token = 0;
+  #abort: AbortController | undefined;
 
-  /** Submits `spec`, aborting the job before. Resolves with the result; never rejects. */
+  /** Whether a job is running (started, and neither ended nor stopped). */
+  get running(): boolean {
+    return this.#abort !== undefined;
+  }
+
+  /** Submits `spec`, stopping the job before. Resolves with the result; never rejects. */
   start(pool: Pool, spec: Omit<ChatJobSpec, 'signal' | 'onChunk'>, handlers: StreamedJobHandlers): Promise<JobResult> {
-    this.#current?.abort();
-    const controller = new AbortController();
-    this.#current = controller;
+    this.stop();
+    this.#token += 1;
+    const token = this.#token;
+    const abort = new AbortController();
+    this.#abort = abort;
     let text = '';
     const job = pool.submit({
       ...spec,
-      signal: controller.signal,
+      signal: abort.signal,
       onChunk: (chunk) => {
         const delta = chunkText(chunk);
-        if (!delta || this.#current !== controller) return;
+        if (!delta || token !== this.#token) return;
         text += delta;
         handlers.onText(text);
       },
     });
     return job.then((result) => {
-      if (this.#current === controller) {
-        this.#current = undefined;
+      if (token === this.#token) {
+        this.#abort = undefined;
+        this.#token += 1;
         handlers.onEnd(result);
       }
       handlers.onFinish?.(result);
@@ -50,12 +62,13 @@ export class StreamedJob {
     });
   }
 
-  /** Aborts the current job. Returns whether there was one. */
+  /** Stops the current job. Returns whether there was one. */
   stop(): boolean {
-    const current = this.#current;
-    if (!current) return false;
-    this.#current = undefined;
-    current.abort();
+    const abort = this.#abort;
+    if (!abort) return false;
+    this.#abort = undefined;
+    this.#token += 1;
+    abort.abort();
     return true;
   }
 }

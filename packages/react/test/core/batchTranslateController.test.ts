@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { InklingError, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { InklingError, type JobResult, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BatchTranslateOptions,
@@ -24,8 +24,8 @@ async function setup(items: string[], engine: { prefillMs?: number; tokenMs?: nu
   const options: BatchTranslateOptions = { task: 'page', items, to: 'fr' };
   const batch = new BatchTranslateController(pool, options, { cache, modelId: 'm1' });
   const history: BatchTranslateState[] = [];
-  batch.subscribe(() => history.push(batch.getSnapshot()));
-  return { pool, createEngine, batch, options, cache, history };
+  const stopHistory = batch.subscribe(() => history.push(batch.getSnapshot()));
+  return { pool, createEngine, batch, options, cache, history, stopHistory };
 }
 
 describe('BatchTranslateController', () => {
@@ -37,7 +37,7 @@ describe('BatchTranslateController', () => {
       ['page', 'normal', true],
       ['page', 'normal', true],
     ]);
-    expect(batch.getSnapshot().status).toBe('running');
+    expect(batch.getSnapshot().status).toBe('streaming');
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot()).toEqual({
       results: [
@@ -66,7 +66,7 @@ describe('BatchTranslateController', () => {
     expect(engineCalls(createEngine).filter((c) => lastContent(c.request) === 'one two three four five')).toHaveLength(2);
     const shownDone = history.flatMap((state) => state.results.filter((r) => r.status === 'done'));
     expect(shownDone.filter((r) => r.text !== r.source.toUpperCase())).toEqual([]);
-    expect(history.some((s) => s.results[0]?.status === 'running')).toBe(true);
+    expect(history.some((s) => s.results[0]?.status === 'streaming')).toBe(true);
   });
 
   it('serves cached items without an engine call, and one call for a string repeated in the batch', async () => {
@@ -107,42 +107,6 @@ describe('BatchTranslateController', () => {
     expect(batch.getSnapshot()).toMatchObject({ status: 'done', progress: { done: 2, total: 2 } });
   });
 
-  it('starts an item over after a retryable error (a lost shared-pool host), and shows the error after two retries in a row', async () => {
-    class HostGone extends InklingError {
-      override name = 'HostGone';
-      readonly retryable = true;
-    }
-    const { pool, batch, options, createEngine } = await setup(['a b', 'c']);
-    createEngine.engines[0]!.failNext(new HostGone('the host went away'));
-    batch.setOptions(options);
-    await vi.runAllTimersAsync();
-    expect(batch.getSnapshot().results.map((r) => [r.text, r.status])).toEqual([
-      ['A B', 'done'],
-      ['C', 'done'],
-    ]);
-    expect(engineCalls(createEngine).filter((c) => lastContent(c.request) === 'a b')).toHaveLength(2);
-
-    // A pool that always fails retryably: one try and two retries, then the error.
-    let tries = 0;
-    const failing: Pool = {
-      subscribe: pool.subscribe,
-      getSnapshot: pool.getSnapshot,
-      load: () => pool.load(),
-      unload: () => pool.unload(),
-      cancel: (key) => pool.cancel(key),
-      configure: (patch) => pool.configure(patch),
-      submit: async () => {
-        tries += 1;
-        return { id: `t${tries}`, status: 'error', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false, error: new HostGone('gone again') };
-      },
-    };
-    const doomed = new BatchTranslateController(failing, { task: 'page', items: ['x'], to: 'fr' });
-    doomed.setOptions({ task: 'page', items: ['x'], to: 'fr' });
-    await vi.runAllTimersAsync();
-    expect(tries).toBe(3);
-    expect(doomed.getSnapshot().results[0]).toMatchObject({ status: 'error', error: { name: 'HostGone' } });
-  });
-
   it('cancel() stops what is left; start() runs it again', async () => {
     const { pool, batch, options } = await setup(['a b c d', 'e f g h', 'i j'], { tokenMs: 20 });
     batch.setOptions(options);
@@ -179,15 +143,14 @@ describe('BatchTranslateController', () => {
     expect(pool.getSnapshot().recent.filter((r) => r.status === 'cancelled')).toHaveLength(2);
   });
 
-  it('dispose() cancels the jobs in flight; a later mount resumes them', async () => {
-    const { pool, batch, options } = await setup(['a b c', 'd e f'], { tokenMs: 20 });
-    const unmount = batch.mount();
+  it('losing its last listener cancels the jobs in flight; the next listener resumes them', async () => {
+    const { pool, batch, options, stopHistory } = await setup(['a b c', 'd e f'], { tokenMs: 20 });
     batch.setOptions(options);
     await vi.advanceTimersByTimeAsync(10);
-    unmount();
+    stopHistory();
     await vi.runAllTimersAsync();
     expect(pool.getSnapshot()).toMatchObject({ running: 0, queued: 0 });
-    batch.mount();
+    batch.subscribe(() => {});
     await vi.runAllTimersAsync();
     expect(batch.getSnapshot().status).toBe('done');
   });
@@ -227,7 +190,7 @@ describe('BatchTranslateController', () => {
     batch.subscribe(() => (heard += 1));
     batch.setOptions(options);
     await flushMicrotasks();
-    expect([heard, batch.getSnapshot().status]).toEqual([1, 'running']);
+    expect([heard, batch.getSnapshot().status]).toEqual([1, 'streaming']);
     // Items finish and stream, but no frame comes: nobody is told.
     await vi.advanceTimersByTimeAsync(150);
     expect(heard).toBe(1);
@@ -258,4 +221,45 @@ describe('BatchTranslateController', () => {
     const grown = batch.getSnapshot().results;
     expect(grown.slice(0, 4).every((r, i) => r === last.results[i])).toBe(true);
   });
+
+  it('resubmits an item whose error is retryable, twice in a row at most', async () => {
+    // A pool that answers from a script: two passing failures then a translation; three for the other item.
+    const script: Record<string, Array<() => JobResult>> = {
+      hello: [() => failed(busy()), () => failed(busy()), () => ({ ...base, status: 'done', text: 'bonjour' })],
+      night: [() => failed(busy()), () => failed(busy()), () => failed(busy()), () => ({ ...base, status: 'done', text: 'nuit' })],
+    };
+    const asked: string[] = [];
+    const pool: Pool = {
+      submit: async (spec) => {
+        const source = lastContent(spec.params).includes('hello') ? 'hello' : 'night';
+        asked.push(source);
+        return script[source]!.shift()!();
+      },
+      cancel: () => 0,
+      subscribe: () => () => {},
+      getSnapshot: () => {
+        throw new Error('not read');
+      },
+      load: async () => 1,
+      unload: async () => {},
+      configure: () => 0,
+    };
+    const batch = new BatchTranslateController(pool, { task: 'page', items: ['hello', 'night'], to: 'fr' });
+    batch.setOptions({ task: 'page', items: ['hello', 'night'], to: 'fr' });
+    for (let i = 0; i < 10; i += 1) await flushMicrotasks();
+    expect(asked.filter((s) => s === 'hello')).toHaveLength(3);
+    expect(asked.filter((s) => s === 'night')).toHaveLength(3);
+    const [hello, night] = batch.getSnapshot().results;
+    expect(hello).toMatchObject({ status: 'done', text: 'bonjour' });
+    expect(night).toMatchObject({ status: 'error', error: { message: 'The server is busy.' } });
+  });
 });
+
+const base: JobResult = { id: 'j', status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false };
+function busy(): InklingError {
+  return Object.assign(new InklingError('The server is busy.'), { retryable: true });
+}
+function failed(error: InklingError): JobResult {
+  return { ...base, status: 'error', error };
+}
+

@@ -14,10 +14,10 @@ describe('ChatController', () => {
     const { pool, createEngine } = fakePool({ reply: echo, tokenMs: 5 });
     await pool.load();
     const chat = new ChatController(pool, { system: 'Be brief.', params: { temperature: 0.5 } });
-    const first = chat.send('hi');
+    const first = chat.sendMessage('hi');
     await vi.runAllTimersAsync();
     await first;
-    const second = chat.send('again');
+    const second = chat.sendMessage('again');
     expect(chat.getSnapshot().status).toBe('queued');
     await vi.runAllTimersAsync();
     await second;
@@ -37,7 +37,7 @@ describe('ChatController', () => {
     const { pool } = fakePool({ reply: words(6), tokenMs: 10 });
     await pool.load();
     const chat = new ChatController(pool);
-    void chat.send('count');
+    void chat.sendMessage('count');
     await vi.advanceTimersByTimeAsync(15);
     expect(chat.getSnapshot()).toMatchObject({ status: 'streaming', reply: 'w0 w1' });
     expect(chat.getSnapshot().messages).toHaveLength(1);
@@ -50,26 +50,52 @@ describe('ChatController', () => {
     const { pool } = fakePool({ reply: words(10), tokenMs: 10 });
     await pool.load();
     const chat = new ChatController(pool);
-    void chat.send('one');
+    void chat.sendMessage('one');
     await vi.advanceTimersByTimeAsync(15);
     chat.stop();
     expect(chat.getSnapshot().messages.at(-1)).toEqual({ role: 'assistant', content: 'w0 w1' });
-    void chat.send('two');
+    void chat.sendMessage('two');
     await vi.advanceTimersByTimeAsync(25);
-    void chat.send('three');
+    void chat.sendMessage('three');
     await vi.runAllTimersAsync();
     expect(chat.getSnapshot().messages.map((m) => m.content)).toEqual(['one', 'w0 w1', 'two', 'w0 w1 w2', 'three', words(10)]);
   });
 
-  it('keeps the user message and reports the error when a reply fails; reset() starts over', async () => {
+  it('keeps the user message and reports the error when a reply fails; setMessages() puts the conversation back', async () => {
     const { pool, createEngine } = fakePool({ reply: 'ok', tokenMs: 1 });
     await pool.load();
     const chat = new ChatController(pool, { initialMessages: [{ role: 'assistant', content: 'Hello!' }] });
     createEngine.engines[0]!.failNext(new Error('boom'));
-    await chat.send('hi');
+    await chat.sendMessage('hi');
     expect(chat.getSnapshot()).toMatchObject({ status: 'error', reply: '' });
     expect(chat.getSnapshot().messages).toHaveLength(2);
-    chat.reset();
+    chat.setMessages((messages) => messages.slice(0, 1));
     expect(chat.getSnapshot()).toMatchObject({ status: 'idle', error: null, messages: [{ role: 'assistant', content: 'Hello!' }] });
+  });
+
+  it('regenerate() replaces the last reply with a new one to the same conversation', async () => {
+    let n = 0;
+    const { pool, createEngine } = fakePool({ reply: () => `answer ${++n}`, tokenMs: 1 });
+    await pool.load();
+    const chat = new ChatController(pool, { system: 'Be brief.' });
+    void chat.sendMessage('hi');
+    await vi.runAllTimersAsync();
+    const again = chat.regenerate();
+    await vi.runAllTimersAsync();
+    expect((await again).status).toBe('done');
+    expect(chat.getSnapshot().messages).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'answer 2' },
+    ]);
+    const sent = createEngine.engines[0]!.calls.map((c) => (c.request as { messages: unknown[] }).messages);
+    expect(sent[1]).toEqual(sent[0]);
+  });
+
+  it('regenerate() with no user message to answer throws, naming the fix, and changes nothing', () => {
+    const { pool } = fakePool();
+    const chat = new ChatController(pool, { initialMessages: [{ role: 'assistant', content: 'Hello!' }] });
+    const before = chat.getSnapshot();
+    expect(() => chat.regenerate()).toThrow(/sendMessage\(\)/);
+    expect(chat.getSnapshot()).toBe(before);
   });
 });

@@ -15,10 +15,10 @@ describe('CompletionController', () => {
     const result = completion.complete('A poem');
     expect(completion.getSnapshot().status).toBe('queued');
     await vi.advanceTimersByTimeAsync(17);
-    expect(completion.getSnapshot()).toMatchObject({ status: 'streaming', text: 'Roses are' });
+    expect(completion.getSnapshot()).toMatchObject({ status: 'streaming', completion: 'Roses are' });
     await vi.runAllTimersAsync();
     expect((await result).status).toBe('done');
-    expect(completion.getSnapshot()).toMatchObject({ status: 'done', text: 'Roses are red', finishReason: 'stop', error: null });
+    expect(completion.getSnapshot()).toMatchObject({ status: 'done', completion: 'Roses are red', finishReason: 'stop', error: null });
     expect(completion.getSnapshot().usage?.completion_tokens).toBe(3);
     expect(pool.getSnapshot().recent.at(-1)?.priority).toBe('high');
   });
@@ -34,7 +34,7 @@ describe('CompletionController', () => {
     await flushMicrotasks();
     notifications = 0;
     await vi.advanceTimersByTimeAsync(20); // ~20 tokens, no frame yet
-    expect(completion.getSnapshot().text.split(' ').length).toBeGreaterThan(15);
+    expect(completion.getSnapshot().completion.split(' ').length).toBeGreaterThan(15);
     expect(notifications).toBe(0);
     expect(frames.pending).toBe(1);
     frames.tick();
@@ -52,10 +52,10 @@ describe('CompletionController', () => {
     const result = completion.complete('go');
     await vi.advanceTimersByTimeAsync(25);
     completion.stop();
-    expect(completion.getSnapshot()).toMatchObject({ status: 'cancelled', text: 'w0 w1 w2', finishReason: 'abort' });
+    expect(completion.getSnapshot()).toMatchObject({ status: 'cancelled', completion: 'w0 w1 w2', finishReason: 'abort' });
     await vi.runAllTimersAsync();
     expect((await result).status).toBe('cancelled');
-    expect(completion.getSnapshot().text).toBe('w0 w1 w2');
+    expect(completion.getSnapshot().completion).toBe('w0 w1 w2');
   });
 
   it('a new complete() cancels the one before, whose output is never shown', async () => {
@@ -64,15 +64,15 @@ describe('CompletionController', () => {
     const completion = new CompletionController(pool);
     const first = completion.complete('one');
     await vi.advanceTimersByTimeAsync(15);
-    expect(completion.getSnapshot().text).toBe('re one');
+    expect(completion.getSnapshot().completion).toBe('re one');
     const second = completion.complete('two');
-    expect(completion.getSnapshot()).toMatchObject({ text: '', status: 'queued' });
+    expect(completion.getSnapshot()).toMatchObject({ completion: '', status: 'queued' });
     const texts: string[] = [];
-    completion.subscribe(() => texts.push(completion.getSnapshot().text));
+    completion.subscribe(() => texts.push(completion.getSnapshot().completion));
     await vi.runAllTimersAsync();
     expect((await first).status).toBe('cancelled');
     expect((await second).status).toBe('done');
-    expect(completion.getSnapshot().text).toBe('re two a b c');
+    expect(completion.getSnapshot().completion).toBe('re two a b c');
     expect(texts.filter((t) => t.includes('one'))).toEqual([]);
     expect(engineCalls(createEngine)).toHaveLength(2);
   });
@@ -90,14 +90,14 @@ describe('CompletionController', () => {
     expect(onFinish).toHaveBeenCalledWith(result);
   });
 
-  it('dispose() cancels the running job', async () => {
+  it('losing its last listener cancels the running job', async () => {
     const { pool } = fakePool({ reply: words(20), tokenMs: 10 });
     await pool.load();
     const completion = new CompletionController(pool);
-    const unmount = completion.mount();
+    const unsubscribe = completion.subscribe(() => {});
     const result = completion.complete('go');
     await vi.advanceTimersByTimeAsync(15);
-    unmount();
+    unsubscribe();
     await flushMicrotasks();
     await vi.runAllTimersAsync();
     expect((await result).status).toBe('cancelled');

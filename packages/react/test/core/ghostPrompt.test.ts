@@ -75,14 +75,14 @@ describe('nextWord', () => {
 });
 
 describe('projectGhostText', () => {
-  const ready = { suggestion: ' quick fox', status: 'ready' as const, error: null, context: at('The') };
+  const ready = { suggestion: ' quick fox', status: 'done' as const, error: null, context: at('The') };
 
   it('keeps the rest of a suggestion the new text typed through', () => {
-    expect(projectGhostText(ready, at('The qu'))).toMatchObject({ suggestion: 'ick fox', status: 'ready' });
+    expect(projectGhostText(ready, at('The qu'))).toMatchObject({ suggestion: 'ick fox', status: 'done' });
   });
 
   it('shows nothing for text the suggestion does not fit, or that typed it all', () => {
-    expect(projectGhostText(ready, at('The x'))).toMatchObject({ suggestion: '', status: 'pending' });
+    expect(projectGhostText(ready, at('The x'))).toMatchObject({ suggestion: '', status: 'queued' });
     expect(projectGhostText(ready, at('The quick fox'))).toMatchObject({ suggestion: '' });
     expect(projectGhostText(ready, at('The', ' end'))).toMatchObject({ suggestion: '' });
   });

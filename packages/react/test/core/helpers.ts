@@ -1,17 +1,6 @@
-import { EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
-import { type FakeEnginesOptions, fakeEngines } from '@inkling/scheduler/testing';
 import type { FrameScheduler } from '../../src/core/frameScheduler.js';
 
-/** A pool of fake engines, plus the factory that remembers them. */
-export function fakePool(engine: FakeEnginesOptions = {}, pool: Partial<EnginePoolOptions> = {}) {
-  const createEngine = fakeEngines(engine);
-  return { pool: new EnginePool({ createEngine, ...pool }), createEngine };
-}
-
-/** Engine calls that really ran (a call closed before it started cost nothing). */
-export function engineCalls(factory: ReturnType<typeof fakeEngines>) {
-  return factory.engines.flatMap((engine) => engine.calls).filter((call) => call.state !== 'closed');
-}
+export { engineCalls, fakePool } from '@inkling/scheduler/testing';
 
 /** A frame clock driven by hand: `tick()` runs one frame. */
 export function manualFrames() {

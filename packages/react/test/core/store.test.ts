@@ -58,3 +58,45 @@ describe('Store.commitLazy', () => {
     expect(frames.pending).toBe(0);
   });
 });
+
+/** A store that records when its subscription starts and stops it. */
+class LifecycleStore extends Store<number> {
+  readonly events: string[] = [];
+
+  constructor() {
+    super(0);
+  }
+
+  protected override onStart(): void {
+    this.events.push('start');
+  }
+
+  protected override onStop(): void {
+    this.events.push('stop');
+  }
+}
+
+describe('Store lifecycle', () => {
+  it('starts on the first listener and stops a microtask after the last one leaves', async () => {
+    const store = new LifecycleStore();
+    const first = store.subscribe(() => {});
+    const second = store.subscribe(() => {});
+    expect(store.events).toEqual(['start']);
+    first();
+    await flushMicrotasks();
+    expect(store.events).toEqual(['start']);
+    second();
+    second();
+    expect(store.events).toEqual(['start']);
+    await flushMicrotasks();
+    expect(store.events).toEqual(['start', 'stop']);
+  });
+
+  it("never stops for StrictMode's unsubscribe and resubscribe in one task", async () => {
+    const store = new LifecycleStore();
+    store.subscribe(() => {})();
+    store.subscribe(() => {});
+    await flushMicrotasks();
+    expect(store.events).toEqual(['start']);
+  });
+});

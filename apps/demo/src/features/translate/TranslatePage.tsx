@@ -63,7 +63,8 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
       {target.kind === 'device' ? (
         list
       ) : (
-        <PoolProvider key={JSON.stringify(target)} pool={remotePool(target)} modelId={target.kind === 'server' ? target.model : 'simulated-server'}>
+        // No key: another target is another pool, and the hooks below move to it.
+        <PoolProvider pool={remotePool(target)} modelId={target.kind === 'server' ? target.model : 'simulated-server'}>
           <ServerStatus name={targetName(target)} />
           {list}
         </PoolProvider>

@@ -1,0 +1,46 @@
+// The framework-free layer under the hooks: controllers (external stores with
+// subscribe/getSnapshot/setOptions) another adapter (Vue, Svelte, plain DOM)
+// can bind. No React here: a lint rule keeps it so.
+
+// Controllers and the primitives they are built of.
+export { CompletionController } from './completionController.js';
+export { ChatController } from './chatController.js';
+export { GhostTextController } from './ghostTextController.js';
+export { BatchTranslateController } from './batchTranslateController.js';
+export { Store } from './store.js';
+export { StreamedJob } from './streamedJob.js';
+export { retainPool } from './poolLease.js';
+export { fetchEmbeddings } from './fetchEmbeddings.js';
+export { createModelLoadSelector } from './modelLoadState.js';
+
+// Helpers the hooks and components use, for adapters that draw the same things.
+export { animationFrame } from './frameScheduler.js';
+export { inklingKeys, mapCache, queryClientCache } from './cacheKeys.js';
+export { inspectPool } from './inspectPool.js';
+export { loadErrorAdvice } from './loadErrorAdvice.js';
+export { insertText } from './insertText.js';
+export { attachGhostOverlay } from './attachGhostOverlay.js';
+export { contextOf, insertAtCaret, projectGhostText } from './projectGhostText.js';
+export { nextWord } from './nextWord.js';
+
+export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
+export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
+export type { GhostTextEnvironment, GhostTextOptions } from './ghostTextController.js';
+export type {
+  BatchStatus,
+  BatchTranslateEnvironment,
+  BatchTranslateOptions,
+  BatchTranslateState,
+  TranslationResult,
+  TranslationStatus,
+} from './batchTranslateController.js';
+export type { Urgency } from './store.js';
+export type { StreamedJobHandlers } from './streamedJob.js';
+export type { RetainPoolOptions } from './poolLease.js';
+export type { FetchEmbeddingsOptions } from './fetchEmbeddings.js';
+export type { ModelLoadState } from './modelLoadState.js';
+export type { FrameScheduler } from './frameScheduler.js';
+export type { QueryDataClient, ResultCache } from './cacheKeys.js';
+export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './inspectPool.js';
+export type { GhostOverlayHandle } from './attachGhostOverlay.js';
+export type { GhostTextState, GhostTextStatus } from './projectGhostText.js';
