@@ -380,13 +380,19 @@ export interface PoolStatus {
  * }
  */
 export interface Pool {
+  /** Queues a job; resolves with its result, never rejects. */
   submit(spec: JobSpec): Promise<JobResult>;
   /** Cancels by job id or session; returns how many (of this caller's) live jobs it matched. */
   cancel(idOrSession: string | null | undefined): number;
+  /** Listens for changes; returns the function that stops listening. */
   subscribe(listener: () => void): () => void;
+  /** The pool's state; the same object until something changes. */
   getSnapshot(): PoolStatus;
+  /** Loads the first engine; resolves with the number of engines. */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number>;
+  /** Cancels every job and unloads every engine. */
   unload(): Promise<void>;
+  /** Pushes a runtime setting to the engines; returns how many took it. */
   configure(patch: Record<string, unknown>): number;
 }
 
@@ -445,32 +451,4 @@ export interface EnginePoolOptions {
    * burst of changes in one turn is one notification.
    */
   scheduleNotify?: (flush: () => void) => void;
-}
-
-/**
- * What the React bindings and other adapters need of a pool: submit and
- * cancel jobs, watch its state, load and unload its engines, change its
- * options. `EnginePool` implements it; a pool shared between tabs or workers
- * can too, and every hook works over it.
- *
- * @example
- * function queuedJobs(pool: Pool): number {
- *   return pool.getSnapshot().queued;
- * }
- */
-export interface Pool {
-  /** Queues a job; resolves with its result, never rejects. */
-  submit(spec: JobSpec): Promise<JobResult>;
-  /** Cancels a job by id, or every job of a session; returns how many. */
-  cancel(idOrSession: string | null | undefined): number;
-  /** Listens for changes; returns the function that stops listening. */
-  subscribe(listener: () => void): () => void;
-  /** The pool's state; the same object until something changes. */
-  getSnapshot(): PoolStatus;
-  /** Loads the first engine; resolves with the number of engines. */
-  load(onProgress?: (report: PoolLoadProgress) => void): Promise<number>;
-  /** Cancels every job and unloads every engine. */
-  unload(): Promise<void>;
-  /** Changes options of the running pool; returns how many were applied. */
-  configure(patch: Record<string, unknown>): number;
 }
