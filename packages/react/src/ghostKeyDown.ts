@@ -1,0 +1,31 @@
+import type { KeyboardEvent } from 'react';
+import { ghostKeyAction } from './core/ghostKeyAction.js';
+
+/** What a key may do: the ghost text's three actions. */
+export interface GhostKeyTargets {
+  accept(): void;
+  acceptWord(): void;
+  dismiss(): void;
+}
+
+/**
+ * Handles a keydown in a ghost-text textarea: Tab accepts a visible
+ * suggestion, Ctrl/Alt+ArrowRight its next word, Escape dismisses (taking the
+ * key only when something was visible). Keys a composition swallowed, and keys
+ * an earlier handler prevented, are left alone.
+ *
+ * @example
+ * onKeyDown={(event) => handleGhostKeyDown(event, visible, composing, { accept, acceptWord, dismiss })}
+ */
+export function handleGhostKeyDown(event: KeyboardEvent<HTMLTextAreaElement>, visible: boolean, composing: boolean, targets: GhostKeyTargets): void {
+  // 229: the key that a composition swallowed (Safari says so instead of isComposing).
+  if (event.defaultPrevented || composing || event.nativeEvent.isComposing || event.keyCode === 229) return;
+  const action = ghostKeyAction(event, visible);
+  if (action === 'dismiss') {
+    if (visible) event.preventDefault();
+    targets.dismiss();
+  } else if (action) {
+    event.preventDefault();
+    targets[action]();
+  }
+}

@@ -1,0 +1,13 @@
+import type { GhostTextareaMessages } from './ghostTextareaTypes.js';
+
+/**
+ * The live region's and the error line's words in English, the default of
+ * `messages`; a caller's partial `messages` overrides them one by one.
+ *
+ * @example
+ * const available = messages?.available ?? DEFAULT_MESSAGES.available;
+ */
+export const DEFAULT_MESSAGES: GhostTextareaMessages = {
+  available: 'Suggestion available. Press Tab to accept it, Control or Alt plus Right Arrow to accept one word, Escape to dismiss.',
+  error: (error) => `Suggestions are unavailable: ${error.message}`,
+};
