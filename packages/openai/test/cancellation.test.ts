@@ -1,7 +1,7 @@
 import { EnginePool, EngineError, type ChatCompletionChunk } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIEngine, openaiEngines } from '../src/index.js';
-import { type ReceivedRequest, type TestServer, sleep, startServer, streamReply, until } from './openaiServer.js';
+import { type ReceivedRequest, type TestServer, USAGE, startServer, streamReply, until } from './openaiServer.js';
 
 const TOKENS = Array.from({ length: 100 }, (_, i) => ` w${i}`);
 
@@ -61,9 +61,13 @@ describe('cancellation aborts the HTTP request', () => {
   });
 
   it('an AbortSignal that fires before the server answered aborts the request before any byte', async () => {
+    // The server answers only when the test lets it, after the assertions: the
+    // request can only end before that by the client closing it.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     server = await startServer({
       chat: async (req, res) => {
-        await sleep(300);
+        await answered;
         if (!req.closed) await streamReply(req, res, ['late']);
       },
     });
@@ -74,8 +78,9 @@ describe('cancellation aborts the HTTP request', () => {
     controller.abort();
     expect(await job).toMatchObject({ status: 'cancelled', cancelReason: 'abort', text: '' });
     const [request] = chats(server);
-    await until(() => request!.closed, 250);
+    await request!.done;
     expect(request!.aborted).toBe(true);
+    answer();
     await pool.unload();
   });
 
@@ -122,7 +127,7 @@ describe('the engine', () => {
     controller.abort();
     const chunksA = await a.done;
     expect(chunksA.at(-1)?.choices[0]?.finish_reason).toBe('abort');
-    expect((await b.done).at(-1)?.usage).toBeDefined();
+    expect((await b.done).at(-1)?.usage).toEqual(USAGE);
     const [ra, rb] = chats(s);
     await ra!.done;
     expect([ra!.aborted, rb!.aborted]).toEqual([true, false]);
