@@ -11,9 +11,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server that streams 100 tokens, one every `delayMs`. */
+/** A server that streams 100 tokens (or `max_tokens`, when the request sets it), one every `delayMs`. */
 async function slowServer(delayMs = 15) {
-  server = await startServer({ chat: (req, res) => streamReply(req, res, TOKENS, { delayMs }) });
+  server = await startServer({ chat: (req, res) => streamReply(req, res, TOKENS.slice(0, req.body.max_tokens ?? TOKENS.length), { delayMs }) });
   return server;
 }
 
@@ -121,7 +121,7 @@ describe('the engine', () => {
     const e = await engine(s);
     const controller = new AbortController();
     const a = read(await e.chat.completions.create(request, { signal: controller.signal }));
-    const b = read(await e.chat.completions.create(request));
+    const b = read(await e.chat.completions.create({ ...request, max_tokens: 10 })); // short: it runs to its end
     expect(e.inFlight).toBe(2);
     await until(() => a.chunks.length >= 2);
     controller.abort();
@@ -138,7 +138,7 @@ describe('the engine', () => {
     const s = await slowServer(5);
     const [e1, e2] = [await engine(s), await engine(s)];
     const streams = [read(await e1.chat.completions.create(request)), read(await e1.chat.completions.create(request))];
-    const other = read(await e2.chat.completions.create(request));
+    const other = read(await e2.chat.completions.create({ ...request, max_tokens: 10 })); // short: it runs to its end
     await until(() => streams.every((x) => x.chunks.length >= 1));
     e1.interruptGenerate();
     for (const x of streams) expect((await x.done).at(-1)?.choices[0]?.finish_reason).toBe('abort');
