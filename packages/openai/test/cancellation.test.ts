@@ -1,7 +1,7 @@
 import { EnginePool, EngineError, type ChatCompletionChunk } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIEngine, openaiEngines } from '../src/index.js';
-import { type ReceivedRequest, type TestServer, USAGE, startServer, streamReply, until } from './openaiServer.js';
+import { type ReceivedRequest, type TestServer, USAGE, gate, startServer, streamReply, until } from './openaiServer.js';
 
 const TOKENS = Array.from({ length: 100 }, (_, i) => ` w${i}`);
 
@@ -63,8 +63,7 @@ describe('cancellation aborts the HTTP request', () => {
   it('an AbortSignal that fires before the server answered aborts the request before any byte', async () => {
     // The server answers only when the test lets it, after the assertions: the
     // request can only end before that by the client closing it.
-    let answer = () => {};
-    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const { opened: answered, open: answer } = gate();
     server = await startServer({
       chat: async (req, res) => {
         await answered;

@@ -1,7 +1,7 @@
 import { EnginePool, type JobResult } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiEngines } from '../src/index.js';
-import { type TestServer, startServer, streamReply, until } from './openaiServer.js';
+import { type TestServer, gate, startServer, streamReply, until } from './openaiServer.js';
 
 let current: TestServer | undefined;
 afterEach(async () => {
@@ -12,11 +12,11 @@ afterEach(async () => {
 const TEN = Array.from({ length: 10 }, (_, i) => ` t${i}`);
 
 /**
- * A pool over one remote engine with `concurrency` lanes. With a `gate`, the
- * server holds every batch item's request open until the gate resolves (an
+ * A pool over one remote engine with `concurrency` lanes. With `hold`, the
+ * server holds every batch item's request open until `hold` resolves (an
  * interactive job's request never waits), and counts how many it holds at once.
  */
-async function remotePool(concurrency: number, gate?: Promise<void>) {
+async function remotePool(concurrency: number, hold?: Promise<void>) {
   const batch = { open: 0, peak: 0 };
   const server = await startServer({
     chat: async (req, res) => {
@@ -25,9 +25,9 @@ async function remotePool(concurrency: number, gate?: Promise<void>) {
         batch.open += 1;
         batch.peak = Math.max(batch.peak, batch.open);
         void req.done.then(() => (batch.open -= 1));
-        await gate;
+        await hold;
       }
-      await streamReply(req, res, TEN, { delayMs: gate ? 0 : 10 });
+      await streamReply(req, res, TEN, { delayMs: hold ? 0 : 10 });
     },
   });
   current = server;
@@ -44,9 +44,8 @@ const item = (i: number) => ({
 
 describe('a remote engine with several lanes in an EnginePool', () => {
   it('runs one batch on all lanes but one, and an interactive job still gets a lane at once', async () => {
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const { pool, server, batch: held } = await remotePool(4, gate);
+    const held = gate();
+    const { pool, server, batch: heldBatch } = await remotePool(4, held.opened);
     const batch = Array.from({ length: 12 }, (_, i) => pool.submit(item(i)));
     await until(() => server.open('/chat/completions') === 3);
     // The last lane is kept for a task that is not running.
@@ -59,11 +58,11 @@ describe('a remote engine with several lanes in an EnginePool', () => {
     expect(server.peak('/chat/completions')).toBe(4);
     expect(pool.getSnapshot()).toMatchObject({ running: 3, queued: 9 });
 
-    release();
+    held.open();
     const results = await Promise.all(batch);
     expect(results.every((r) => r.status === 'done' && r.text === TEN.join(''))).toBe(true);
     // Three at a time, all through the run: never one lane, never the kept one.
-    expect(held.peak).toBe(3);
+    expect(heldBatch.peak).toBe(3);
     expect(server.peak('/chat/completions')).toBe(4);
     await pool.unload();
   });

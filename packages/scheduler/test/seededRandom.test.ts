@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/testing/index.js';
 
+/** The first five draws for `seed`. */
+function draw(seed: number): number[] {
+  const next = seededRandom(seed);
+  return Array.from({ length: 5 }, () => next());
+}
+
 /** mulberry32's first three draws for seed 1. */
 const FIRST_FOR_SEED_1 = [0.6270739405881613, 0.002735721180215478, 0.5274470399599522];
 
 describe('seededRandom', () => {
   it('repeats its sequence for a seed, and another seed gives another sequence', () => {
-    const draw = (seed: number) => Array.from({ length: 5 }, seededRandom(seed));
     expect(draw(7)).toEqual(draw(7));
     expect(draw(7)).not.toEqual(draw(8));
   });
