@@ -1,7 +1,7 @@
 import { EnginePool, EngineError, type ChatCompletionChunk } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIEngine, openaiEngines } from '../src/index.js';
-import { type ReceivedRequest, type TestServer, sleep, startServer, streamReply, until } from './openaiServer.js';
+import { type ReceivedRequest, type TestServer, USAGE, gate, startServer, streamReply, until } from './openaiServer.js';
 
 const TOKENS = Array.from({ length: 100 }, (_, i) => ` w${i}`);
 
@@ -11,9 +11,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A server that streams 100 tokens, one every `delayMs`. */
+/** A server that streams 100 tokens (or `max_tokens`, when the request sets it), one every `delayMs`. */
 async function slowServer(delayMs = 15) {
-  server = await startServer({ chat: (req, res) => streamReply(req, res, TOKENS, { delayMs }) });
+  server = await startServer({ chat: (req, res) => streamReply(req, res, TOKENS.slice(0, req.body.max_tokens ?? TOKENS.length), { delayMs }) });
   return server;
 }
 
@@ -61,9 +61,12 @@ describe('cancellation aborts the HTTP request', () => {
   });
 
   it('an AbortSignal that fires before the server answered aborts the request before any byte', async () => {
+    // The server answers only when the test lets it, after the assertions: the
+    // request can only end before that by the client closing it.
+    const { opened: answered, open: answer } = gate();
     server = await startServer({
       chat: async (req, res) => {
-        await sleep(300);
+        await answered;
         if (!req.closed) await streamReply(req, res, ['late']);
       },
     });
@@ -74,8 +77,9 @@ describe('cancellation aborts the HTTP request', () => {
     controller.abort();
     expect(await job).toMatchObject({ status: 'cancelled', cancelReason: 'abort', text: '' });
     const [request] = chats(server);
-    await until(() => request!.closed, 250);
+    await request!.done;
     expect(request!.aborted).toBe(true);
+    answer();
     await pool.unload();
   });
 
@@ -116,13 +120,13 @@ describe('the engine', () => {
     const e = await engine(s);
     const controller = new AbortController();
     const a = read(await e.chat.completions.create(request, { signal: controller.signal }));
-    const b = read(await e.chat.completions.create(request));
+    const b = read(await e.chat.completions.create({ ...request, max_tokens: 10 })); // short: it runs to its end
     expect(e.inFlight).toBe(2);
     await until(() => a.chunks.length >= 2);
     controller.abort();
     const chunksA = await a.done;
     expect(chunksA.at(-1)?.choices[0]?.finish_reason).toBe('abort');
-    expect((await b.done).at(-1)?.usage).toBeDefined();
+    expect((await b.done).at(-1)?.usage).toEqual(USAGE);
     const [ra, rb] = chats(s);
     await ra!.done;
     expect([ra!.aborted, rb!.aborted]).toEqual([true, false]);
@@ -133,7 +137,7 @@ describe('the engine', () => {
     const s = await slowServer(5);
     const [e1, e2] = [await engine(s), await engine(s)];
     const streams = [read(await e1.chat.completions.create(request)), read(await e1.chat.completions.create(request))];
-    const other = read(await e2.chat.completions.create(request));
+    const other = read(await e2.chat.completions.create({ ...request, max_tokens: 10 })); // short: it runs to its end
     await until(() => streams.every((x) => x.chunks.length >= 1));
     e1.interruptGenerate();
     for (const x of streams) expect((await x.done).at(-1)?.choices[0]?.finish_reason).toBe('abort');

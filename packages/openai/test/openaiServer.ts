@@ -206,3 +206,15 @@ export async function until(check: () => boolean, timeoutMs = 2000): Promise<voi
     await sleep(2);
   }
 }
+
+/**
+ * A promise a handler can wait on until the test opens it: a server response
+ * held for as long as a test needs, instead of for a guessed number of ms.
+ */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}

@@ -162,7 +162,8 @@ describe('streaming chat completions', () => {
     const seen: ChatCompletionChunk[] = [];
     const result = await pool.submit({ params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 }, onChunk: (c) => seen.push(c) });
     expect(result).toMatchObject({ status: 'done', text: 'One two', finishReason: 'length', usage: USAGE, engineIndex: 0 });
-    expect(result.firstTokenAt).toBeGreaterThanOrEqual(result.startedAt ?? 0);
+    expect(result.startedAt).toEqual(expect.any(Number));
+    expect(result.firstTokenAt).toBeGreaterThanOrEqual(result.startedAt!);
     expect(shape(seen)).toEqual(['text:One', 'text: two', 'finish:length', 'usage:9']);
     expect(progress.at(-1)).toMatch(/Connected to http:\/\/127\.0\.0\.1:\d+\/v1/);
     expect(pool.getSnapshot().engines[0]?.concurrency).toBe(8);

@@ -1,4 +1,5 @@
 import type { ChatJobSpec } from '@inkling/scheduler';
+import { vi } from 'vitest';
 import type { GPULike, WebLLMAppConfig, WebLLMEnginesOptions } from '../src/index.js';
 import { webllmEngines } from '../src/index.js';
 import type { FakeWebLLMOptions } from './fakeWebLLM.js';
@@ -39,11 +40,22 @@ export function chat(content: string, extra: Partial<ChatJobSpec> = {}): ChatJob
   return { params: { messages: [{ role: 'user', content }] }, ...extra };
 }
 
-/** Resolves once `check` holds, polling on real timers. */
+/**
+ * Puts the test on fake timers that jump to the next due timer whenever the
+ * test awaits: the fake worker's message hops, load steps and token delays
+ * take no wall time, and time only moves when something waits on it.
+ * Call in `beforeEach`; `vi.useRealTimers()` in `afterEach` undoes it.
+ */
+export function useVirtualTime(): void {
+  vi.useFakeTimers();
+  vi.setTimerTickMode('nextTimerAsync');
+}
+
+/** Resolves once `check` holds, checking after each timer fires; fails after `ms` of (fake) time. */
 export async function until(check: () => boolean, ms = 2000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    if (Date.now() > end) throw new Error(`timed out waiting for a condition (${ms} ms of fake time)`);
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }

@@ -1,7 +1,12 @@
 import { type ChatCompletionChunk, EnginePool } from '@inkling/scheduler';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeMLCEngine, fakeWebLLMModule } from './fakeWebLLM.js';
-import { appConfig, chat, fakeWebLLM, until } from './helpers.js';
+import { appConfig, chat, fakeWebLLM, until, useVirtualTime } from './helpers.js';
+
+beforeEach(useVirtualTime);
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 // WebLLM before 0.2.86: the interrupt flag is not reset when a generation
 // takes the lock, and a stream left early never releases the lock. The fake

@@ -1,5 +1,5 @@
 import { EngineCrashedError, EnginePool, InvalidOptionError, type PoolLoadProgress } from '@inkling/scheduler';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   GPUDeviceLostError,
   LoadCancelledError,
@@ -11,7 +11,12 @@ import {
   WorkerCrashedError,
   webllmEngines,
 } from '../src/index.js';
-import { appConfig, chat, fakeGpu, fakeWebLLM, until } from './helpers.js';
+import { appConfig, chat, fakeGpu, fakeWebLLM, until, useVirtualTime } from './helpers.js';
+
+beforeEach(useVirtualTime);
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('webllmEngines: loading', () => {
   it('loads the model in a worker and streams WebLLM chunks through the pool', async () => {

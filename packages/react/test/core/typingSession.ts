@@ -1,3 +1,5 @@
+import { seededRandom } from '@inkling/scheduler/testing';
+
 /** One state of an editor: its text and where the caret is. */
 export interface EditorState {
   readonly text: string;
@@ -9,18 +11,6 @@ const VOCABULARY = (
   'you were her she there would their we him been has when who will more no if out so said what up its about into ' +
   'than them can only other new some could time these two may then do first any my now such like our over man me'
 ).split(' ');
-
-/** A small deterministic random source (mulberry32), so a session is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function prose(next: () => number, length: number): string {
   let out = '';
@@ -41,7 +31,7 @@ function prose(next: () => number, length: number): string {
  * const states = typingSession({ seed: 1, noteLength: 10_000, keystrokes: 3000 });
  */
 export function typingSession({ seed, noteLength, keystrokes }: { seed: number; noteLength: number; keystrokes: number }): EditorState[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   let text = prose(next, noteLength);
   let caret = text.length;
   const states: EditorState[] = [{ text, caret }];

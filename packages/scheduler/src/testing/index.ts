@@ -3,3 +3,4 @@ export type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngine
 export { fakeEngines } from './fakeEngines.js';
 export { engineCalls, fakePool } from './fakePool.js';
 export type { FakeEngineFactory, FakeEnginesOptions } from './fakeEngines.js';
+export { seededRandom } from './seededRandom.js';
