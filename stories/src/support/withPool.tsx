@@ -1,6 +1,7 @@
 import { type EnginePool, PoolProvider } from '@inkling/react';
+import { Subscribable } from '@inkling/scheduler';
 import type { Decorator } from '@storybook/react-vite';
-import { type ReactNode, StrictMode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, StrictMode, useEffect, useState } from 'react';
 import { DEFAULT_MODEL, type EngineKind, type StoryPoolSettings, createStoryPool } from './engineChoice.js';
 
 /** Story args the decorator reads, so controls can change the pool (the playground's). */
@@ -37,20 +38,36 @@ function EngineBadge({ kind, model }: { kind: EngineKind; model: string }) {
   );
 }
 
+/**
+ * A story's pool, held by its mounted hosts: when the last one leaves, the
+ * pool is unloaded shortly after unless one mounts again (StrictMode's
+ * remount), whoever loaded it (a story's button, or the provider). The
+ * provider's own lease unloads only what it loaded, so it cannot do this.
+ */
+class StoryPool extends Subscribable {
+  readonly pool: EnginePool;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(pool: EnginePool) {
+    super();
+    this.pool = pool;
+  }
+
+  protected override onSubscribe(): void {
+    clearTimeout(this.#timer);
+  }
+
+  protected override onUnsubscribe(): void {
+    this.#timer = setTimeout(() => void this.pool.unload(), 100);
+  }
+}
+
 /** Owns one story's pool: built once per mount, unloaded shortly after the last unmount. */
 function PoolHost({ settings, kind, model, children }: { settings: StoryPoolSettings; kind: EngineKind; model: string; children: ReactNode }) {
-  const [pool] = useState<EnginePool>(() => createStoryPool(settings, kind, model));
-  const mounts = useRef(0);
-  useEffect(() => {
-    mounts.current += 1;
-    return () => {
-      mounts.current -= 1;
-      // StrictMode remounts at once: unload only if nothing mounted again.
-      setTimeout(() => {
-        if (mounts.current === 0) void pool.unload();
-      }, 100);
-    };
-  }, [pool]);
+  const [held] = useState(() => new StoryPool(createStoryPool(settings, kind, model)));
+  const { pool } = held;
+  // A fresh listener per mount: each mount is one holder.
+  useEffect(() => held.subscribe(() => {}), [held]);
   return (
     <PoolProvider pool={pool} load={settings.load !== false} unloadDelayMs={100}>
       <EngineBadge kind={kind} model={model} />

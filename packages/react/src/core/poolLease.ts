@@ -1,4 +1,4 @@
-import { type Pool, checkDuration } from '@inkling/scheduler';
+import { type Pool, Subscribable, checkDuration } from '@inkling/scheduler';
 
 /** Options of `retainPool`. */
 export interface RetainPoolOptions {
@@ -12,21 +12,61 @@ export interface RetainPoolOptions {
   unloadDelayMs?: number;
 }
 
-interface Lease {
-  holders: number;
-  loadRequested: boolean;
-  unloadDelayMs: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * One pool's holders, as the listeners of a `Subscribable`: the first to
+ * arrive cancels a pending unload, the last to leave schedules one (if a
+ * holder asked to load and the delay is finite).
+ */
+class PoolLease extends Subscribable {
+  /** Whether a holder asked to load since the last unload. */
+  #loadRequested = false;
+  /** The delay the latest holder asked for. */
+  #unloadDelayMs = 1000;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #pool: Pool;
+
+  constructor(pool: Pool) {
+    super();
+    this.#pool = pool;
+  }
+
+  retain(load: boolean, unloadDelayMs: number): () => void {
+    this.#unloadDelayMs = unloadDelayMs;
+    // A fresh function per holder: each counts once.
+    const release = this.subscribe(() => {});
+    if (load) {
+      this.#loadRequested = true;
+      // A failed load is state (`phase: 'error'`), not an unhandled rejection.
+      this.#pool.load().catch(() => {});
+    }
+    return release;
+  }
+
+  protected override onSubscribe(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  protected override onUnsubscribe(): void {
+    if (!this.#loadRequested || !Number.isFinite(this.#unloadDelayMs)) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#loadRequested = false;
+      void this.#pool.unload();
+    }, this.#unloadDelayMs);
+  }
 }
 
-const leases = new WeakMap<Pool, Lease>();
+const leases = new WeakMap<Pool, PoolLease>();
 
 /**
- * Counts who holds a pool. The first holder that asks loads it; when the
- * last lets go, the pool is unloaded after a delay, and a holder arriving
- * within it cancels that. So React StrictMode's mount, unmount, mount (or a
- * quick remount) loads the model once. Returns the release function. Throws
- * an `InvalidOptionError` for an `unloadDelayMs` a timer cannot honour.
+ * Holds a pool. The first holder that asks loads it; when the last lets go,
+ * the pool is unloaded after a delay, and a holder arriving within it
+ * cancels that. So React StrictMode's mount, unmount, mount (or a quick
+ * remount) loads the model once. Holders are the listeners of one
+ * `Subscribable` per pool. Returns the release function (calling it again
+ * does nothing). Throws an `InvalidOptionError` for an `unloadDelayMs` a
+ * timer cannot honour, before holding anything.
  *
  * @example
  * useEffect(() => retainPool(pool, { load: true }), [pool]);
@@ -36,32 +76,8 @@ export function retainPool(pool: Pool, options: RetainPoolOptions = {}): () => v
   checkDuration(unloadDelayMs, 'retainPool() "unloadDelayMs"');
   let lease = leases.get(pool);
   if (!lease) {
-    lease = { holders: 0, loadRequested: false, unloadDelayMs, timer: undefined };
+    lease = new PoolLease(pool);
     leases.set(pool, lease);
   }
-  const held = lease;
-  held.holders += 1;
-  held.unloadDelayMs = unloadDelayMs;
-  if (held.timer !== undefined) {
-    clearTimeout(held.timer);
-    held.timer = undefined;
-  }
-  if (load) {
-    held.loadRequested = true;
-    // A failed load is state (`phase: 'error'`), not an unhandled rejection.
-    pool.load().catch(() => {});
-  }
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    held.holders -= 1;
-    if (held.holders > 0 || !held.loadRequested || !Number.isFinite(held.unloadDelayMs)) return;
-    held.timer = setTimeout(() => {
-      held.timer = undefined;
-      if (held.holders > 0) return;
-      held.loadRequested = false;
-      void pool.unload();
-    }, held.unloadDelayMs);
-  };
+  return lease.retain(load, unloadDelayMs);
 }

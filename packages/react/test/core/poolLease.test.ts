@@ -32,6 +32,24 @@ describe('retainPool', () => {
     expect(pool.getSnapshot().phase).toBe('idle');
   });
 
+  it('keeps the pool when a holder arrives within the delay, and counts a release called twice once', async () => {
+    const { pool, createEngine } = fakePool();
+    const first = retainPool(pool, { unloadDelayMs: 500 });
+    await vi.runAllTimersAsync();
+    first();
+    await vi.advanceTimersByTimeAsync(400);
+    const second = retainPool(pool, { unloadDelayMs: 500 });
+    const third = retainPool(pool, { unloadDelayMs: 500 });
+    second();
+    second();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(pool.getSnapshot().phase).toBe('ready');
+    expect(createEngine.builds.get(0)).toBe(1);
+    third();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(pool.getSnapshot().phase).toBe('idle');
+  });
+
   it('never unloads a pool it was not asked to load, nor with an infinite delay', async () => {
     const { pool } = fakePool();
     await pool.load();
