@@ -12,14 +12,16 @@ export interface GhostKeyTargets {
  * Handles a keydown in a ghost-text textarea: Tab accepts a visible
  * suggestion, Ctrl/Alt+ArrowRight its next word, Escape dismisses (taking the
  * key only when something was visible). Keys a composition swallowed, and keys
- * an earlier handler prevented, are left alone.
+ * an earlier handler prevented, are left alone; nothing is visible during a
+ * composition (the controller, the one owner of that flag, hides it), and its
+ * `dismiss` ignores one.
  *
  * @example
- * onKeyDown={(event) => handleGhostKeyDown(event, visible, composing, { accept, acceptWord, dismiss })}
+ * onKeyDown={(event) => handleGhostKeyDown(event, visible, { accept, acceptWord, dismiss })}
  */
-export function handleGhostKeyDown(event: KeyboardEvent<HTMLTextAreaElement>, visible: boolean, composing: boolean, targets: GhostKeyTargets): void {
+export function handleGhostKeyDown(event: KeyboardEvent<HTMLTextAreaElement>, visible: boolean, targets: GhostKeyTargets): void {
   // 229: the key that a composition swallowed (Safari says so instead of isComposing).
-  if (event.defaultPrevented || composing || event.nativeEvent.isComposing || event.keyCode === 229) return;
+  if (event.defaultPrevented || event.nativeEvent.isComposing || event.keyCode === 229) return;
   const action = ghostKeyAction(event, visible);
   if (action === 'dismiss') {
     if (visible) event.preventDefault();

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { checkDuration } from '@inkling/scheduler';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { ghostEditorView } from './core/ghostEditorView.js';
 import { insertText } from './core/insertText.js';
 import { nextWord } from './core/nextWord.js';
@@ -48,7 +48,6 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const id = useId();
   const { text, selection, changed, readSelection } = useTextareaState(ref, value, defaultValue);
   const [focused, setFocused] = useState(false);
-  const composing = useRef(false);
   const caret = selection.end;
   const enabled = suggest && focused && selection.start === selection.end && !props.disabled && !props.readOnly;
   const ghost = useGhostText({ session: session ?? `ghost-textarea${id}`, text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
@@ -72,8 +71,8 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const errorMessage = ghost.status === 'error' && ghost.error ? (messages?.error ?? DEFAULT_MESSAGES.error)(ghost.error) : '';
   const describedBy = [textareaRest['aria-describedby'], errorMessage ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   const state: DataAttributes = { 'data-state': ghost.status, 'data-has-suggestion': visible ? 'true' : undefined };
+  // Composing is the controller's one flag: it hides the suggestion (so no key accepts it) and holds requests.
   const composition = (on: boolean) => () => {
-    composing.current = on;
     if (!on) readSelection();
     ghost.setComposing(on);
   };
@@ -86,7 +85,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
       value: text,
       'aria-autocomplete': 'inline',
       'aria-describedby': describedBy,
-      onKeyDown: (event) => handleGhostKeyDown(event, visible, composing.current, { accept, acceptWord, dismiss: ghost.dismiss }),
+      onKeyDown: (event) => handleGhostKeyDown(event, visible, { accept, acceptWord, dismiss: ghost.dismiss }),
       onKeyUp: readSelection,
       onSelect: readSelection,
       onMouseUp: readSelection,

@@ -131,6 +131,14 @@ describeEachReactMode('GhostTextarea', (mode) => {
     fireEvent.compositionStart(textarea());
     fireEvent.keyDown(textarea(), { key: 'Tab', isComposing: true });
     expect(textarea().value).toBe('今日');
+    // Keys a browser does not mark as composing: nothing is shown, so Tab takes nothing and Escape dismisses nothing.
+    expect(ghost()).toBeNull();
+    fireEvent.keyDown(textarea(), { key: 'Tab' });
+    fireEvent.keyDown(textarea(), { key: 'Escape' });
+    fireEvent.compositionEnd(textarea());
+    await settle();
+    expect(textarea().value).toBe('今日');
+    expect(ghost()?.textContent).toBe('です');
   });
 
   it('renders a suggestion as text, never as HTML', async () => {

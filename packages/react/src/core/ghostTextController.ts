@@ -159,8 +159,13 @@ export class GhostTextController extends Store<GhostTextState> {
     return projectGhostText(state, contextOf(text, caret));
   }
 
-  /** Hides the suggestion and cancels its request; nothing more until the text or caret changes. Bound. */
+  /**
+   * Hides the suggestion and cancels its request; nothing more until the text
+   * or caret changes. Ignored during an IME composition, which shows and asks
+   * nothing anyway (an Escape then is the IME's). Bound.
+   */
   readonly dismiss = (): void => {
+    if (this.#composing) return;
     this.#dismissed = this.#context;
     this.#reset();
   };

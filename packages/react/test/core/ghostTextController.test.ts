@@ -241,6 +241,17 @@ describe('GhostTextController', () => {
     expect(ghost.getSnapshot().suggestion).toBe('です');
   });
 
+  it('ignores dismiss() during an IME composition: the Escape is the IME\'s, and the suggestion comes after it', async () => {
+    const { ghost, type, createEngine } = await setup(() => 'です', { tokenMs: 5 });
+    ghost.setComposing(true);
+    type('今日は');
+    ghost.dismiss();
+    ghost.setComposing(false);
+    await vi.runAllTimersAsync();
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    expect(ghost.getSnapshot().suggestion).toBe('です');
+  });
+
   it('surfaces an engine failure as state', async () => {
     const { ghost, type, createEngine } = await setup(() => ' x', { tokenMs: 5 });
     createEngine.engines[0]!.failNext(new Error('tokenizer exploded'));
