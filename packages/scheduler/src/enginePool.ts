@@ -1,12 +1,14 @@
-import { EngineCalls } from './engineCalls.js';
-import { type InklingError, InvalidOptionError } from './errors.js';
+import { EngineCalls, interrupt } from './engineCalls.js';
+import { EngineError, EngineStalledError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
 import { type PoolAction, PoolState, type Slot } from './poolState.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
+import { StallWatchdog } from './stallWatchdog.js';
 import type {
   CancelReason,
+  Engine,
   EnginePoolOptions,
   JobResult,
   JobSpec,
@@ -39,14 +41,15 @@ export class EnginePool implements Pool {
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
   readonly #calls: EngineCalls;
+  readonly #watchdog: StallWatchdog<Job>;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
     validatePoolOptions(options);
     this.#maxSize = options.size ?? 2;
     this.#now = options.now ?? (() => performance.now());
-    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50);
     this.#notifier = new Notifier(options.scheduleNotify);
+    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, this.#notifier);
     const host = {
       state: this.#state,
       dispatch: (action: PoolAction) => this.#dispatch(action),
@@ -60,8 +63,8 @@ export class EnginePool implements Pool {
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       timers,
     });
-    const callsHost = { ...host, now: this.#now, died: (slot: Slot, error: unknown) => this.#slots.died(slot, error) };
-    this.#calls = new EngineCalls(callsHost, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    this.#watchdog = new StallWatchdog(timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    this.#calls = new EngineCalls(this.#state, this.#now, this.#watchdog);
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -125,7 +128,7 @@ export class EnginePool implements Pool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
-    this.#calls.forgetAll();
+    this.#watchdog.stopAll();
     this.#dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -224,14 +227,19 @@ export class EnginePool implements Pool {
   // ----------------------------------------------------------------- internals
 
   #dispatch(action: PoolAction): void {
-    this.#state.apply(action);
-    this.#notifier.notify();
+    this.#state.dispatch(action);
   }
 
   #pump(): void {
     const state = this.#state;
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
-      this.#calls.start(next.slot, next.job);
+      const { slot, job } = next;
+      const engine = slot.engine as Engine;
+      // Every engine call ends here, in `#callEnded`.
+      this.#calls.start(slot, job).then(
+        () => this.#callEnded(slot, engine, job, undefined),
+        (error: unknown) => this.#callEnded(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
+      );
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
@@ -263,7 +271,41 @@ export class EnginePool implements Pool {
       this.#dispatch({ type: 'drain', job, slot });
       this.#finish(job);
     }
-    if (!wasStopping && slot) this.#calls.halt(job, slot);
+    if (!wasStopping && slot) this.#halt(job, slot);
+  }
+
+  /** Tells the engine call of `job` to stop, and watches it: a call that stays silent means a wedged engine. */
+  #halt(job: Job, slot: Slot): void {
+    job.controller?.abort();
+    const { engine } = slot;
+    if (!engine) return;
+    this.#watchdog.watch(job, () => this.#stalled(slot, engine));
+    // Only a generation that has started can be interrupted; one that has not
+    // is closed unstarted by `runJob` (see there for why).
+    if (job.streamOpen) interrupt(slot, engine);
+  }
+
+  /** One engine call is over: its lane is free again. */
+  #callEnded(slot: Slot, engine: Engine, job: Job, error: unknown): void {
+    this.#watchdog.stop(job);
+    if (slot.draining.has(job)) this.#dispatch({ type: 'drained', job, slot });
+    const current = slot.engine === engine && this.#state.slots.includes(slot);
+    if (error !== undefined && isFatalEngineError(error) && current) {
+      this.#slots.died(slot, error);
+    } else if (job.state !== 'done') {
+      this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
+    }
+    this.#pump();
+  }
+
+  /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead, and is replaced like a crashed one. */
+  #stalled(slot: Slot, engine: Engine): void {
+    if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
+    const error = new EngineStalledError(
+      `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${this.#watchdog.timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
+    );
+    this.#slots.died(slot, error);
+    this.#pump();
   }
 
   #finish(job: Job, error?: InklingError): void {

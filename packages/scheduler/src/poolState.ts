@@ -2,6 +2,7 @@ import { PRIORITY_ORDER } from './constants.js';
 import type { InklingError } from './errors.js';
 import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
 import { JobQueue } from './jobQueue.js';
+import type { Notifier } from './notifier.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
@@ -89,7 +90,14 @@ export class PoolState {
   constructor(
     readonly maxSize: number,
     readonly historySize: number,
+    readonly notifier?: Notifier,
   ) {}
+
+  /** Applies `action` and tells the listeners (batched) that something changed. */
+  dispatch(action: PoolAction): void {
+    this.apply(action);
+    this.notifier?.notify();
+  }
 
   apply(action: PoolAction): void {
     this.#snapshot = undefined;
