@@ -1,3 +1,4 @@
+import { EngineStalledError } from './errors.js';
 import { type Job, isStopping } from './job.js';
 import type { PoolState, Slot } from './poolState.js';
 import { guard } from './reportError.js';
@@ -41,6 +42,19 @@ export class EngineCalls {
     return runJob(engine, call);
   }
 
+  /**
+   * Tells the engine call of `job`, running in `slot`, to stop. Returns the
+   * engine to watch until it answers (none when the slot has lost its engine).
+   */
+  halt(job: Job, slot: Slot): Engine | undefined {
+    job.controller?.abort();
+    const { engine } = slot;
+    // Only a generation that has started can be interrupted; one that has not
+    // is closed unstarted by `runJob` (see there for why).
+    if (engine && job.streamOpen) interrupt(slot, engine);
+    return engine;
+  }
+
   #chunk(job: Job, chunk: ChatCompletionChunk): void {
     // A chunk after a stop is progress: the engine is alive, just not done.
     if (isStopping(job)) this.#watchdog.progress(job);
@@ -53,8 +67,15 @@ export class EngineCalls {
   }
 }
 
+/** Why an engine asked to stop and then silent for `timeoutMs` is replaced. */
+export function stalledError(slot: Slot, timeoutMs: number): EngineStalledError {
+  return new EngineStalledError(
+    `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
+  );
+}
+
 /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */
-export function interrupt(slot: Slot, engine: Engine): void {
+function interrupt(slot: Slot, engine: Engine): void {
   if (slot.concurrency !== 1) return;
   guard(() => engine.interruptGenerate());
 }

@@ -1,9 +1,9 @@
-import { EngineCalls, interrupt } from './engineCalls.js';
-import { EngineError, EngineStalledError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineCalls, stalledError } from './engineCalls.js';
+import { EngineError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
-import { type PoolAction, PoolState, type Slot } from './poolState.js';
+import { PoolState, type Slot } from './poolState.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
 import { StallWatchdog } from './stallWatchdog.js';
 import type {
@@ -50,14 +50,8 @@ export class EnginePool implements Pool {
     this.#now = options.now ?? (() => performance.now());
     this.#notifier = new Notifier(options.scheduleNotify);
     this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, this.#notifier);
-    const host = {
-      state: this.#state,
-      dispatch: (action: PoolAction) => this.#dispatch(action),
-      pump: () => this.#pump(),
-      finish: (job: Job, error?: InklingError) => this.#finish(job, error),
-    };
     const timers = options.timers ?? globalTimers;
-    this.#slots = new EngineSlots(host, {
+    this.#slots = new EngineSlots(this.#state, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
@@ -111,7 +105,13 @@ export class EnginePool implements Pool {
    * await pool.load((report) => console.log(report.text));
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
-    return this.#slots.load(onProgress);
+    const loading = this.#slots.load(onProgress);
+    // Attached before the caller's own handlers, so queued jobs start first.
+    loading.then(
+      () => this.#pump(),
+      () => undefined, // the caller hears about the failure
+    );
+    return loading;
   }
 
   /**
@@ -129,7 +129,7 @@ export class EnginePool implements Pool {
       this.#finish(job);
     }
     this.#watchdog.stopAll();
-    this.#dispatch({ type: 'reset' });
+    this.#state.dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
 
@@ -180,7 +180,7 @@ export class EnginePool implements Pool {
       signal.addEventListener('abort', onAbort, { once: true });
       job.detach = () => signal.removeEventListener('abort', onAbort);
     }
-    this.#dispatch({ type: 'queue', job });
+    this.#state.dispatch({ type: 'queue', job });
     this.#pump();
     return job.promise;
   }
@@ -226,10 +226,6 @@ export class EnginePool implements Pool {
 
   // ----------------------------------------------------------------- internals
 
-  #dispatch(action: PoolAction): void {
-    this.#state.dispatch(action);
-  }
-
   #pump(): void {
     const state = this.#state;
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
@@ -248,7 +244,7 @@ export class EnginePool implements Pool {
       if (!victim) break;
       this.#stop(victim, 'preempt');
     }
-    this.#slots.grow();
+    this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
   }
 
@@ -261,37 +257,32 @@ export class EnginePool implements Pool {
   #stop(job: Job, reason: CancelReason | 'preempt'): void {
     if (job.state === 'done') return;
     const wasStopping = isStopping(job);
-    this.#dispatch({ type: 'stop', job, reason });
+    this.#state.dispatch({ type: 'stop', job, reason });
     if (job.state === 'queued') {
       this.#finish(job);
       return;
     }
     const slot = this.#state.slots.find((s) => s.jobs.has(job));
     if (reason !== 'preempt' && slot) {
-      this.#dispatch({ type: 'drain', job, slot });
+      this.#state.dispatch({ type: 'drain', job, slot });
       this.#finish(job);
     }
     if (!wasStopping && slot) this.#halt(job, slot);
   }
 
-  /** Tells the engine call of `job` to stop, and watches it: a call that stays silent means a wedged engine. */
+  /** Stops the engine call of `job` and watches it: a call that stays silent means a wedged engine. */
   #halt(job: Job, slot: Slot): void {
-    job.controller?.abort();
-    const { engine } = slot;
-    if (!engine) return;
-    this.#watchdog.watch(job, () => this.#stalled(slot, engine));
-    // Only a generation that has started can be interrupted; one that has not
-    // is closed unstarted by `runJob` (see there for why).
-    if (job.streamOpen) interrupt(slot, engine);
+    const engine = this.#calls.halt(job, slot);
+    if (engine) this.#watchdog.watch(job, () => this.#stalled(slot, engine));
   }
 
   /** One engine call is over: its lane is free again. */
   #callEnded(slot: Slot, engine: Engine, job: Job, error: unknown): void {
     this.#watchdog.stop(job);
-    if (slot.draining.has(job)) this.#dispatch({ type: 'drained', job, slot });
+    if (slot.draining.has(job)) this.#state.dispatch({ type: 'drained', job, slot });
     const current = slot.engine === engine && this.#state.slots.includes(slot);
     if (error !== undefined && isFatalEngineError(error) && current) {
-      this.#slots.died(slot, error);
+      this.#died(slot, error);
     } else if (job.state !== 'done') {
       this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
     }
@@ -301,17 +292,22 @@ export class EnginePool implements Pool {
   /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead, and is replaced like a crashed one. */
   #stalled(slot: Slot, engine: Engine): void {
     if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
-    const error = new EngineStalledError(
-      `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${this.#watchdog.timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
-    );
-    this.#slots.died(slot, error);
+    this.#died(slot, stalledError(slot, this.#watchdog.timeoutMs));
     this.#pump();
+  }
+
+  /** An engine died: its jobs end with the crash and its slot is rebuilt. The caller pumps. */
+  #died(slot: Slot, error: unknown): void {
+    const dead = slot.engine;
+    const { victims, crash } = this.#slots.takeDown(slot, error);
+    for (const job of victims) this.#finish(job, crash);
+    this.#slots.rebuild(slot, dead, error)?.then(() => this.#pump());
   }
 
   #finish(job: Job, error?: InklingError): void {
     if (job.state === 'done') return;
     const result = buildResult(job, this.#now(), error);
-    this.#dispatch({ type: 'finish', job, result });
+    this.#state.dispatch({ type: 'finish', job, result });
     job.detach();
     job.resolve(result);
   }
