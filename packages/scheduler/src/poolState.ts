@@ -63,8 +63,9 @@ export type PoolAction =
 export const AFFINITY_SESSIONS = 256;
 
 /**
- * The pool's state and the one place it changes (`apply`). The pool does the
- * effects (engine calls, timers, promises) and describes each change as an
+ * The pool's state and the one place it changes (`dispatch`, which applies an
+ * action and tells the pool's listeners). The pool and its helpers do the
+ * effects (engine calls, timers, promises) and describe each change as an
  * action, so the snapshot is rebuilt only when something really changed.
  */
 export class PoolState {
