@@ -1,5 +1,5 @@
 import { EngineCalls, stalledError } from './engineCalls.js';
-import { EngineError, type InklingError, InvalidOptionError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
@@ -107,10 +107,8 @@ export class EnginePool implements Pool {
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
     const loading = this.#slots.load(onProgress);
     // Attached before the caller's own handlers, so queued jobs start first.
-    loading.then(
-      () => this.#pump(),
-      () => undefined, // the caller hears about the failure
-    );
+    // The caller of `load()` hears about a failure; there is nothing to pump then.
+    loading.then(() => this.#pump(), () => undefined);
     return loading;
   }
 
@@ -218,9 +216,6 @@ export class EnginePool implements Pool {
    * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
     return this.#slots.configure(patch);
   }
 

@@ -2,6 +2,7 @@ import {
   EngineCrashedError,
   EngineLoadError,
   InklingError,
+  InvalidOptionError,
   asInklingError,
   describeError,
 } from './errors.js';
@@ -102,6 +103,9 @@ export class EngineSlots {
 
   /** Remembers a runtime setting for engines built later; returns how many took it now. */
   configure(patch: Record<string, unknown>): number {
+    if (typeof patch !== 'object' || patch === null) {
+      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
+    }
     this.#config = { ...this.#config, ...patch };
     let applied = 0;
     for (const { engine } of this.#state.slots) {
