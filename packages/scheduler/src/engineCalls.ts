@@ -1,44 +1,33 @@
-import { EngineError, EngineStalledError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
+import { EngineStalledError } from './errors.js';
 import { type Job, isStopping } from './job.js';
-import type { PoolAction, PoolState, Slot } from './poolState.js';
+import type { PoolState, Slot } from './poolState.js';
 import { guard } from './reportError.js';
 import { type JobCall, runJob } from './runJob.js';
-import { StallWatchdog } from './stallWatchdog.js';
-import type { ChatCompletionChunk, Engine, PoolTimers } from './types.js';
-
-/** What the engine calls need from the pool that owns them. */
-export interface CallsHost {
-  readonly state: PoolState;
-  dispatch(action: PoolAction): void;
-  now(): number;
-  /** Resolves a job (once). */
-  finish(job: Job, error?: InklingError): void;
-  /** The engine in `slot` is beyond use: replace it (`EngineSlots.died`). */
-  died(slot: Slot, error: unknown): void;
-  /** Hands out free lanes. */
-  pump(): void;
-}
+import type { StallWatchdog } from './stallWatchdog.js';
+import type { ChatCompletionChunk, Engine } from './types.js';
 
 /**
- * The engine calls behind running jobs: starts each on its lane, passes its
- * chunks on, frees the lane when the engine answers, and stops calls on
- * request. A call asked to stop keeps its lane until the engine answers,
- * whether or not its job has already been settled; one that then stays silent
- * for `stallTimeoutMs` means the engine is wedged, and it is replaced like a
- * crashed one (which frees its lanes).
+ * The engine calls behind running jobs: starts each on its lane and records
+ * what it streams. It calls nobody back: `start` returns the engine call, and
+ * the pool, which settles it, decides what its end means (the lane is free,
+ * the job is done, the engine died). A chunk from a call asked to stop is
+ * progress, so it re-arms the pool's stall watchdog.
  */
 export class EngineCalls {
-  readonly #host: CallsHost;
+  readonly #state: PoolState;
+  readonly #now: () => number;
   readonly #watchdog: StallWatchdog<Job>;
 
-  constructor(host: CallsHost, timers: PoolTimers, stallTimeoutMs: number) {
-    this.#host = host;
-    this.#watchdog = new StallWatchdog(timers, stallTimeoutMs);
+  constructor(state: PoolState, now: () => number, watchdog: StallWatchdog<Job>) {
+    this.#state = state;
+    this.#now = now;
+    this.#watchdog = watchdog;
   }
 
-  start(slot: Slot, job: Job): void {
-    const host = this.#host;
-    host.dispatch({ type: 'start', job, slot, at: host.now() });
+  /** Starts `job` on a lane of `slot`; resolves (or rejects with the engine's error) once the lane is free. */
+  start(slot: Slot, job: Job): Promise<void> {
+    const state = this.#state;
+    state.dispatch({ type: 'start', job, slot, at: this.#now() });
     const engine = slot.engine as Engine;
     const call: JobCall = {
       kind: job.kind,
@@ -46,30 +35,24 @@ export class EngineCalls {
       signal: (job.controller as AbortController).signal,
       stopping: () => isStopping(job),
       interrupt: () => interrupt(slot, engine),
-      opened: () => host.dispatch({ type: 'open', job }),
+      opened: () => state.dispatch({ type: 'open', job }),
       chunk: (chunk) => this.#chunk(job, chunk),
-      embedded: (response) => host.dispatch({ type: 'embedded', job, response, at: host.now() }),
+      embedded: (response) => state.dispatch({ type: 'embedded', job, response, at: this.#now() }),
     };
-    runJob(engine, call).then(
-      () => this.#settle(slot, engine, job, undefined),
-      (error: unknown) => this.#settle(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
-    );
+    return runJob(engine, call);
   }
 
-  /** Tells the engine call of `job`, running in `slot`, to stop, and starts watching it. */
-  halt(job: Job, slot: Slot): void {
+  /**
+   * Tells the engine call of `job`, running in `slot`, to stop. Returns the
+   * engine to watch until it answers (none when the slot has lost its engine).
+   */
+  halt(job: Job, slot: Slot): Engine | undefined {
     job.controller?.abort();
     const { engine } = slot;
-    if (!engine) return;
-    this.#watchdog.watch(job, () => this.#stalled(slot, engine));
     // Only a generation that has started can be interrupted; one that has not
     // is closed unstarted by `runJob` (see there for why).
-    if (job.streamOpen) interrupt(slot, engine);
-  }
-
-  /** Forgets every call (the pool is unloading: nothing will wait for them). */
-  forgetAll(): void {
-    this.#watchdog.stopAll();
+    if (engine && job.streamOpen) interrupt(slot, engine);
+    return engine;
   }
 
   #chunk(job: Job, chunk: ChatCompletionChunk): void {
@@ -77,37 +60,18 @@ export class EngineCalls {
     if (isStopping(job)) this.#watchdog.progress(job);
     if (job.state === 'done') return; // settled and draining: nobody reads it
     const show = !isStopping(job);
-    this.#host.dispatch({ type: 'chunk', job, chunk, at: this.#host.now() });
+    this.#state.dispatch({ type: 'chunk', job, chunk, at: this.#now() });
     // The chunk goes on verbatim: it is already a complete OpenAI envelope.
     const { onChunk } = job.spec;
     if (show && onChunk) guard(() => onChunk(chunk));
   }
+}
 
-  /** One engine call is over: its lane is free again. */
-  #settle(slot: Slot, engine: Engine, job: Job, error: unknown): void {
-    const host = this.#host;
-    this.#watchdog.stop(job);
-    if (slot.draining.has(job)) host.dispatch({ type: 'drained', job, slot });
-    const current = slot.engine === engine && host.state.slots.includes(slot);
-    if (error !== undefined && isFatalEngineError(error) && current) {
-      host.died(slot, error);
-    } else if (job.state !== 'done') {
-      host.finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
-    }
-    host.pump();
-  }
-
-  /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead. */
-  #stalled(slot: Slot, engine: Engine): void {
-    if (slot.engine !== engine || !this.#host.state.slots.includes(slot)) return;
-    this.#host.died(
-      slot,
-      new EngineStalledError(
-        `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${this.#watchdog.timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
-      ),
-    );
-    this.#host.pump();
-  }
+/** Why an engine asked to stop and then silent for `timeoutMs` is replaced. */
+export function stalledError(slot: Slot, timeoutMs: number): EngineStalledError {
+  return new EngineStalledError(
+    `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
+  );
 }
 
 /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */

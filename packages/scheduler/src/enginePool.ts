@@ -1,12 +1,14 @@
-import { EngineCalls } from './engineCalls.js';
-import { type InklingError, InvalidOptionError } from './errors.js';
+import { EngineCalls, stalledError } from './engineCalls.js';
+import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
 import { Notifier } from './notifier.js';
-import { type PoolAction, PoolState, type Slot } from './poolState.js';
+import { PoolState, type Slot } from './poolState.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
+import { StallWatchdog } from './stallWatchdog.js';
 import type {
   CancelReason,
+  Engine,
   EnginePoolOptions,
   JobResult,
   JobSpec,
@@ -39,29 +41,24 @@ export class EnginePool implements Pool {
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
   readonly #calls: EngineCalls;
+  readonly #watchdog: StallWatchdog<Job>;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
     validatePoolOptions(options);
     this.#maxSize = options.size ?? 2;
     this.#now = options.now ?? (() => performance.now());
-    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50);
     this.#notifier = new Notifier(options.scheduleNotify);
-    const host = {
-      state: this.#state,
-      dispatch: (action: PoolAction) => this.#dispatch(action),
-      pump: () => this.#pump(),
-      finish: (job: Job, error?: InklingError) => this.#finish(job, error),
-    };
+    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, this.#notifier);
     const timers = options.timers ?? globalTimers;
-    this.#slots = new EngineSlots(host, {
+    this.#slots = new EngineSlots(this.#state, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       timers,
     });
-    const callsHost = { ...host, now: this.#now, died: (slot: Slot, error: unknown) => this.#slots.died(slot, error) };
-    this.#calls = new EngineCalls(callsHost, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    this.#watchdog = new StallWatchdog(timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
+    this.#calls = new EngineCalls(this.#state, this.#now, this.#watchdog);
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -108,7 +105,11 @@ export class EnginePool implements Pool {
    * await pool.load((report) => console.log(report.text));
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
-    return this.#slots.load(onProgress);
+    const loading = this.#slots.load(onProgress);
+    // Attached before the caller's own handlers, so queued jobs start first.
+    // The caller of `load()` hears about a failure; there is nothing to pump then.
+    loading.then(() => this.#pump(), () => undefined);
+    return loading;
   }
 
   /**
@@ -125,8 +126,8 @@ export class EnginePool implements Pool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
-    this.#calls.forgetAll();
-    this.#dispatch({ type: 'reset' });
+    this.#watchdog.stopAll();
+    this.#state.dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
 
@@ -177,7 +178,7 @@ export class EnginePool implements Pool {
       signal.addEventListener('abort', onAbort, { once: true });
       job.detach = () => signal.removeEventListener('abort', onAbort);
     }
-    this.#dispatch({ type: 'queue', job });
+    this.#state.dispatch({ type: 'queue', job });
     this.#pump();
     return job.promise;
   }
@@ -215,23 +216,21 @@ export class EnginePool implements Pool {
    * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
     return this.#slots.configure(patch);
   }
 
   // ----------------------------------------------------------------- internals
 
-  #dispatch(action: PoolAction): void {
-    this.#state.apply(action);
-    this.#notifier.notify();
-  }
-
   #pump(): void {
     const state = this.#state;
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
-      this.#calls.start(next.slot, next.job);
+      const { slot, job } = next;
+      const engine = slot.engine as Engine;
+      // Every engine call ends here, in `#callEnded`.
+      this.#calls.start(slot, job).then(
+        () => this.#callEnded(slot, engine, job, undefined),
+        (error: unknown) => this.#callEnded(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
+      );
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
@@ -240,7 +239,7 @@ export class EnginePool implements Pool {
       if (!victim) break;
       this.#stop(victim, 'preempt');
     }
-    this.#slots.grow();
+    this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
   }
 
@@ -253,23 +252,57 @@ export class EnginePool implements Pool {
   #stop(job: Job, reason: CancelReason | 'preempt'): void {
     if (job.state === 'done') return;
     const wasStopping = isStopping(job);
-    this.#dispatch({ type: 'stop', job, reason });
+    this.#state.dispatch({ type: 'stop', job, reason });
     if (job.state === 'queued') {
       this.#finish(job);
       return;
     }
     const slot = this.#state.slots.find((s) => s.jobs.has(job));
     if (reason !== 'preempt' && slot) {
-      this.#dispatch({ type: 'drain', job, slot });
+      this.#state.dispatch({ type: 'drain', job, slot });
       this.#finish(job);
     }
-    if (!wasStopping && slot) this.#calls.halt(job, slot);
+    if (!wasStopping && slot) this.#halt(job, slot);
+  }
+
+  /** Stops the engine call of `job` and watches it: a call that stays silent means a wedged engine. */
+  #halt(job: Job, slot: Slot): void {
+    const engine = this.#calls.halt(job, slot);
+    if (engine) this.#watchdog.watch(job, () => this.#stalled(slot, engine));
+  }
+
+  /** One engine call is over: its lane is free again. */
+  #callEnded(slot: Slot, engine: Engine, job: Job, error: unknown): void {
+    this.#watchdog.stop(job);
+    if (slot.draining.has(job)) this.#state.dispatch({ type: 'drained', job, slot });
+    const current = slot.engine === engine && this.#state.slots.includes(slot);
+    if (error !== undefined && isFatalEngineError(error) && current) {
+      this.#died(slot, error);
+    } else if (job.state !== 'done') {
+      this.#finish(job, error === undefined ? undefined : asInklingError(error, EngineError, 'The engine failed on this job'));
+    }
+    this.#pump();
+  }
+
+  /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead, and is replaced like a crashed one. */
+  #stalled(slot: Slot, engine: Engine): void {
+    if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
+    this.#died(slot, stalledError(slot, this.#watchdog.timeoutMs));
+    this.#pump();
+  }
+
+  /** An engine died: its jobs end with the crash and its slot is rebuilt. The caller pumps. */
+  #died(slot: Slot, error: unknown): void {
+    const dead = slot.engine;
+    const { victims, crash } = this.#slots.takeDown(slot, error);
+    for (const job of victims) this.#finish(job, crash);
+    this.#slots.rebuild(slot, dead, error)?.then(() => this.#pump());
   }
 
   #finish(job: Job, error?: InklingError): void {
     if (job.state === 'done') return;
     const result = buildResult(job, this.#now(), error);
-    this.#dispatch({ type: 'finish', job, result });
+    this.#state.dispatch({ type: 'finish', job, result });
     job.detach();
     job.resolve(result);
   }

@@ -2,28 +2,19 @@ import {
   EngineCrashedError,
   EngineLoadError,
   InklingError,
+  InvalidOptionError,
   asInklingError,
   describeError,
 } from './errors.js';
 import type { Job } from './job.js';
 import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
-import { type PoolAction, type PoolState, type Slot, laneCount, lanesTaken } from './poolState.js';
+import { type PoolState, type Slot, laneCount, lanesTaken } from './poolState.js';
 import { guard } from './reportError.js';
 import { hasCrossTaskDemand } from './schedulingPolicy.js';
 import type { CreateEngine, CreateEngineOptions, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */
 const MAX_CONSECUTIVE_DEATHS = 3;
-
-/** What the engine lifecycle needs from the pool that owns it. */
-export interface SlotsHost {
-  readonly state: PoolState;
-  dispatch(action: PoolAction): void;
-  /** Hands out free lanes; called whenever engines change. */
-  pump(): void;
-  /** Ends a job that was running on an engine that died. */
-  finish(job: Job, error: InklingError): void;
-}
 
 export interface SlotsOptions {
   createEngine: CreateEngine;
@@ -45,9 +36,13 @@ interface Built {
  * that arrives for an older generation (an `unload()` ran while it was being
  * built) is unloaded rather than installed: installing it would leak a worker
  * and a full copy of the weights nobody holds a reference to.
+ *
+ * It calls nobody back: it changes engines through `PoolState.dispatch` and
+ * says what happened (the jobs an engine death ended, a promise that settles
+ * once engines changed), and the pool decides what follows.
  */
 export class EngineSlots {
-  readonly #host: SlotsHost;
+  readonly #state: PoolState;
   readonly #options: SlotsOptions;
   #generation = 0;
   /** Aborted by `detachAll()`, so loads still in flight can stop early. */
@@ -55,22 +50,22 @@ export class EngineSlots {
   #loading: Promise<number> | null = null;
   #config: Record<string, unknown> = {};
 
-  constructor(host: SlotsHost, options: SlotsOptions) {
-    this.#host = host;
+  constructor(state: PoolState, options: SlotsOptions) {
+    this.#state = state;
     this.#options = options;
   }
 
   /** Brings up the first engine (see `EnginePool.load`). */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
-    const { state } = this.#host;
+    const state = this.#state;
     if (this.#loading) return this.#loading;
     if (state.slots.length > 0) return Promise.resolve(state.slots.length);
 
     const stale = this.#staleCheck();
-    this.#host.dispatch({ type: 'load-start' });
+    this.#state.dispatch({ type: 'load-start' });
     const progress = (report: PoolLoadProgress) => {
       if (stale()) return;
-      this.#host.dispatch({ type: 'load-progress', report });
+      this.#state.dispatch({ type: 'load-progress', report });
       if (onProgress) guard(() => onProgress(report));
     };
     const loading = this.#build(0, (report) => progress({ ...report, engine: 1, engines: 1 }), stale).then(
@@ -84,7 +79,7 @@ export class EngineSlots {
         if (stale()) return 0;
         this.#loading = null;
         const failure = asInklingError(error, EngineLoadError, 'The model could not be loaded');
-        this.#host.dispatch({ type: 'load-fail', error: failure });
+        this.#state.dispatch({ type: 'load-fail', error: failure });
         throw failure;
       },
     );
@@ -101,16 +96,19 @@ export class EngineSlots {
     this.#loading = null;
     this.#loadAbort.abort();
     this.#loadAbort = new AbortController();
-    const slots = this.#host.state.slots;
+    const slots = this.#state.slots;
     for (const slot of slots) this.#clearIdleTimer(slot);
     return slots;
   }
 
   /** Remembers a runtime setting for engines built later; returns how many took it now. */
   configure(patch: Record<string, unknown>): number {
+    if (typeof patch !== 'object' || patch === null) {
+      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
+    }
     this.#config = { ...this.#config, ...patch };
     let applied = 0;
-    for (const { engine } of this.#host.state.slots) {
+    for (const { engine } of this.#state.slots) {
       if (typeof engine?.configure !== 'function') continue;
       engine.configure(patch);
       applied += 1;
@@ -119,11 +117,10 @@ export class EngineSlots {
   }
 
   /**
-   * An engine died: every job on it ends with the crash, and a replacement is
-   * built in the same slot while queued jobs wait for it. A slot that keeps
-   * dying is given up rather than fed the queue one job at a time.
+   * An engine died: takes its slot down and returns the jobs that were on it,
+   * with the crash they end with (the pool ends them, then calls `rebuild`).
    */
-  died(slot: Slot, error: unknown): void {
+  takeDown(slot: Slot, error: unknown): { victims: Job[]; crash: InklingError } {
     const crash =
       error instanceof InklingError
         ? error
@@ -131,13 +128,21 @@ export class EngineSlots {
             `Engine ${slot.index + 1} stopped working (${describeError(error)}). Inkling is replacing it; try again in a moment.`,
             { cause: error },
           );
-    const dead = slot.engine;
     const victims = [...slot.jobs];
     this.#clearIdleTimer(slot);
-    this.#host.dispatch({ type: 'slot-down', slot });
-    for (const job of victims) this.#host.finish(job, crash);
-    void unloadQuietly(dead);
+    this.#state.dispatch({ type: 'slot-down', slot });
+    return { victims, crash };
+  }
 
+  /**
+   * Unloads the `dead` engine of a slot taken down and builds a replacement in
+   * the same slot while queued jobs wait for it. A slot that keeps dying is
+   * given up rather than fed the queue one job at a time. Returns, when a
+   * replacement is being built, a promise that settles (never rejects) once
+   * it is up or the slot is given up.
+   */
+  rebuild(slot: Slot, dead: Engine | undefined, error: unknown): Promise<void> | undefined {
+    void unloadQuietly(dead);
     if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
       this.#retire(
         slot,
@@ -146,15 +151,14 @@ export class EngineSlots {
           { cause: error },
         ),
       );
-      return;
+      return undefined;
     }
     const stale = this.#staleCheck();
-    this.#build(slot.index, () => {}, stale).then(
+    return this.#build(slot.index, () => {}, stale).then(
       (built) => {
         if (!built) return;
-        if (!this.#host.state.slots.includes(slot)) return unloadQuietly(built.engine);
-        this.#host.dispatch({ type: 'slot-up', slot, engine: built.engine, concurrency: built.concurrency });
-        this.#host.pump();
+        if (!this.#state.slots.includes(slot)) return unloadQuietly(built.engine);
+        this.#state.dispatch({ type: 'slot-up', slot, engine: built.engine, concurrency: built.concurrency });
       },
       (failure: unknown) => {
         if (stale()) return;
@@ -168,32 +172,32 @@ export class EngineSlots {
    * task waits on a busy pool. Nothing reports free memory to a page, so the
    * pool does not predict, it probes; a failed load is the answer and is not
    * retried (until `unload()`), since a retry costs another full staging pass
-   * to learn the same thing.
+   * to learn the same thing. Returns, when it starts one, a promise that
+   * settles (never rejects) once the engine is up or the growth is blocked.
    */
-  grow(): void {
-    const { state } = this.#host;
-    if (state.growing || state.growthBlocked !== null || state.loading) return;
-    if (state.slots.length === 0 || state.slots.length >= this.#options.maxSize) return;
-    if (state.slots.some((s) => !s.ready)) return;
-    if (!hasCrossTaskDemand(state.queue, state.slots)) return;
+  grow(): Promise<void> | undefined {
+    const state = this.#state;
+    if (state.growing || state.growthBlocked !== null || state.loading) return undefined;
+    if (state.slots.length === 0 || state.slots.length >= this.#options.maxSize) return undefined;
+    if (state.slots.some((s) => !s.ready)) return undefined;
+    if (!hasCrossTaskDemand(state.queue, state.slots)) return undefined;
 
     const used = new Set(state.slots.map((s) => s.index));
     let index = 0;
     while (used.has(index)) index += 1;
     const stale = this.#staleCheck();
-    this.#host.dispatch({ type: 'grow', growing: true });
-    this.#build(index, () => {}, stale).then(
+    this.#state.dispatch({ type: 'grow', growing: true });
+    return this.#build(index, () => {}, stale).then(
       (built) => {
         if (!built) return;
-        this.#host.dispatch({ type: 'grow', growing: false });
+        this.#state.dispatch({ type: 'grow', growing: false });
         this.#install(index, built, false);
       },
       (error: unknown) => {
         if (stale()) return;
         // Almost always memory. Staying at the current size is the right
         // outcome, not an error owed to whichever job set it off.
-        this.#host.dispatch({ type: 'grow', growing: false, blocked: describeError(error) });
-        this.#host.pump();
+        this.#state.dispatch({ type: 'grow', growing: false, blocked: describeError(error) });
       },
     );
   }
@@ -201,7 +205,7 @@ export class EngineSlots {
   /** Engines beyond the first are unloaded after `idleTimeoutMs` without work (never when `Infinity`). */
   scheduleIdleShrink(): void {
     if (this.#options.idleTimeoutMs === Number.POSITIVE_INFINITY) return;
-    const [, ...extra] = this.#host.state.slots;
+    const [, ...extra] = this.#state.slots;
     for (const slot of extra) {
       const idle = slot.ready && lanesTaken(slot) === 0;
       if (!idle) {
@@ -253,21 +257,19 @@ export class EngineSlots {
       idleTimer: undefined,
       deaths: 0,
     };
-    this.#host.dispatch({ type: 'slot-add', slot, first });
-    this.#host.pump();
+    this.#state.dispatch({ type: 'slot-add', slot, first });
   }
 
   /** Drops a slot for good; with none left the pool is in error until `load()`. */
   #retire(slot: Slot, error: InklingError): void {
-    this.#host.dispatch({ type: 'slot-remove', slot });
-    if (this.#host.state.slots.length === 0) this.#host.dispatch({ type: 'load-fail', error });
-    this.#host.pump();
+    this.#state.dispatch({ type: 'slot-remove', slot });
+    if (this.#state.slots.length === 0) this.#state.dispatch({ type: 'load-fail', error });
   }
 
   #shrink(slot: Slot): void {
-    const { slots } = this.#host.state;
+    const { slots } = this.#state;
     if (slots[0] === slot || !slots.includes(slot) || !slot.ready || lanesTaken(slot) > 0) return;
-    this.#host.dispatch({ type: 'slot-remove', slot });
+    this.#state.dispatch({ type: 'slot-remove', slot });
     void unloadQuietly(slot.engine);
   }
 

@@ -2,6 +2,7 @@ import { PRIORITY_ORDER } from './constants.js';
 import type { InklingError } from './errors.js';
 import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
 import { JobQueue } from './jobQueue.js';
+import type { Notifier } from './notifier.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
@@ -62,8 +63,9 @@ export type PoolAction =
 export const AFFINITY_SESSIONS = 256;
 
 /**
- * The pool's state and the one place it changes (`apply`). The pool does the
- * effects (engine calls, timers, promises) and describes each change as an
+ * The pool's state and the one place it changes (`dispatch`, which applies an
+ * action and tells the pool's listeners). The pool and its helpers do the
+ * effects (engine calls, timers, promises) and describe each change as an
  * action, so the snapshot is rebuilt only when something really changed.
  */
 export class PoolState {
@@ -89,7 +91,14 @@ export class PoolState {
   constructor(
     readonly maxSize: number,
     readonly historySize: number,
+    readonly notifier?: Notifier,
   ) {}
+
+  /** Applies `action` and tells the listeners (batched) that something changed. */
+  dispatch(action: PoolAction): void {
+    this.apply(action);
+    this.notifier?.notify();
+  }
 
   apply(action: PoolAction): void {
     this.#snapshot = undefined;
