@@ -3,6 +3,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions } from 'vite';
 import { configDefaults, defineProject } from 'vitest/config';
+import { CHROMIUM, chromiumFlags } from '../e2e/support/chromiumFlags.js';
 
 // Every story's play function and axe check, in Debian's Chromium (never a downloaded browser).
 export default defineProject({
@@ -18,8 +19,8 @@ export default defineProject({
       headless: true,
       provider: playwright({
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+          executablePath: CHROMIUM,
+          args: chromiumFlags({ headlessSwitch: false }),
         },
       }),
       instances: [{ browser: 'chromium' }],

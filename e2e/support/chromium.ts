@@ -1,18 +1,9 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Debian's Chromium; tests never download a browser. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { CHROMIUM, chromiumFlags } from './chromiumFlags.js';
 
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { CHROMIUM };
 
 /**
  * Launches headless Chromium. `webgpu` swaps `--disable-gpu` for
@@ -24,6 +15,5 @@ export async function launchChromium(options: { webgpu?: boolean } = {}): Promis
       `Chromium is not at ${CHROMIUM}. Install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
     );
   }
-  const args = [...FLAGS, options.webgpu ? '--enable-unsafe-webgpu' : '--disable-gpu'];
-  return chromium.launch({ executablePath: CHROMIUM, args, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM, args: chromiumFlags(options), headless: true });
 }

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
+import { CHROMIUM, chromiumFlags } from '../../e2e/support/chromiumFlags.js';
 
 // The real-engine suite: @inkling/react against wllama (llama.cpp in WebAssembly, on the CPU)
 // on tiny random-weight GGUF models that globalSetup writes to <root>/.test-models, in
@@ -29,8 +30,8 @@ export default defineProject({
       headless: true,
       provider: playwright({
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+          executablePath: CHROMIUM,
+          args: chromiumFlags({ headlessSwitch: false }),
         },
       }),
       instances: [{ browser: 'chromium' }],

@@ -20,6 +20,7 @@ import { requireModelLibs } from './modelLibs.js';
 import { serve } from './serve.js';
 import { CHAT_MODEL, EMBED_MODEL, LIBS } from './setup.js';
 import { writeSyntheticModel } from './syntheticModel.js';
+import { chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const work = join(repo, '.real-engine');
@@ -51,8 +52,7 @@ console.log(`${stamp()}  serving on ${base}; starting headless Chromium`);
 const browser = await chromium.launch({
   executablePath: browserPath,
   args: [
-    '--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu',
+    ...chromiumFlags({ webgpu: true }),
     ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });

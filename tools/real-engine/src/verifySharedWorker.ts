@@ -16,6 +16,7 @@ import { requireModelLibs } from './modelLibs.js';
 import { serve } from './serve.js';
 import { CHAT_MODEL, DETERMINISTIC, LIBS } from './setup.js';
 import { writeSyntheticModel } from './syntheticModel.js';
+import { chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
 
 const work = join(resolve(import.meta.dirname, '../../..'), '.real-engine');
 const libs = requireModelLibs('verify:real-engine --host=shared-worker', ' --host=shared-worker');
@@ -41,7 +42,7 @@ const { server, base } = await serve({ '/libs/': libs, '/models/': join(work, 'm
 console.log(`${stamp()}  serving on ${base}; starting headless Chromium (SwiftShader WebGPU)`);
 const browser = await chromium.launch({
   executablePath: browserPath,
-  args: ['--headless=new', '--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', '--enable-unsafe-webgpu'],
+  args: chromiumFlags({ webgpu: true }),
 });
 
 async function open(label: string): Promise<Page> {

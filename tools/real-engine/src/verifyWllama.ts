@@ -14,6 +14,7 @@ import { buildWllamaPage } from './build.js';
 import type { CheckResult } from './checks.js';
 import { serve } from './serve.js';
 import { WLLAMA_MODELS } from './wllamaModels.js';
+import { chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const work = join(repo, '.real-engine', 'wllama');
@@ -36,8 +37,7 @@ console.log(`${stamp()}  serving on ${base}; starting headless Chromium (wllama 
 const browser = await chromium.launch({
   executablePath: browserPath,
   args: [
-    '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--disable-quic',
+    ...chromiumFlags(),
     ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });
