@@ -15,12 +15,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { buildPage } from './build.js';
-import type { CheckResult } from './checks.js';
 import { requireModelLibs } from './modelLibs.js';
 import { serve } from './serve.js';
 import { CHAT_MODEL, EMBED_MODEL, LIBS } from './setup.js';
 import { writeSyntheticModel } from './syntheticModel.js';
 import { chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
+import { exitWithResults, runCheckPage } from './checkPage.js';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const work = join(repo, '.real-engine');
@@ -56,28 +56,12 @@ const browser = await chromium.launch({
     ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });
-let results: CheckResult[] = [];
-try {
-  const page = await browser.newPage();
-  page.on('console', (message) => {
-    const text = message.text();
-    if (text.startsWith('[check] ')) console.log(`${stamp()}  ${text.slice(8)}`);
-    else if (message.type() === 'error' || message.type() === 'warning') console.log(`${stamp()}  [browser ${message.type()}] ${text.slice(0, 300)}`);
-  });
-  page.on('pageerror', (error) => console.log(`${stamp()}  [page error] ${error.message}`));
-  const only = process.env.INKLING_CHECK_ONLY === 'embedding' ? '&only=embedding' : '';
-  await page.goto(`${base}/?embedding=${withEmbedding ? 1 : 0}${only}`);
-  const handle = await page.waitForFunction(() => window.inklingChecks, undefined, { timeout: timeoutMin * 60_000, polling: 1000 });
-  const outcome = (await handle.jsonValue()) as { results: CheckResult[]; error?: string };
-  if (outcome.error) console.log(`${stamp()}  the check page failed: ${outcome.error}`);
-  results = outcome.results;
-} catch (error) {
-  console.log(`${stamp()}  gave up: ${String(error)}`);
-} finally {
-  await browser.close();
-  server.close();
-}
-
-const passed = results.filter((r) => r.ok).length;
-console.log(`\n${passed} passed, ${results.length - passed} failed (${stamp().trim()} in all)`);
-process.exit(results.length > 0 && passed === results.length ? 0 : 1);
+const only = process.env.INKLING_CHECK_ONLY === 'embedding' ? '&only=embedding' : '';
+const results = await runCheckPage(browser, `${base}/?embedding=${withEmbedding ? 1 : 0}${only}`, {
+  stamp,
+  timeoutMs: timeoutMin * 60_000,
+  pollingMs: 1000,
+  warnings: true,
+});
+server.close();
+exitWithResults(results, stamp);

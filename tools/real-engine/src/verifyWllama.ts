@@ -11,10 +11,10 @@ import { dirname, join, resolve } from 'node:path';
 import { makeTinyGguf } from '@inkling/wllama/testing';
 import { chromium } from 'playwright-core';
 import { buildWllamaPage } from './build.js';
-import type { CheckResult } from './checks.js';
 import { serve } from './serve.js';
 import { WLLAMA_MODELS } from './wllamaModels.js';
 import { chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
+import { exitWithResults, runCheckPage } from './checkPage.js';
 
 const repo = resolve(import.meta.dirname, '../../..');
 const work = join(repo, '.real-engine', 'wllama');
@@ -41,27 +41,6 @@ const browser = await chromium.launch({
     ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
   ],
 });
-let results: CheckResult[] = [];
-try {
-  const page = await browser.newPage();
-  page.on('console', (message) => {
-    const text = message.text();
-    if (text.startsWith('[check] ')) console.log(`${stamp()}  ${text.slice(8)}`);
-    else if (message.type() === 'error') console.log(`${stamp()}  [browser error] ${text.slice(0, 300)}`);
-  });
-  page.on('pageerror', (error) => console.log(`${stamp()}  [page error] ${error.message}`));
-  await page.goto(`${base}/`);
-  const handle = await page.waitForFunction(() => window.inklingChecks, undefined, { timeout: 5 * 60_000, polling: 100 });
-  const outcome = (await handle.jsonValue()) as { results: CheckResult[]; error?: string };
-  if (outcome.error) console.log(`${stamp()}  the check page failed: ${outcome.error}`);
-  results = outcome.results;
-} catch (error) {
-  console.log(`${stamp()}  gave up: ${String(error)}`);
-} finally {
-  await browser.close();
-  server.close();
-}
-
-const passed = results.filter((r) => r.ok).length;
-console.log(`\n${passed} passed, ${results.length - passed} failed (${stamp().trim()} in all)`);
-process.exit(results.length > 0 && passed === results.length ? 0 : 1);
+const results = await runCheckPage(browser, `${base}/`, { stamp, timeoutMs: 5 * 60_000, pollingMs: 100 });
+server.close();
+exitWithResults(results, stamp);
