@@ -6,8 +6,8 @@ type Hook = ((...args: never[]) => unknown) & { __docgenInfo?: HookDocgen };
 
 /**
  * The Docs page of a hook's stories: the hook's TSDoc, the first story live,
- * a table of its options and one of what it returns, then the other
- * stories (if any). The tables and the description come from the hook's own types
+ * a table of its options and one of what it returns, then the other stories
+ * (if any). The tables and the description come from the hook's own types
  * and TSDoc, read by `.storybook/hookDocgen.ts`, never from the demo
  * component the stories render.
  *
