@@ -22,6 +22,28 @@ async function openStory(id: string, width = 1280): Promise<Page> {
   return page;
 }
 
+/** Opens one Docs page on its own (no Storybook chrome). */
+async function openDocs(id: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  await page.goto(`${inject('storybookUrl')}/iframe.html?id=${id}&viewMode=docs`);
+  await page.locator('.sbdocs-content').first().waitFor();
+  return page;
+}
+
+/** A props table's rows as { name, description, default } (the name without the required mark). */
+function tableRows(page: Page, index: number) {
+  return page
+    .locator('.docblock-argstable')
+    .nth(index)
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((row) => {
+        const [name, description, fallback] = [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.trim());
+        return { name: name?.replace(/\*$/, ''), description, default: fallback };
+      }),
+    );
+}
+
 describe('the built Storybook', () => {
   it('the scheduler playground shows a preemption while its play function types over the batch', async () => {
     const page = await openStory('playground--scheduler-playground');
@@ -50,6 +72,33 @@ describe('the built Storybook', () => {
     // Every job column keeps room; the panel scrolls instead.
     const narrow = await page.locator('.inkling-jobs th').evaluateAll((cells) => cells.filter((cell) => cell.getBoundingClientRect().width < 30).map((cell) => cell.textContent));
     expect(narrow).toEqual([]);
+    await page.close();
+  });
+
+  it("a hook's Docs page tables the hook's options and what it returns (from its types and TSDoc), not the demo's props", async () => {
+    const page = await openDocs('hooks-useghosttext--docs');
+    await page.locator('.docblock-argstable').nth(1).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'docs-hooks-useghosttext');
+    const options = await tableRows(page, 0);
+    expect(options.map((row) => row.name)).toEqual(['session', 'text', 'caret', 'enabled', 'debounceMs', 'maxTokens', 'buildParams', 'locale', 'throwOnError']);
+    // Type and description from the TSDoc; the "Default `120`." sentence moves to the Default column.
+    expect(options.find((row) => row.name === 'debounceMs')).toEqual({ name: 'debounceMs', description: expect.stringMatching(/^Quiet time after a change[^]*\nnumber$/), default: '120' });
+    expect(options.find((row) => row.name === 'session')?.description).toMatch(/supersedes the previous one[^]*\nstring$/);
+    const result = await tableRows(page, 1);
+    expect(result.map((row) => row.name)).toEqual(expect.arrayContaining(['suggestion', 'status', 'error', 'accept', 'acceptWord', 'dismiss', 'setComposing']));
+    expect(result.find((row) => row.name === 'setComposing')?.description).toMatch(/\(composing: boolean\) => void$/);
+    await page.close();
+  });
+
+  it.each([
+    ['hooks-useghosttext--docs', "const ghost = useGhostText({ session: 'notes-editor', text, caret });\nconst onKeyDown = (e: KeyboardEvent) => {\n  if (e.key === 'Tab' && ghost.suggestion) {"],
+    ['components-ghosttextarea--docs', '<GhostTextarea aria-label="Note" value={text} onChange={(e) => setText(e.target.value)} rows={6} />'],
+    ['components-modelloadprogress--docs', '<PoolProvider pool={pool}>\n  <ModelLoadProgress />\n</PoolProvider>'],
+  ])("%s shows its TSDoc @example as code, JSX and indentation intact", async (id, code) => {
+    const page = await openDocs(id);
+    const description = page.locator('.sbdocs-content').first();
+    await expect.poll(() => description.locator('pre').first().innerText(), { timeout: 20_000 }).toContain(code);
+    expect(await description.innerText()).not.toContain('@example');
     await page.close();
   });
 

@@ -3,6 +3,7 @@ import '@inkling/react/styles.css';
 import './preview.css';
 import { DEFAULT_MODEL, ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
 import { withPool } from '../src/support/withPool.js';
+import { tsdocMarkdown } from './tsdocMarkdown.js';
 
 const preview: Preview = {
   // A Docs page for every component and hook: its description, live stories and props table.
@@ -15,6 +16,13 @@ const preview: Preview = {
     // Every story is checked by axe; a violation fails its test.
     a11y: { test: 'error' },
     controls: { expanded: true },
+    docs: {
+      // The description is the TSDoc that docgen read; its `@example`s are code, not Markdown.
+      extractComponentDescription: (component?: { __docgenInfo?: { description?: unknown } }) => {
+        const description = component?.__docgenInfo?.description;
+        return typeof description === 'string' ? tsdocMarkdown(description) : '';
+      },
+    },
   },
 };
 

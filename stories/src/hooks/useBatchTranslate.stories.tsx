@@ -1,6 +1,7 @@
 import { useBatchTranslate } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 import { NOTES } from '../support/sampleText.js';
 
@@ -27,10 +28,10 @@ function BatchDemo({ to }: { to: string }) {
 
 const meta = {
   title: 'Hooks/useBatchTranslate',
-  component: BatchDemo,
+  render: (args) => <BatchDemo {...args} />,
   args: { to: 'es' },
   argTypes: { to: { control: 'select', options: ['fr', 'es', 'de', 'ja'] } },
-  parameters: { inkling: { engine: { loadMs: 200, tokenMs: 30 } } },
+  parameters: { docs: { page: hookDocsPage(useBatchTranslate) }, inkling: { engine: { loadMs: 200, tokenMs: 30 } } },
 } satisfies Meta<typeof BatchDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;

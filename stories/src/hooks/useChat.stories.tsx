@@ -2,6 +2,7 @@ import { useChat } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 
 /** `useChat`: a conversation with the reply streaming in. */
@@ -39,7 +40,7 @@ function ChatDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useChat', component: ChatDemo, parameters: { inkling: { engine: { loadMs: 200, tokenMs: 40 } } } } satisfies Meta<typeof ChatDemo>;
+const meta = { title: 'Hooks/useChat', render: () => <ChatDemo />, parameters: { docs: { page: hookDocsPage(useChat) }, inkling: { engine: { loadMs: 200, tokenMs: 40 } } } } satisfies Meta<typeof ChatDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

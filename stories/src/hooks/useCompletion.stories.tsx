@@ -1,6 +1,7 @@
 import { useCompletion } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 
 /** `useCompletion`: one streaming job, with Stop. */
@@ -24,7 +25,7 @@ function CompletionDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useCompletion', component: CompletionDemo, parameters: { inkling: { engine: { loadMs: 200, tokenMs: 60 } } } } satisfies Meta<typeof CompletionDemo>;
+const meta = { title: 'Hooks/useCompletion', render: () => <CompletionDemo />, parameters: { docs: { page: hookDocsPage(useCompletion) }, inkling: { engine: { loadMs: 200, tokenMs: 60 } } } } satisfies Meta<typeof CompletionDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -1,6 +1,7 @@
 import { useEmbeddings } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 
 const TEXTS = ['Buy milk and bread', 'Weekly team meeting', 'Shopping list for Saturday'];
@@ -24,7 +25,7 @@ function EmbeddingsDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useEmbeddings', component: EmbeddingsDemo, parameters: { inkling: { engine: { loadMs: 200 } } } } satisfies Meta<typeof EmbeddingsDemo>;
+const meta = { title: 'Hooks/useEmbeddings', render: () => <EmbeddingsDemo />, parameters: { docs: { page: hookDocsPage(useEmbeddings) }, inkling: { engine: { loadMs: 200 } } } } satisfies Meta<typeof EmbeddingsDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -3,6 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
 import { PoolReady } from '../support/PoolReady.js';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE, modelReady } from '../support/playHelpers.js';
 
 /** `useGhostText` under your own markup: the suggestion shown beside a plain textarea. */
@@ -31,7 +32,7 @@ function GhostTextDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useGhostText', component: GhostTextDemo, parameters: { inkling: { engine: { loadMs: 300 } } } } satisfies Meta<typeof GhostTextDemo>;
+const meta = { title: 'Hooks/useGhostText', render: () => <GhostTextDemo />, parameters: { docs: { page: hookDocsPage(useGhostText) }, inkling: { engine: { loadMs: 300 } } } } satisfies Meta<typeof GhostTextDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -1,6 +1,7 @@
 import { useModelLoad } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 
 /** `useModelLoad` under your own markup. */
@@ -24,7 +25,7 @@ function LoadDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useModelLoad', component: LoadDemo, parameters: { inkling: { engine: { loadMs: 2000 } } } } satisfies Meta<typeof LoadDemo>;
+const meta = { title: 'Hooks/useModelLoad', render: () => <LoadDemo />, parameters: { docs: { page: hookDocsPage(useModelLoad) }, inkling: { engine: { loadMs: 2000 } } } } satisfies Meta<typeof LoadDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

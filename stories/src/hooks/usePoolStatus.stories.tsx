@@ -2,6 +2,7 @@ import { usePoolStatus } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
 import { JobDriver, job } from '../support/JobDriver.js';
+import { hookDocsPage } from '../support/hookDocsPage.js';
 import { PATIENCE } from '../support/playHelpers.js';
 
 const SCRIPT = [job(0, { id: 'a', task: 'one' }), job(0, { id: 'b', task: 'one' }), job(0, { id: 'c', task: 'one' })];
@@ -26,7 +27,7 @@ function StatusDemo() {
   );
 }
 
-const meta = { title: 'Hooks/usePoolStatus', component: StatusDemo, parameters: { inkling: { engine: { loadMs: 200, tokenMs: 30 } } } } satisfies Meta<typeof StatusDemo>;
+const meta = { title: 'Hooks/usePoolStatus', render: () => <StatusDemo />, parameters: { docs: { page: hookDocsPage(usePoolStatus) }, inkling: { engine: { loadMs: 200, tokenMs: 30 } } } } satisfies Meta<typeof StatusDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
