@@ -1,4 +1,5 @@
 import type { GhostContext } from './ghostPrompt.js';
+import { splitsPair } from './surrogatePair.js';
 
 /** Sizes of the context a ghost-text prompt carries (all in UTF-16 code units). */
 export interface PromptWindowSizes {
@@ -57,14 +58,6 @@ function segmenter(granularity: 'word' | 'grapheme'): Intl.Segmenter | undefined
     segmenters.set(granularity, found);
   }
   return found;
-}
-
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/** True when a cut at `at` would leave half a surrogate pair on each side. */
-function splitsPair(text: string, at: number): boolean {
-  return at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
 }
 
 /**
