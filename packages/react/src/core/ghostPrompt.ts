@@ -16,13 +16,12 @@ export interface GhostParamsInput extends GhostContext {
 }
 
 // Never built from the input: the system prompt is the same bytes on every keystroke, the first thing a prefix cache keeps.
-const SYSTEM_PROMPT = [
-  'You are the autocomplete of a text editor.',
-  'You get the text after the cursor, if any, then the text before the cursor, which ends where the cursor is.',
-  'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence.',
-  'Never repeat text you were given. No quotes, no explanations.',
-  'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.',
-].join(' ');
+const SYSTEM_PROMPT =
+  'You are the autocomplete of a text editor. ' +
+  'You get the text after the cursor, if any, then the text before the cursor, which ends where the cursor is. ' +
+  'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence. ' +
+  'Never repeat text you were given. No quotes, no explanations. ' +
+  'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.';
 
 /**
  * The default request of `useGhostText`: asks a chat model to continue the
@@ -75,7 +74,7 @@ function wordChars(text: string): number {
 function repeatedTail(before: string, out: string): number {
   for (let k = Math.min(before.length, out.length); k > 0; k -= 1) {
     const piece = out.slice(0, k);
-    if (!before.endsWith(piece) || wordChars(piece) === 0) continue;
+    if (!before.endsWith(piece) || !WORD_CHAR.test(piece)) continue;
     const start = before.length - k;
     const previous = before[start - 1] ?? ' ';
     const startsWord = BREAK_CHAR.test(previous) || BREAK_CHAR.test(piece[0] ?? '');

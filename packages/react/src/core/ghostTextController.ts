@@ -66,13 +66,13 @@ export class GhostTextController extends Store<GhostTextState> {
   readonly #pool: Pool;
   readonly #timers: PoolTimers;
   #options: GhostTextOptions;
-  /** The context the state describes; `undefined` forces the next `setOptions` to act. */
-  #context: GhostContext | undefined;
+  /** The context the state describes; `null` forces the next `setOptions` to act. */
+  #context: GhostContext | null = null;
   #request: Request | undefined;
   /** The request's job: a stopped or replaced one is heard from no more. */
   readonly #job = new StreamedJob();
   #timer: unknown;
-  #dismissed: GhostContext | undefined;
+  #dismissed: GhostContext | null = null;
   #composing = false;
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -90,12 +90,12 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     // Another session is another editor (or document): nothing carries over.
     if (options.session !== previous.session) {
-      this.#context = undefined;
-      this.#dismissed = undefined;
+      this.#context = null;
+      this.#dismissed = null;
       this.#reset();
     }
     if (options.enabled === false) {
-      this.#context = undefined;
+      this.#context = null;
       this.#reset();
       return;
     }
@@ -155,7 +155,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** Cancels the request, the debounce and any pending notification. */
   dispose(): void {
-    this.#context = undefined;
+    this.#context = null;
     this.#reset();
     this.cancelPendingFrame();
   }
@@ -172,7 +172,7 @@ export class GhostTextController extends Store<GhostTextState> {
     if (this.#request && this.#show(this.#request, context, 'now')) return;
     this.#reset();
     if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
-    this.#dismissed = undefined;
+    this.#dismissed = null;
     this.#set(ghostState('queued', context));
     const debounceMs = this.#options.debounceMs ?? 120;
     this.#timer = this.#timers.setTimeout(() => {
@@ -231,7 +231,7 @@ export class GhostTextController extends Store<GhostTextState> {
     }
     // An error, or cancelled from outside (the same session elsewhere, unload): nothing to show.
     this.#request = undefined;
-    const context = this.#context ?? null;
+    const context = this.#context;
     this.#set(result.status === 'error' && result.error ? ghostState('error', context, '', result.error) : ghostState('idle', context));
   }
 
@@ -248,7 +248,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#timer = undefined;
     this.#request = undefined;
     this.#job.stop();
-    this.#set(ghostState('idle', this.#context ?? null));
+    this.#set(ghostState('idle', this.#context));
   }
 
   /** Commits `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
