@@ -56,15 +56,11 @@ export function defaultGhostParams({ before, after, maxTokens }: GhostParamsInpu
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** Two letters or digits (a word, or two CJK characters), anywhere. */
+const TWO_WORD_CHARS = /[\p{L}\p{N}].*[\p{L}\p{N}]/su;
 const BREAK_CHAR = /[\s\p{P}\p{S}]/u;
 /** Scripts written without spaces: any character of them starts a word. */
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-
-function wordChars(text: string): number {
-  let n = 0;
-  for (const ch of text) if (WORD_CHAR.test(ch)) n += 1;
-  return n;
-}
 
 /**
  * Length of the longest start of `out` that `before` ends with, when that
@@ -78,7 +74,7 @@ function repeatedTail(before: string, out: string): number {
     const start = before.length - k;
     const previous = before[start - 1] ?? ' ';
     const startsWord = BREAK_CHAR.test(previous) || BREAK_CHAR.test(piece[0] ?? '');
-    const spaceless = NO_SPACE_SCRIPT.test(previous) && wordChars(piece) >= 2;
+    const spaceless = NO_SPACE_SCRIPT.test(previous) && TWO_WORD_CHARS.test(piece);
     if (startsWord || spaceless) return k;
   }
   return 0;
@@ -87,7 +83,7 @@ function repeatedTail(before: string, out: string): number {
 /** Where `out` starts to repeat the text after the caret, or `out.length`. */
 function repeatedAfter(out: string, after: string): number {
   const next = after.trimStart().slice(0, 24);
-  if (wordChars(next) < 2) return out.length;
+  if (!TWO_WORD_CHARS.test(next)) return out.length;
   const whole = out.indexOf(next);
   if (whole >= 0) return whole;
   // A trailing start of it, while it streams or when the reply ends on it.
