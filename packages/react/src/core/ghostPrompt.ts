@@ -39,18 +39,16 @@ const SYSTEM_PROMPT =
  * @example
  * pool.submit({ params: defaultGhostParams({ before: 'Dear Sam, thank', after: '', maxTokens: 24 }) });
  */
-export function defaultGhostParams({ before, after, maxTokens }: GhostParamsInput): ChatCompletionRequest {
-  const { head, tail } = promptWindow({ before, after });
+export function defaultGhostParams(input: GhostParamsInput): ChatCompletionRequest {
+  const { head, tail } = promptWindow(input);
   // What changes as a person types (the end of `head`) comes last.
-  const user = tail.trim()
-    ? `<after_cursor>${tail}</after_cursor>\n<before_cursor>${head}</before_cursor>`
-    : `<before_cursor>${head}</before_cursor>`;
+  const afterCursor = tail.trim() ? `<after_cursor>${tail}</after_cursor>\n` : '';
   return {
     messages: [
       { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: user },
+      { role: 'user', content: `${afterCursor}<before_cursor>${head}</before_cursor>` },
     ],
-    max_tokens: maxTokens,
+    max_tokens: input.maxTokens,
     temperature: 0,
   };
 }
