@@ -36,7 +36,8 @@ export function contextOf(text: string, caret: number | undefined): GhostContext
 }
 
 /**
- * Whether two contexts are the same text around the same caret.
+ * Whether two contexts are the same text around the same caret (a missing
+ * one, `null` or `undefined`, is the same only as itself).
  *
  * @example
  * sameContext(contextOf('ab', 1), { before: 'a', after: 'b' }); // true
