@@ -51,8 +51,7 @@ export interface PoolProviderProps {
 function privateClient(): QueryClient {
   // Results of a model at temperature 0 do not go stale, and nobody else
   // shares this client: keep them as long as the provider lives.
-  const forever = Number.POSITIVE_INFINITY;
-  return new QueryClient({ defaultOptions: { queries: { staleTime: forever, gcTime: forever, retry: false } } });
+  return new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, gcTime: Infinity, retry: false } } });
 }
 
 /**
@@ -71,8 +70,8 @@ function privateClient(): QueryClient {
  */
 export function PoolProvider({
   pool,
-  load = true,
-  unloadDelayMs = 1000,
+  load,
+  unloadDelayMs,
   modelId,
   queryClient,
   scheduleFrame = animationFrame,
@@ -91,6 +90,7 @@ export function PoolProvider({
     return () => client.unmount();
   }, [client]);
 
+  // Left out, `load` and `unloadDelayMs` take retainPool's defaults (the ones documented above).
   useEffect(() => retainPool(pool, { load, unloadDelayMs }), [pool, load, unloadDelayMs]);
 
   const value = useMemo<InklingContextValue>(

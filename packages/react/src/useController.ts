@@ -42,12 +42,13 @@ export function useController<O, C extends BoundController<unknown, O>>(
   create: (context: InklingContextValue, options: O) => C,
 ): readonly [C, ReturnType<C['getSnapshot']>] {
   const context = useInklingContext(hook);
-  const [binding, setBinding] = useState<Binding<C>>(() => ({ context, controller: create(context, options) }));
+  const bind = (): Binding<C> => ({ context, controller: create(context, options) });
+  const [binding, setBinding] = useState(bind);
   let current = binding;
   if (!sameBinding(binding.context, context)) {
     // Another pool: a controller for it, in this very render (React's
     // "adjusting state when a prop changes"), so no job reaches the old one.
-    current = { context, controller: create(context, options) };
+    current = bind();
     setBinding(current);
   }
   const { controller } = current;

@@ -22,13 +22,9 @@ const FALLBACK_FRAME_MS = 16;
  * const cancel = animationFrame(() => flush());
  */
 export const animationFrame: FrameScheduler = (callback) => {
-  const g = globalThis as {
-    requestAnimationFrame?: (cb: () => void) => number;
-    cancelAnimationFrame?: (handle: number) => void;
-  };
-  if (typeof g.requestAnimationFrame === 'function' && typeof g.cancelAnimationFrame === 'function') {
-    const handle = g.requestAnimationFrame(() => callback());
-    return () => g.cancelAnimationFrame?.(handle);
+  if (typeof requestAnimationFrame === 'function' && typeof cancelAnimationFrame === 'function') {
+    const handle = requestAnimationFrame(() => callback());
+    return () => cancelAnimationFrame(handle);
   }
   const handle = setTimeout(callback, FALLBACK_FRAME_MS);
   return () => clearTimeout(handle);

@@ -16,13 +16,12 @@ export interface GhostParamsInput extends GhostContext {
 }
 
 // Never built from the input: the system prompt is the same bytes on every keystroke, the first thing a prefix cache keeps.
-const SYSTEM_PROMPT = [
-  'You are the autocomplete of a text editor.',
-  'You get the text after the cursor, if any, then the text before the cursor, which ends where the cursor is.',
-  'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence.',
-  'Never repeat text you were given. No quotes, no explanations.',
-  'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.',
-].join(' ');
+const SYSTEM_PROMPT =
+  'You are the autocomplete of a text editor. ' +
+  'You get the text after the cursor, if any, then the text before the cursor, which ends where the cursor is. ' +
+  'Reply with only the text to insert at the cursor, so that it continues the text before the cursor naturally and fits the text after it: a few words, at most the rest of the sentence. ' +
+  'Never repeat text you were given. No quotes, no explanations. ' +
+  'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.';
 
 /**
  * The default request of `useGhostText`: asks a chat model to continue the
@@ -40,32 +39,26 @@ const SYSTEM_PROMPT = [
  * @example
  * pool.submit({ params: defaultGhostParams({ before: 'Dear Sam, thank', after: '', maxTokens: 24 }) });
  */
-export function defaultGhostParams({ before, after, maxTokens }: GhostParamsInput): ChatCompletionRequest {
-  const { head, tail } = promptWindow({ before, after });
+export function defaultGhostParams(input: GhostParamsInput): ChatCompletionRequest {
+  const { head, tail } = promptWindow(input);
   // What changes as a person types (the end of `head`) comes last.
-  const user = tail.trim()
-    ? `<after_cursor>${tail}</after_cursor>\n<before_cursor>${head}</before_cursor>`
-    : `<before_cursor>${head}</before_cursor>`;
+  const afterCursor = tail.trim() ? `<after_cursor>${tail}</after_cursor>\n` : '';
   return {
     messages: [
       { role: 'system', content: SYSTEM_PROMPT },
-      { role: 'user', content: user },
+      { role: 'user', content: `${afterCursor}<before_cursor>${head}</before_cursor>` },
     ],
-    max_tokens: maxTokens,
+    max_tokens: input.maxTokens,
     temperature: 0,
   };
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+/** Two letters or digits (a word, or two CJK characters), anywhere. */
+const TWO_WORD_CHARS = /[\p{L}\p{N}].*[\p{L}\p{N}]/su;
 const BREAK_CHAR = /[\s\p{P}\p{S}]/u;
 /** Scripts written without spaces: any character of them starts a word. */
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-
-function wordChars(text: string): number {
-  let n = 0;
-  for (const ch of text) if (WORD_CHAR.test(ch)) n += 1;
-  return n;
-}
 
 /**
  * Length of the longest start of `out` that `before` ends with, when that
@@ -75,11 +68,11 @@ function wordChars(text: string): number {
 function repeatedTail(before: string, out: string): number {
   for (let k = Math.min(before.length, out.length); k > 0; k -= 1) {
     const piece = out.slice(0, k);
-    if (!before.endsWith(piece) || wordChars(piece) === 0) continue;
+    if (!before.endsWith(piece) || !WORD_CHAR.test(piece)) continue;
     const start = before.length - k;
     const previous = before[start - 1] ?? ' ';
     const startsWord = BREAK_CHAR.test(previous) || BREAK_CHAR.test(piece[0] ?? '');
-    const spaceless = NO_SPACE_SCRIPT.test(previous) && wordChars(piece) >= 2;
+    const spaceless = NO_SPACE_SCRIPT.test(previous) && TWO_WORD_CHARS.test(piece);
     if (startsWord || spaceless) return k;
   }
   return 0;
@@ -88,7 +81,7 @@ function repeatedTail(before: string, out: string): number {
 /** Where `out` starts to repeat the text after the caret, or `out.length`. */
 function repeatedAfter(out: string, after: string): number {
   const next = after.trimStart().slice(0, 24);
-  if (wordChars(next) < 2) return out.length;
+  if (!TWO_WORD_CHARS.test(next)) return out.length;
   const whole = out.indexOf(next);
   if (whole >= 0) return whole;
   // A trailing start of it, while it streams or when the reply ends on it.

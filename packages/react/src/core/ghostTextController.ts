@@ -1,8 +1,8 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
-import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, projectGhostText, sameContext } from './projectGhostText.js';
-import { Store } from './store.js';
+import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
+import { Store, type Urgency } from './store.js';
 import { StreamedJob } from './streamedJob.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
@@ -38,38 +38,16 @@ interface Request extends GhostContext {
   done: boolean;
 }
 
-type Action =
-  | { type: 'clear'; context: GhostContext | null }
-  | { type: 'queued'; context: GhostContext }
-  | { type: 'show'; suggestion: string; status: GhostTextStatus; context: GhostContext }
-  | { type: 'error'; error: InklingError; context: GhostContext | null };
-
-const IDLE: GhostTextState = { suggestion: '', status: 'idle', error: null, context: null };
-
-function reduce(state: GhostTextState, action: Action): GhostTextState {
-  const next: GhostTextState =
-    action.type === 'show'
-      ? { suggestion: action.suggestion, status: action.status, error: null, context: action.context }
-      : action.type === 'error'
-        ? { suggestion: '', status: 'error', error: action.error, context: action.context }
-        : { suggestion: '', status: action.type === 'clear' ? 'idle' : 'queued', error: null, context: action.context };
-  const same =
-    next.suggestion === state.suggestion &&
-    next.status === state.status &&
-    next.error === state.error &&
-    (next.context === state.context || (next.context !== null && state.context !== null && sameContext(state.context, next.context)));
-  return same ? state : next;
-}
-
 /** Throws an `InvalidOptionError` for a duration a timer cannot honour. */
 function checkOptions(options: GhostTextOptions): void {
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
 }
 
+// Looked up when called, so fake timers installed later replace them.
 const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
 /**
@@ -88,17 +66,17 @@ export class GhostTextController extends Store<GhostTextState> {
   readonly #pool: Pool;
   readonly #timers: PoolTimers;
   #options: GhostTextOptions;
-  /** The context the state describes; `undefined` forces the next `setOptions` to act. */
-  #context: GhostContext | undefined;
+  /** The context the state describes; `null` forces the next `setOptions` to act. */
+  #context: GhostContext | null = null;
   #request: Request | undefined;
   /** The request's job: a stopped or replaced one is heard from no more. */
   readonly #job = new StreamedJob();
   #timer: unknown;
-  #dismissed: GhostContext | undefined;
+  #dismissed: GhostContext | null = null;
   #composing = false;
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
-    super(IDLE, environment.scheduleFrame);
+    super(ghostState('idle', null), environment.scheduleFrame);
     checkOptions(options);
     this.#pool = pool;
     this.#options = options;
@@ -112,12 +90,12 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     // Another session is another editor (or document): nothing carries over.
     if (options.session !== previous.session) {
-      this.#context = undefined;
-      this.#dismissed = undefined;
+      this.#context = null;
+      this.#dismissed = null;
       this.#reset();
     }
     if (options.enabled === false) {
-      this.#context = undefined;
+      this.#context = null;
       this.#reset();
       return;
     }
@@ -155,7 +133,7 @@ export class GhostTextController extends Store<GhostTextState> {
    * is never shown, and nothing is shown while `enabled` is false.
    */
   view(state: GhostTextState, { text, caret, enabled }: Pick<GhostTextOptions, 'text' | 'caret' | 'enabled'>): GhostTextState {
-    if (enabled === false) return { ...state, suggestion: '', status: 'idle', error: null };
+    if (enabled === false) return ghostState('idle', state.context);
     return projectGhostText(state, contextOf(text, caret));
   }
 
@@ -177,7 +155,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** Cancels the request, the debounce and any pending notification. */
   dispose(): void {
-    this.#context = undefined;
+    this.#context = null;
     this.#reset();
     this.cancelPendingFrame();
   }
@@ -194,8 +172,8 @@ export class GhostTextController extends Store<GhostTextState> {
     if (this.#request && this.#show(this.#request, context, 'now')) return;
     this.#reset();
     if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
-    this.#dismissed = undefined;
-    this.#dispatch({ type: 'queued', context });
+    this.#dismissed = null;
+    this.#set(ghostState('queued', context));
     const debounceMs = this.#options.debounceMs ?? 120;
     this.#timer = this.#timers.setTimeout(() => {
       this.#timer = undefined;
@@ -208,9 +186,9 @@ export class GhostTextController extends Store<GhostTextState> {
    * false (showing nothing) when it no longer fits: the text was not typed
    * through its suggestion, or the suggestion has been typed in full.
    */
-  #show(request: Request, context: GhostContext, urgency: 'now' | 'frame'): boolean {
-    if (context.after !== request.after || !context.before.startsWith(request.before)) return false;
-    const typed = context.before.slice(request.before.length);
+  #show(request: Request, context: GhostContext, urgency: Urgency): boolean {
+    const typed = typedSince(request, context);
+    if (typed === undefined) return false;
     const full = stripRepetition(request.raw, request, request.done);
     let suggestion: string;
     if (full.startsWith(typed)) suggestion = full.slice(typed.length);
@@ -218,7 +196,7 @@ export class GhostTextController extends Store<GhostTextState> {
     else return false;
     if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
     const status: GhostTextStatus = request.done ? (suggestion ? 'done' : 'idle') : suggestion ? 'streaming' : 'queued';
-    this.commit(reduce(this.state, { type: 'show', suggestion, status, context }), urgency);
+    this.#set(ghostState(status, context, suggestion), urgency);
     return true;
   }
 
@@ -230,7 +208,7 @@ export class GhostTextController extends Store<GhostTextState> {
       params = buildParams({ ...context, maxTokens });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#dispatch({ type: 'error', context, error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) });
+      this.#set(ghostState('error', context, '', new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error })));
       return;
     }
     this.#request = request;
@@ -249,18 +227,16 @@ export class GhostTextController extends Store<GhostTextState> {
     if (result.status === 'done') {
       request.raw = result.text;
       this.#follow(request, 'now');
-    } else if (result.status === 'error' && result.error) {
-      this.#request = undefined;
-      this.#dispatch({ type: 'error', error: result.error, context: this.#context ?? null });
-    } else {
-      // Cancelled from outside (the same session elsewhere, unload): nothing to show.
-      this.#request = undefined;
-      this.#dispatch({ type: 'clear', context: this.#context ?? null });
+      return;
     }
+    // An error, or cancelled from outside (the same session elsewhere, unload): nothing to show.
+    this.#request = undefined;
+    const context = this.#context;
+    this.#set(result.status === 'error' && result.error ? ghostState('error', context, '', result.error) : ghostState('idle', context));
   }
 
   /** Shows new output; output that stopped fitting the text is dropped and asked again. */
-  #follow(request: Request, urgency: 'now' | 'frame'): void {
+  #follow(request: Request, urgency: Urgency): void {
     const context = this.#context;
     if (!context || this.#composing) return;
     if (!this.#show(request, context, urgency)) this.#changed(context);
@@ -272,10 +248,13 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#timer = undefined;
     this.#request = undefined;
     this.#job.stop();
-    this.#dispatch({ type: 'clear', context: this.#context ?? null });
+    this.#set(ghostState('idle', this.#context));
   }
 
-  #dispatch(action: Action): void {
-    this.commit(reduce(this.state, action), 'now');
+  /** Commits `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
+  #set(next: GhostTextState, urgency: Urgency = 'now'): void {
+    const state = this.state;
+    const same = next.suggestion === state.suggestion && next.status === state.status && next.error === state.error && sameContext(state.context, next.context);
+    this.commit(same ? state : next, urgency);
   }
 }

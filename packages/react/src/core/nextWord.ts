@@ -1,3 +1,5 @@
+import { segmenter } from './segmenter.js';
+
 /**
  * The start of `text` up to and including its first word, with any spaces or
  * punctuation before it, found with `Intl.Segmenter` so languages written
@@ -8,12 +10,12 @@
  * nextWord('今日は良い天気です', 'ja'); // '今日'
  */
 export function nextWord(text: string, locale?: string): string {
-  if (!text) return '';
-  if (typeof Intl.Segmenter !== 'function') return /^[\s\p{P}]*[^\s\p{P}]*/u.exec(text)?.[0] || text;
+  const words = segmenter('word', locale);
+  if (!words) return /^[\s\p{P}]*[^\s\p{P}]*/u.exec(text)?.[0] || text;
   let end = 0;
-  for (const segment of new Intl.Segmenter(locale, { granularity: 'word' }).segment(text)) {
-    end = segment.index + segment.segment.length;
-    if (segment.isWordLike) break;
+  for (const { index, segment, isWordLike } of words.segment(text)) {
+    end = index + segment.length;
+    if (isWordLike) break;
   }
   return text.slice(0, end);
 }

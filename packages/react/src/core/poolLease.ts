@@ -43,14 +43,12 @@ class PoolLease extends Subscribable {
   }
 
   protected override onSubscribe(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    clearTimeout(this.#timer); // a no-op when none is pending
   }
 
   protected override onUnsubscribe(): void {
     if (!this.#loadRequested || !Number.isFinite(this.#unloadDelayMs)) return;
     this.#timer = setTimeout(() => {
-      this.#timer = undefined;
       this.#loadRequested = false;
       void this.#pool.unload();
     }, this.#unloadDelayMs);

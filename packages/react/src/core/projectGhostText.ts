@@ -1,6 +1,7 @@
 import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
 import { nextWord } from './nextWord.js';
+import { splitsPair } from './surrogatePair.js';
 
 /**
  * `idle`: nothing to show. `queued`: waiting out the debounce or for the
@@ -30,21 +31,46 @@ export interface GhostTextState {
  */
 export function contextOf(text: string, caret: number | undefined): GhostContext {
   let at = Math.max(0, Math.min(text.length, Math.trunc(caret ?? text.length) || 0));
-  if (at > 0 && at < text.length && isHighSurrogate(text.charCodeAt(at - 1)) && isLowSurrogate(text.charCodeAt(at))) at -= 1;
+  if (splitsPair(text, at)) at -= 1;
   return { before: text.slice(0, at), after: text.slice(at) };
 }
 
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
 /**
- * Whether two contexts are the same text around the same caret.
+ * Whether two contexts are the same text around the same caret (a missing
+ * one, `null` or `undefined`, is the same only as itself).
  *
  * @example
  * sameContext(contextOf('ab', 1), { before: 'a', after: 'b' }); // true
  */
-export function sameContext(a: GhostContext | undefined | null, b: GhostContext): boolean {
-  return !!a && a.before === b.before && a.after === b.after;
+export function sameContext(a: GhostContext | undefined | null, b: GhostContext | null): boolean {
+  return a === b || (!!a && !!b && a.before === b.before && a.after === b.after);
+}
+
+/**
+ * What was typed to get from `from` to `to` (`''` for the same context), or
+ * `undefined` when `to` is not `from` with text typed at the caret.
+ *
+ * @example
+ * typedSince({ before: 'The', after: '' }, { before: 'The qu', after: '' }); // ' qu'
+ */
+export function typedSince(from: GhostContext, to: GhostContext): string | undefined {
+  return to.after === from.after && to.before.startsWith(from.before) ? to.before.slice(from.before.length) : undefined;
+}
+
+/**
+ * A ghost-text state: `suggestion` (default none) shown at `context` with
+ * `status`, and the `error` when that is `'error'`.
+ *
+ * @example
+ * ghostState('queued', { before: 'Hi', after: '' }); // { suggestion: '', status: 'queued', error: null, context: … }
+ */
+export function ghostState(
+  status: GhostTextStatus,
+  context: GhostContext | null,
+  suggestion = '',
+  error: InklingError | null = null,
+): GhostTextState {
+  return { suggestion, status, error, context };
 }
 
 /**
@@ -59,13 +85,12 @@ export function sameContext(a: GhostContext | undefined | null, b: GhostContext)
 export function projectGhostText(state: GhostTextState, context: GhostContext): GhostTextState {
   const at = state.context;
   if (!at || sameContext(at, context)) return state;
-  if (state.suggestion && context.after === at.after && context.before.startsWith(at.before)) {
-    const typed = context.before.slice(at.before.length);
-    if (typed.length < state.suggestion.length && state.suggestion.startsWith(typed)) {
-      return { ...state, suggestion: state.suggestion.slice(typed.length), context };
-    }
+  const { suggestion } = state;
+  const typed = typedSince(at, context);
+  if (suggestion && typed !== undefined && typed.length < suggestion.length && suggestion.startsWith(typed)) {
+    return { ...state, suggestion: suggestion.slice(typed.length), context };
   }
-  return { suggestion: '', status: state.status === 'idle' ? 'idle' : 'queued', error: null, context };
+  return ghostState(state.status === 'idle' ? 'idle' : 'queued', context);
 }
 
 /**

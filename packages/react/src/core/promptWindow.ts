@@ -1,4 +1,6 @@
 import type { GhostContext } from './ghostPrompt.js';
+import { segmenter } from './segmenter.js';
+import { splitsPair } from './surrogatePair.js';
 
 /** Sizes of the context a ghost-text prompt carries (all in UTF-16 code units). */
 export interface PromptWindowSizes {
@@ -46,27 +48,6 @@ export function promptWindow({ before, after }: GhostContext, sizes: PromptWindo
   return { head: before.slice(start), tail: after.slice(0, boundaryAtOrBefore(after, sizes.after)) };
 }
 
-const segmenters = new Map<string, Intl.Segmenter>();
-
-/** A shared segmenter (built on first use, never at import), or `undefined` where the runtime has none. */
-function segmenter(granularity: 'word' | 'grapheme'): Intl.Segmenter | undefined {
-  if (typeof Intl.Segmenter !== 'function') return undefined;
-  let found = segmenters.get(granularity);
-  if (!found) {
-    found = new Intl.Segmenter(undefined, { granularity });
-    segmenters.set(granularity, found);
-  }
-  return found;
-}
-
-const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
-
-/** True when a cut at `at` would leave half a surrogate pair on each side. */
-function splitsPair(text: string, at: number): boolean {
-  return at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
-}
-
 /**
  * The first word start at or after `from` (within `SNAP_CHARS`), else the first
  * character boundary there: a start that depends only on the text near `from`.
@@ -75,20 +56,20 @@ function wordStartFrom(text: string, from: number): number {
   if (from <= 0) return 0;
   // A little context before `from`, so clusters and words that straddle it are seen whole.
   const lead = Math.max(0, from - 16);
-  const piece = text.slice(lead, Math.min(text.length, from + SNAP_CHARS));
+  const piece = text.slice(lead, from + SNAP_CHARS);
   const words = segmenter('word');
   if (words) {
     let fallback: number | undefined;
     for (const { index, isWordLike } of words.segment(piece)) {
       const at = lead + index;
-      if (at < from || index === 0) continue;
+      if (at < from) continue; // `lead` is before `from`, so this also skips the piece's start
       fallback ??= at;
       if (isWordLike) return at;
     }
     if (fallback !== undefined) return fallback;
   } else {
     for (let at = from; at < lead + piece.length; at += 1) {
-      if (/\s/.test(text[at - 1] ?? '') && /\S/.test(text[at] ?? '') && !splitsPair(text, at)) return at;
+      if (/\s\S/.test(text.slice(at - 1, at + 1))) return at; // after a space: never inside a pair
     }
   }
   return splitsPair(text, from) ? from + 1 : from;

@@ -97,14 +97,13 @@ export abstract class Store<S> extends Subscribable {
   }
 
   #notify(urgency: Urgency): void {
+    // A flush already due at the end of this microtask comes before any frame (and calls the frame off).
+    if (this.#microtask) return;
     if (urgency === 'now') {
-      this.#cancelFrame?.();
-      this.#cancelFrame = undefined;
-      if (this.#microtask) return;
       this.#microtask = true;
       queueMicrotask(this.#flush);
-    } else if (!this.#cancelFrame && !this.#microtask) {
-      this.#cancelFrame = this.#scheduleFrame(this.#flush);
+    } else {
+      this.#cancelFrame ??= this.#scheduleFrame(this.#flush);
     }
   }
 
@@ -116,8 +115,7 @@ export abstract class Store<S> extends Subscribable {
 
   readonly #flush = (): void => {
     this.#microtask = false;
-    this.#cancelFrame?.();
-    this.#cancelFrame = undefined;
+    this.cancelPendingFrame();
     for (const listener of [...this.listeners]) listener();
   };
 }

@@ -15,7 +15,8 @@ export interface StreamedJobHandlers {
  * One streamed job at a time, whose text is shown as it arrives: starting a
  * job stops the one before, and a job that was stopped or replaced is heard
  * from no more (its late chunks and its result are ignored). Each start takes
- * a new token; only the job holding the current one may speak. Completion,
+ * a new `AbortController`, which is also the job's token: only the job whose
+ * controller is the current one may speak. Completion,
  * chat and ghost text hold one; a batch translation holds one per item.
  *
  * @example
@@ -24,8 +25,7 @@ export interface StreamedJobHandlers {
  * job.stop();
  */
 export class StreamedJob {
-  /** The token of the job allowed to speak; a stop or a start moves it on. */
-  #token = 0;
+  /** The current job's abort controller: a stop or a start replaces it, silencing the job. */
   #abort: AbortController | undefined;
 
   /** Whether a job is running (started, and neither ended nor stopped). */
@@ -36,8 +36,6 @@ export class StreamedJob {
   /** Submits `spec`, stopping the job before. Resolves with the result; never rejects. */
   start(pool: Pool, spec: Omit<ChatJobSpec, 'signal' | 'onChunk'>, handlers: StreamedJobHandlers): Promise<JobResult> {
     this.stop();
-    this.#token += 1;
-    const token = this.#token;
     const abort = new AbortController();
     this.#abort = abort;
     let text = '';
@@ -46,15 +44,14 @@ export class StreamedJob {
       signal: abort.signal,
       onChunk: (chunk) => {
         const delta = chunkText(chunk);
-        if (!delta || token !== this.#token) return;
+        if (!delta || abort !== this.#abort) return;
         text += delta;
         handlers.onText(text);
       },
     });
     return job.then((result) => {
-      if (token === this.#token) {
+      if (abort === this.#abort) {
         this.#abort = undefined;
-        this.#token += 1;
         handlers.onEnd(result);
       }
       handlers.onFinish?.(result);
@@ -65,10 +62,8 @@ export class StreamedJob {
   /** Stops the current job. Returns whether there was one. */
   stop(): boolean {
     const abort = this.#abort;
-    if (!abort) return false;
     this.#abort = undefined;
-    this.#token += 1;
-    abort.abort();
-    return true;
+    abort?.abort();
+    return !!abort;
   }
 }
