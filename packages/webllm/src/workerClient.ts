@@ -1,7 +1,9 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { PROTOCOL, type PageRequest, type WorkerMessage, fromWire, isWorkerMessage } from './protocol.js';
 import { ChunkQueue } from './chunkQueue.js';
-import type { WebLLMProgressReport, WorkerLike } from './types.js';
+import type { WebLLMLoadProgress } from './progressMapper.js';
+import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from './protocol.js';
+import type { WorkerLike } from './types.js';
+import { fromWire } from './wireError.js';
 import { WorkerWatch } from './workerWatch.js';
 
 /** What waits for the answers to one request. */
@@ -9,7 +11,7 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   chunks?: ChunkQueue;
-  onProgress?: (report: WebLLMProgressReport) => void;
+  onProgress?: (report: WebLLMLoadProgress) => void;
 }
 
 /**
@@ -50,7 +52,7 @@ export class WorkerClient {
   }
 
   /** Sends a request; settles with the worker's answer. */
-  request(message: PageRequest, onProgress?: (report: WebLLMProgressReport) => void): Promise<unknown> {
+  request(message: PageRequest, onProgress?: (report: WebLLMLoadProgress) => void): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.#send(message, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
       if (id === undefined) reject(this.watch.death);

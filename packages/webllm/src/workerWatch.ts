@@ -4,15 +4,14 @@ import type { WorkerLike } from './types.js';
 /**
  * Watches an engine's worker for death: a request to a dead worker would
  * wait for ever. `onDeath` hears of it once (the client fails what is
- * waiting), and `race` rejects with the `WorkerCrashedError` from then on.
+ * waiting), and `death` says why from then on.
  *
  * @example
  * const watch = new WorkerWatch(worker, (death) => failEverything(death));
- * const answer = await watch.race(request);
+ * if (watch.death) throw watch.death;
  */
 export class WorkerWatch {
   #death: WorkerCrashedError | undefined;
-  readonly #waiting = new Set<(error: WorkerCrashedError) => void>();
   readonly #onDeath: ((death: WorkerCrashedError) => void) | undefined;
 
   constructor(worker: WorkerLike, onDeath?: (death: WorkerCrashedError) => void) {
@@ -32,21 +31,10 @@ export class WorkerWatch {
     return this.#death;
   }
 
-  /** Marks the worker dead and fails every call waiting on it. */
+  /** Marks the worker dead; `onDeath` fails every call waiting on it. */
   kill(error: WorkerCrashedError): void {
     if (this.#death) return;
     this.#death = error;
-    for (const reject of this.#waiting) reject(error);
-    this.#waiting.clear();
     this.#onDeath?.(error);
-  }
-
-  /** Settles like `promise`, or rejects when the worker dies first. */
-  race<T>(promise: Promise<T>): Promise<T> {
-    if (this.#death) return Promise.reject(this.#death);
-    return new Promise<T>((resolve, reject) => {
-      this.#waiting.add(reject);
-      promise.then(resolve, reject).finally(() => this.#waiting.delete(reject));
-    });
   }
 }
