@@ -83,5 +83,5 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
 }
 
 function silentWorker(): string {
-  return `The engine's worker did not answer within ${HANDSHAKE_TIMEOUT_MS / 1000} s. Check that its script loads and runs @inkling/webllm/worker: the worker's URL (the \`worker\` option, or how the bundler emits the default worker) and the page's Content-Security-Policy (worker-src).`;
+  return `The engine's worker did not answer within ${HANDSHAKE_TIMEOUT_MS / 1000} s. Check that its script loads and runs @inkling/webllm/worker: its URL (the \`worker\` option, or how the bundler emitted the default one) and the page's Content-Security-Policy (worker-src).`;
 }

@@ -96,7 +96,7 @@ function validate(options: WebLLMEnginesOptions): void {
   }
   if ((options as { webllm?: unknown }).webllm !== undefined) {
     throw new InvalidOptionError(
-      'webllmEngines() no longer takes a "webllm" module: WebLLM runs in the engine worker only, so the page never downloads it. To pick its version, make a worker file that calls hostWebLLM(globalThis, { MLCEngine, prebuiltAppConfig }) with that version\'s exports, and pass it as the `worker` option.',
+      'webllmEngines() takes no "webllm" module: WebLLM runs only in the engine worker. To pick its version, pass a `worker` whose file calls hostWebLLM(globalThis, { MLCEngine, prebuiltAppConfig }) with that version\'s exports.',
     );
   }
   if (options.appConfig !== undefined && !Array.isArray(options.appConfig?.model_list)) {
