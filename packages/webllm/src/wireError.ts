@@ -10,20 +10,24 @@ import {
 } from './errors.js';
 import type { WireError } from './protocol.js';
 
+/** How many causes deep an error crosses: enough for WebLLM's, and one that is its own cause ends. */
+const MAX_CAUSES = 3;
+
 /**
  * An error as it crosses to the page: its name, words, fields and cause.
  * WebLLM sometimes throws strings (`"DeviceLostError: ..."`); those are split
  * into name and message. Only Inkling's errors send their fields (plain
- * values), so nothing that cannot be cloned is posted.
+ * values), so nothing that cannot be cloned is posted. `depth` counts the
+ * causes above this one.
  *
  * @example
  * post({ type: 'error', id, error: toWire(classifyRunError(reason)) });
  */
-export function toWire(reason: unknown): WireError {
+export function toWire(reason: unknown, depth = 0): WireError {
   const { name, message, cause } = asError(reason);
   const wire: WireError = { name, message };
   if (reason instanceof InklingError) wire.fields = Object.fromEntries(Object.entries(reason).filter(([key]) => key !== 'name'));
-  if (cause !== undefined) wire.cause = toWire(cause);
+  if (cause !== undefined && depth < MAX_CAUSES) wire.cause = toWire(cause, depth + 1);
   return wire;
 }
 

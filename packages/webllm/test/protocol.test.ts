@@ -32,6 +32,9 @@ describe("the worker protocol's errors and messages", () => {
     expect(lost).toBeInstanceOf(GPUDeviceLostError);
     expect(lost).toBeInstanceOf(EngineCrashedError);
     expect((lost as GPUDeviceLostError).fatal).toBe(true);
+    const circular = new Error('its own cause');
+    circular.cause = circular;
+    expect(toWire(circular).cause?.cause?.cause?.cause).toBeUndefined();
   });
 
   it("tells its own messages from WebLLM's { kind, uuid } protocol", () => {
