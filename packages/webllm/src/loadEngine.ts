@@ -56,7 +56,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   signal?.addEventListener('abort', onAbort, { once: true });
   // A worker whose script never runs ours (a wrong URL, a file the bundler
   // left out, a blocked one) may neither answer nor fail.
-  const handshake = setTimeout(() => client.watch.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
+  const handshake = setTimeout(() => client.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
   let answer: LoadAnswer;
   try {
     if (signal?.aborted) onAbort();

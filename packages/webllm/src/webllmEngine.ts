@@ -44,7 +44,7 @@ export class WebLLMEngine implements Engine {
   /** Stops the generation running now, between two decode steps. */
   interruptGenerate(): void {
     const current = this.#current;
-    if (this.#client.watch.death || this.#unloading || !current || current.chunks.ended) return;
+    if (this.#unloading || !current || current.chunks.ended) return;
     this.#client.notify({ type: 'interrupt', id: current.id });
   }
 
@@ -87,7 +87,7 @@ export class WebLLMEngine implements Engine {
  * await shutDown(client, worker);
  */
 export async function shutDown(client: WorkerClient, worker: WorkerLike): Promise<void> {
-  if (!client.watch.death) {
+  if (!client.death) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNLOAD_GRACE_MS)));
     try {
