@@ -14,7 +14,7 @@ export interface TextareaState {
   readonly selection: TextSelection;
   /** Call from `onChange`: keeps the uncontrolled text and the selection. */
   readonly changed: (event: ChangeEvent<HTMLTextAreaElement>) => void;
-  /** Reads the selection from the element (after keys, clicks, focus). */
+  /** Reads the selection from the element: give it to the textarea's `onSelect` (and call it after keys, clicks, focus). */
   readonly readSelection: () => void;
 }
 
@@ -52,22 +52,17 @@ export function useTextareaState(ref: RefObject<HTMLTextAreaElement | null>, val
   useIsomorphicLayoutEffect(readSelection, [text, readSelection]);
 
   // A caret moved by script (`setSelectionRange`) reaches React's `onSelect`
-  // only in some browsers: Chromium fires `selectionchange` at the textarea
-  // itself, older engines at the document.
+  // only where the browser fires `selectionchange` at the document (React
+  // listens there). Chromium fires it at the textarea itself, and `select`
+  // there too: those are heard here.
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const doc = element.ownerDocument;
-    const onDocument = () => {
-      if (doc.activeElement === element) readSelection();
-    };
     element.addEventListener('selectionchange', readSelection);
     element.addEventListener('select', readSelection);
-    doc.addEventListener('selectionchange', onDocument);
     return () => {
       element.removeEventListener('selectionchange', readSelection);
       element.removeEventListener('select', readSelection);
-      doc.removeEventListener('selectionchange', onDocument);
     };
   }, [ref, readSelection]);
 

@@ -1,4 +1,5 @@
 import { InklingError } from '@inkling/scheduler';
+import { asError } from './asError.js';
 import {
   GPUDeviceLostError,
   ModelLoadError,
@@ -11,24 +12,9 @@ import { f32Variant } from './modelCatalogue.js';
 import type { WebLLMModelRecord } from './types.js';
 
 /**
- * WebLLM's worker sends errors across as strings (`err.toString()`, so
- * `"DeviceLostError: The WebGPU device was lost..."`). This turns any rejection
- * back into an `Error` whose `name` is WebLLM's class name.
- *
- * @example
- * asError('DeviceLostError: lost').name; // 'DeviceLostError'
- */
-export function asError(reason: unknown): Error {
-  if (reason instanceof Error) return reason;
-  const text = typeof reason === 'string' ? reason : String(reason);
-  const match = /^([A-Za-z][A-Za-z0-9]*Error): ([\s\S]*)$/.exec(text);
-  const error = new Error(match ? match[2] : text);
-  if (match?.[1]) error.name = match[1];
-  return error;
-}
-
-/**
- * The typed error for a failed load, with the original as `cause`.
+ * The typed error for a failed load, with the original as `cause`. It runs in
+ * the engine worker, which knows WebLLM's errors and the model's record; the
+ * page receives the typed error as it is.
  *
  * @example
  * throw classifyLoadError(reason, 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC', record);
@@ -50,7 +36,8 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
 }
 
 /**
- * The error to hand the pool for a failed call on a loaded engine. A lost
+ * The error to hand the pool for a failed call on a loaded engine (worded in
+ * the engine worker, like `classifyLoadError`). A lost
  * device, or an engine that lost its model (WebLLM unloads itself after a
  * device loss), is fatal: the pool replaces the engine.
  *

@@ -1,7 +1,13 @@
 import type { ChatCompletionChunk } from '@inkling/scheduler';
-import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage, toWire } from './protocol.js';
+import { checkWebGPU } from './checkWebGPU.js';
+import { classifyLoadError, classifyRunError } from './classifyError.js';
+import type { GPULike } from './detectWebGPU.js';
+import { ModelNotFoundError } from './errors.js';
+import { ProgressMapper } from './progressMapper.js';
+import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
+import { toWire } from './wireError.js';
 
 /** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
 export interface WorkerEndpoint {
@@ -11,6 +17,16 @@ export interface WorkerEndpoint {
 
 /** The part of `@mlc-ai/web-llm` the engine worker needs. */
 export type WebLLMEngineModule = Pick<WebLLMModule, 'MLCEngine' | 'prebuiltAppConfig'>;
+
+/** Options of `hostWebLLM`. */
+export interface HostWebLLMOptions {
+  /**
+   * The WebGPU entry point checked before each load (an adapter, `shader-f16`
+   * for an f16 model). Default: the worker's own `navigator.gpu`, looked up
+   * when a load starts.
+   */
+  gpu?: GPULike | null;
+}
 
 /** One stream the worker is reading from WebLLM. */
 interface StreamState {
@@ -26,6 +42,12 @@ interface StreamState {
  * global scope and the WebLLM it bundles; call it yourself to run another
  * WebLLM version in the peer range, or in a Node worker thread.
  *
+ * The work that needs WebLLM's knowledge happens here, so the page never
+ * carries it: before a load the worker finds the model's record and checks
+ * WebGPU; WebLLM's progress reports become one overall fraction; WebLLM's
+ * errors become Inkling's typed errors (`ModelLoadError`, `OutOfMemoryError`,
+ * `GPUDeviceLostError`...), which cross with their message and fields.
+ *
  * The worker streams chunks as WebLLM makes them (no round trip per token),
  * forwards an interrupt only to a stream that is running (so WebLLM before
  * 0.2.86 never keeps an interrupt for the next generation), repeats it on the
@@ -38,21 +60,23 @@ interface StreamState {
  * import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
  * hostWebLLM(globalThis as never, { MLCEngine, prebuiltAppConfig });
  */
-export function hostWebLLM(endpoint: WorkerEndpoint, webllm: WebLLMEngineModule): void {
+export function hostWebLLM(endpoint: WorkerEndpoint, webllm: WebLLMEngineModule, options: HostWebLLMOptions = {}): void {
   // A worker's scope or a thread's port, not a window: there is no target origin.
   // oxlint-disable-next-line unicorn/require-post-message-target-origin
-  const host = new EngineHost(webllm, (message) => endpoint.postMessage(message));
+  const host = new EngineHost(webllm, options.gpu, (message) => endpoint.postMessage(message));
   endpoint.addEventListener('message', (event) => host.receive(event.data as PageMessage));
 }
 
 class EngineHost {
   readonly #webllm: WebLLMEngineModule;
+  readonly #gpu: GPULike | null | undefined;
   readonly #post: (message: WorkerMessage) => void;
   readonly #streams = new Map<number, StreamState>();
   #engine: WebLLMEngineLike | undefined;
 
-  constructor(webllm: WebLLMEngineModule, post: (message: WorkerMessage) => void) {
+  constructor(webllm: WebLLMEngineModule, gpu: GPULike | null | undefined, post: (message: WorkerMessage) => void) {
     this.#webllm = webllm;
+    this.#gpu = gpu;
     this.#post = post;
   }
 
@@ -81,25 +105,43 @@ class EngineHost {
   }
 
   #answer(id: number, run: () => Promise<unknown>): void {
-    run().then(
+    // Through a promise, so that a request that throws at once is answered too.
+    Promise.resolve().then(run).then(
       (value) => this.#post({ type: 'done', id, value }),
-      (reason: unknown) => this.#post({ type: 'error', id, error: toWire(reason) }),
+      (reason: unknown) => this.#fail(id, reason),
     );
   }
 
-  /** Loads the model; answers with what the page needs to know of it. */
+  /** Answers request `id` with the typed error for `reason` (a typed one passes as it is). */
+  #fail(id: number, reason: unknown): void {
+    this.#post({ type: 'error', id, error: toWire(classifyRunError(reason)) });
+  }
+
+  /**
+   * Loads the model after checking that it can load here (a record for it,
+   * WebGPU that suits it); answers with what the page needs to know of it.
+   * Every failure is typed (`classifyLoadError`).
+   */
   async #load(message: Extract<PageMessage, { type: 'load' }>): Promise<LoadAnswer> {
+    const { id, model } = message;
     const appConfig = resolveAppConfig(message.appConfig ?? (this.#webllm.prebuiltAppConfig as WebLLMAppConfig), message.cache);
-    const engine = new this.#webllm.MLCEngine({
-      ...message.engineConfig,
-      appConfig,
-      initProgressCallback: (report: WebLLMProgressReport) => this.#post({ type: 'progress', id: message.id, report }),
-    } as never);
-    // Set before the reload, so an unload during it reaches WebLLM and stops the downloads.
-    this.#engine = engine;
-    await engine.reload(message.model, message.chatOptions as never);
-    const record = appConfig.model_list.find((r) => r.model_id === message.model);
-    return { embeddings: record?.model_type === 1 };
+    const record = appConfig.model_list.find((r) => r.model_id === model);
+    if (!record) throw new ModelNotFoundError(model);
+    try {
+      if (message.checkWebGPU) await checkWebGPU(record, this.#gpu);
+      const progress = new ProgressMapper();
+      const engine = new this.#webllm.MLCEngine({
+        ...message.engineConfig,
+        appConfig,
+        initProgressCallback: (report: WebLLMProgressReport) => this.#post({ type: 'progress', id, report: progress.map(report) }),
+      } as never);
+      // Set before the reload, so an unload during it reaches WebLLM and stops the downloads.
+      this.#engine = engine;
+      await engine.reload(model, message.chatOptions as never);
+    } catch (reason) {
+      throw classifyLoadError(reason, model, record);
+    }
+    return { embeddings: record.model_type === 1 };
   }
 
   async #chat(id: number, request: object): Promise<void> {
@@ -118,7 +160,7 @@ class EngineHost {
       }
       if (!state.closed) this.#post({ type: 'done', id });
     } catch (reason) {
-      if (!state.closed) this.#post({ type: 'error', id, error: toWire(reason) });
+      if (!state.closed) this.#fail(id, reason);
     } finally {
       this.#streams.delete(id);
     }

@@ -18,7 +18,7 @@ export {
   WorkerCrashedError,
 } from './errors.js';
 export type { WebLLMEnginesOptions } from './webllmEngines.js';
-export type { WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
+export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
 export type { LoadAnswer, PageMessage, WireError, WorkerMessage } from './protocol.js';
 export type {
   DetectWebGPUOptions,

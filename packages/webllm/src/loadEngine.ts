@@ -1,22 +1,27 @@
 import type { LoadProgress } from '@inkling/scheduler';
-import { classifyLoadError } from './classifyError.js';
-import { LoadCancelledError } from './errors.js';
+import { LoadCancelledError, WorkerCrashedError } from './errors.js';
 import type { LoadAnswer } from './protocol.js';
-import { ProgressMapper } from './progressMapper.js';
-import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord, WorkerLike } from './types.js';
+import type { CacheBackend, WebLLMAppConfig, WorkerLike } from './types.js';
 import { WebLLMEngine, shutDown } from './webllmEngine.js';
 import { WorkerClient } from './workerClient.js';
+
+/**
+ * How long a worker may take to answer the handshake. It answers once its
+ * script has run, which first downloads WebLLM (about 1.4 MB), so this
+ * allows a slow connection.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 60_000;
 
 /** Everything `loadEngine` needs, resolved by `webllmEngines`. */
 export interface LoadEngineRequest {
   model: string;
-  /** The model's record where the page knows it (an `appConfig` given, or the catalogue); for error messages. */
-  record: WebLLMModelRecord | undefined;
   /** `undefined`: the worker uses WebLLM's `prebuiltAppConfig`. */
   appConfig: WebLLMAppConfig | undefined;
   cache: CacheBackend | undefined;
   engineConfig: Record<string, unknown>;
   chatOptions: Record<string, unknown> | undefined;
+  /** Whether the worker checks WebGPU before WebLLM loads. */
+  checkWebGPU: boolean;
   worker: WorkerLike;
   onProgress: (report: LoadProgress) => void;
   signal: AbortSignal | undefined;
@@ -24,25 +29,24 @@ export interface LoadEngineRequest {
 
 /**
  * Loads the model into the WebLLM engine living in `worker`, and resolves
- * with it as the pool's `Engine`. When `signal` aborts, the load stops: the
- * worker is told to unload (which cancels WebLLM's downloads), then
- * terminated, and this rejects with `LoadCancelledError`. WebLLM resolves a
- * reload cut short by `unload()` as if it had succeeded, so the signal is
- * checked again after the load resolves; an engine is only handed over if it
- * really loaded.
+ * with it as the pool's `Engine`. The worker checks the model and WebGPU,
+ * reports progress as one overall fraction and types its errors; this
+ * passes them on. A worker that does not answer the handshake within
+ * `HANDSHAKE_TIMEOUT_MS` is taken for dead (`WorkerCrashedError`).
+ *
+ * When `signal` aborts, the load stops: the worker is told to unload (which
+ * cancels WebLLM's downloads), then terminated, and this rejects with
+ * `LoadCancelledError`. WebLLM resolves a reload cut short by `unload()` as
+ * if it had succeeded, so the signal is checked again after the load
+ * resolves; an engine is only handed over if it really loaded.
  *
  * @example
- * const engine = await loadEngine({ model, record, appConfig, cache: undefined, engineConfig: {},
- *   chatOptions: undefined, worker, onProgress, signal });
+ * const engine = await loadEngine({ model, appConfig, cache: undefined, engineConfig: {},
+ *   chatOptions: undefined, checkWebGPU: true, worker, onProgress, signal });
  */
 export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngine> {
   const { model, worker, signal } = request;
   const client = new WorkerClient(worker);
-  const mapper = new ProgressMapper();
-  const onProgress = (report: Parameters<ProgressMapper['map']>[0]) => {
-    if (!signal?.aborted) request.onProgress(mapper.map(report));
-  };
-
   let cancel: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
     cancel = () => reject(new LoadCancelledError(model, { cause: signal?.reason }));
@@ -50,15 +54,19 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   cancelled.catch(() => {}); // only ever read through the race below
   const onAbort = () => cancel?.();
   signal?.addEventListener('abort', onAbort, { once: true });
+  // A worker whose script never runs ours (a wrong URL, a file the bundler
+  // left out, a blocked one) may neither answer nor fail.
+  const handshake = setTimeout(() => client.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
   let answer: LoadAnswer;
   try {
     if (signal?.aborted) onAbort();
     const load = async () => {
       await client.hello();
-      return (await client.request(
-        { type: 'load', model, appConfig: request.appConfig, cache: request.cache, engineConfig: request.engineConfig, chatOptions: request.chatOptions },
-        onProgress,
-      )) as LoadAnswer;
+      clearTimeout(handshake);
+      const { appConfig, cache, engineConfig, chatOptions, checkWebGPU } = request;
+      return (await client.request({ type: 'load', model, appConfig, cache, engineConfig, chatOptions, checkWebGPU }, (report) => {
+        if (!signal?.aborted) request.onProgress(report);
+      })) as LoadAnswer;
     };
     answer = await Promise.race([load(), cancelled]);
     // A reload cut short by unload() resolves without an error.
@@ -66,10 +74,14 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   } catch (reason) {
     // Not awaited: the caller hears at once; the worker is gone soon after.
     void shutDown(client, worker);
-    if (reason instanceof LoadCancelledError) throw reason;
-    throw client.watch.death ?? classifyLoadError(reason, model, request.record);
+    throw reason;
   } finally {
+    clearTimeout(handshake);
     signal?.removeEventListener('abort', onAbort);
   }
   return new WebLLMEngine(client, worker, { embeddings: answer.embeddings });
+}
+
+function silentWorker(): string {
+  return `The engine's worker did not answer within ${HANDSHAKE_TIMEOUT_MS / 1000} s. Check that its script loads and runs @inkling/webllm/worker: its URL (the \`worker\` option, or how the bundler emitted the default one) and the page's Content-Security-Policy (worker-src).`;
 }

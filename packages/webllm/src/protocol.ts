@@ -1,12 +1,13 @@
 import type { ChatCompletionChunk, EmbeddingCreateParams, StreamingChatCompletionRequest } from '@inkling/scheduler';
-import type { CacheBackend, WebLLMAppConfig, WebLLMProgressReport } from './types.js';
+import type { WebLLMLoadProgress } from './progressMapper.js';
+import type { CacheBackend, WebLLMAppConfig } from './types.js';
 
 /**
  * The name and version of the messages between a page and its engine worker.
  * The worker answers `hello` with its own; a worker of another version is
  * refused before any model loads.
  */
-export const PROTOCOL = 'inkling-webllm/1';
+export const PROTOCOL = 'inkling-webllm/2';
 
 /**
  * What the page asks its engine worker. Every message has an `id`; the
@@ -24,6 +25,8 @@ export type PageMessage =
       cache: CacheBackend | undefined;
       engineConfig: Record<string, unknown>;
       chatOptions: Record<string, unknown> | undefined;
+      /** Whether the worker checks WebGPU (an adapter, `shader-f16` for an f16 model) before WebLLM loads. */
+      checkWebGPU: boolean;
     }
   | { type: 'chat'; id: number; request: StreamingChatCompletionRequest }
   | { type: 'embed'; id: number; request: EmbeddingCreateParams }
@@ -37,16 +40,25 @@ export interface LoadAnswer {
   embeddings: boolean;
 }
 
-/** An error crossing from the worker: WebLLM's class name and its words. */
+/**
+ * An error crossing from the worker. The worker has already turned WebLLM's
+ * errors into Inkling's typed ones (`classifyLoadError`, `classifyRunError`):
+ * `name` is the class, `message` its words, `fields` its own fields
+ * (`model`, `suggestion`, `url`...) and `cause` what went wrong underneath,
+ * usually WebLLM's error.
+ */
 export interface WireError {
   name: string;
   message: string;
+  /** An Inkling error's fields; absent for other errors. */
+  fields?: Record<string, unknown>;
+  cause?: WireError;
 }
 
 /** What the engine worker sends back. */
 export type WorkerMessage =
   | { type: 'hello'; id: number; protocol: string }
-  | { type: 'progress'; id: number; report: WebLLMProgressReport }
+  | { type: 'progress'; id: number; report: WebLLMLoadProgress }
   | { type: 'chunk'; id: number; chunk: ChatCompletionChunk }
   | { type: 'done'; id: number; value?: unknown }
   | { type: 'error'; id: number; error: WireError };
@@ -63,31 +75,4 @@ export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ?
  */
 export function isWorkerMessage(data: unknown): data is WorkerMessage {
   return typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string' && typeof (data as { id?: unknown }).id === 'number';
-}
-
-/**
- * An error as it crosses to the page: its name survives, which is what the
- * page's classification reads. WebLLM sometimes throws strings
- * (`"DeviceLostError: ..."`); those are split into name and message.
- *
- * @example
- * post({ type: 'error', id, error: toWire(reason) });
- */
-export function toWire(reason: unknown): WireError {
-  if (reason instanceof Error) return { name: reason.name, message: reason.message };
-  const text = typeof reason === 'string' ? reason : String(reason);
-  const match = /^([A-Za-z][A-Za-z0-9]*Error): ([\s\S]*)$/.exec(text);
-  return match ? { name: match[1] ?? 'Error', message: match[2] ?? '' } : { name: 'Error', message: text };
-}
-
-/**
- * The page's `Error` for a wire error, named as in the worker.
- *
- * @example
- * reject(fromWire(message.error));
- */
-export function fromWire(wire: WireError): Error {
-  const error = new Error(wire.message);
-  error.name = wire.name;
-  return error;
 }

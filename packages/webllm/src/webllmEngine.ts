@@ -6,7 +6,6 @@ import type {
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
 import type { ChunkQueue } from './chunkQueue.js';
-import { classifyRunError } from './classifyError.js';
 import type { WorkerLike } from './types.js';
 import type { WorkerClient } from './workerClient.js';
 
@@ -16,8 +15,9 @@ const UNLOAD_GRACE_MS = 5_000;
 /**
  * One loaded WebLLM engine in its own worker, shaped as the pool's `Engine`.
  * It adds no queueing and no retries: WebLLM's chunks pass through as the
- * worker sends them; what it adds is death. A call on a worker that died, or
- * a lost GPU device, fails with a fatal error so the pool replaces the engine.
+ * worker sends them, and so do its errors, typed in the worker; what it adds
+ * is death. A call on a worker that died, or a lost GPU device, fails with a
+ * fatal error so the pool replaces the engine.
  *
  * @example
  * const engine = new WebLLMEngine(client, worker, { embeddings: false });
@@ -44,7 +44,7 @@ export class WebLLMEngine implements Engine {
   /** Stops the generation running now, between two decode steps. */
   interruptGenerate(): void {
     const current = this.#current;
-    if (this.#client.watch.death || this.#unloading || !current || current.chunks.ended) return;
+    if (this.#unloading || !current || current.chunks.ended) return;
     this.#client.notify({ type: 'interrupt', id: current.id });
   }
 
@@ -61,7 +61,8 @@ export class WebLLMEngine implements Engine {
     const client = this.#client;
     return {
       [Symbol.asyncIterator]: () => ({
-        next: () => chunks.next().catch((reason: unknown) => Promise.reject(client.watch.death ?? classifyRunError(reason))),
+        // Failures arrive typed: the worker's (`classifyRunError`), or the worker's death.
+        next: () => chunks.next(),
         // Left early: the worker reads the rest to the end, so WebLLM's lock is freed.
         return: async () => {
           if (!chunks.ended) client.notify({ type: 'close', id });
@@ -73,11 +74,7 @@ export class WebLLMEngine implements Engine {
   }
 
   async #embed(request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> {
-    try {
-      return (await this.#client.request({ type: 'embed', request })) as CreateEmbeddingResponse;
-    } catch (reason) {
-      throw this.#client.watch.death ?? classifyRunError(reason);
-    }
+    return (await this.#client.request({ type: 'embed', request })) as CreateEmbeddingResponse;
   }
 }
 
@@ -90,7 +87,7 @@ export class WebLLMEngine implements Engine {
  * await shutDown(client, worker);
  */
 export async function shutDown(client: WorkerClient, worker: WorkerLike): Promise<void> {
-  if (!client.watch.death) {
+  if (!client.death) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNLOAD_GRACE_MS)));
     try {

@@ -1,20 +1,24 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { PROTOCOL, type PageRequest, type WorkerMessage, fromWire, isWorkerMessage } from './protocol.js';
 import { ChunkQueue } from './chunkQueue.js';
-import type { WebLLMProgressReport, WorkerLike } from './types.js';
-import { WorkerWatch } from './workerWatch.js';
+import type { WebLLMLoadProgress } from './progressMapper.js';
+import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from './protocol.js';
+import type { WorkerLike } from './types.js';
+import { WorkerCrashedError } from './errors.js';
+import { fromWire } from './wireError.js';
 
 /** What waits for the answers to one request. */
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   chunks?: ChunkQueue;
-  onProgress?: (report: WebLLMProgressReport) => void;
+  onProgress?: (report: WebLLMLoadProgress) => void;
 }
 
 /**
  * The page's end of an engine worker: numbers requests, matches the worker's
- * answers to them, and fails whatever is waiting once the worker dies (a
+ * answers to them, and watches the worker for death: once it dies (its
+ * `error` or `messageerror` event, or `kill`), whatever is waiting fails with
+ * the `WorkerCrashedError` in `death`, and so does every later request (a
  * worker that died never answers again).
  *
  * @example
@@ -23,20 +27,37 @@ interface Pending {
  * await client.request({ type: 'unload' });
  */
 export class WorkerClient {
-  readonly watch: WorkerWatch;
   readonly #worker: WorkerLike;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
+  #death: WorkerCrashedError | undefined;
 
   constructor(worker: WorkerLike) {
     this.#worker = worker;
-    this.watch = new WorkerWatch(worker, (death) => {
-      for (const pending of this.#pending.values()) pending.reject(death);
-      this.#pending.clear();
-    });
     // `WorkerLike` promises `onmessage` (a Node thread adapter may offer nothing else).
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
     worker.onmessage = (event) => this.#receive(event.data);
+    worker.addEventListener?.('error', (event) => {
+      const message = (event as { message?: unknown }).message;
+      const detail = typeof message === 'string' && message ? message : 'an uncaught error';
+      this.kill(new WorkerCrashedError(`The engine's worker died (${detail}). Inkling is replacing it; try again in a moment.`, { cause: event }));
+    });
+    worker.addEventListener?.('messageerror', (event) => {
+      this.kill(new WorkerCrashedError("A message from the engine's worker could not be read. Inkling is replacing the engine.", { cause: event }));
+    });
+  }
+
+  /** Why the worker died, once it has. */
+  get death(): WorkerCrashedError | undefined {
+    return this.#death;
+  }
+
+  /** Marks the worker dead and fails every call waiting on it. */
+  kill(error: WorkerCrashedError): void {
+    if (this.#death) return;
+    this.#death = error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
   }
 
   /** Checks that the worker speaks this version of the protocol. */
@@ -50,10 +71,10 @@ export class WorkerClient {
   }
 
   /** Sends a request; settles with the worker's answer. */
-  request(message: PageRequest, onProgress?: (report: WebLLMProgressReport) => void): Promise<unknown> {
+  request(message: PageRequest, onProgress?: (report: WebLLMLoadProgress) => void): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const id = this.#send(message, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
-      if (id === undefined) reject(this.watch.death);
+      if (id === undefined) reject(this.#death);
     });
   }
 
@@ -61,7 +82,7 @@ export class WorkerClient {
   stream(message: PageRequest): { id: number; chunks: ChunkQueue } {
     const chunks = new ChunkQueue();
     const id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
-    if (id === undefined) chunks.fail(this.watch.death as Error);
+    if (id === undefined) chunks.fail(this.#death as WorkerCrashedError);
     return { id: id ?? 0, chunks };
   }
 
@@ -70,11 +91,11 @@ export class WorkerClient {
     if (message.type === 'close') this.#pending.delete(message.id);
     // A worker, not a window: there is no target origin (here and below).
     // oxlint-disable-next-line unicorn/require-post-message-target-origin
-    if (!this.watch.death) this.#worker.postMessage(message);
+    if (!this.#death) this.#worker.postMessage(message);
   }
 
   #send(message: PageRequest, pending: Pending): number | undefined {
-    if (this.watch.death) return undefined;
+    if (this.#death) return undefined;
     const id = this.#nextId;
     this.#nextId += 1;
     this.#pending.set(id, pending);

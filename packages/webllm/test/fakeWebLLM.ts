@@ -105,6 +105,18 @@ export class FakeMLCEngine {
   }
 }
 
+/** The fake's `prebuiltAppConfig`: one of WebLLM's prebuilt records, an f16 build. */
+const PREBUILT: WebLLMAppConfig = {
+  model_list: [
+    {
+      model: 'https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+      model_id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
+      model_lib: 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_48/Qwen2-0.5B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm',
+      vram_required_MB: 944.62,
+    },
+  ],
+};
+
 /** A fake `@mlc-ai/web-llm` for `hostWebLLM`: its engines are `FakeMLCEngine`s, remembered in `engines`. */
 export function fakeWebLLMModule(options: FakeWebLLMOptions = {}): WebLLMEngineModule & { engines: FakeMLCEngine[] } {
   const engines: FakeMLCEngine[] = [];
@@ -114,5 +126,5 @@ export function fakeWebLLMModule(options: FakeWebLLMOptions = {}): WebLLMEngineM
       engines.push(this);
     }
   }
-  return { MLCEngine, prebuiltAppConfig: { model_list: [] }, engines } as unknown as WebLLMEngineModule & { engines: FakeMLCEngine[] };
+  return { MLCEngine, prebuiltAppConfig: PREBUILT, engines } as unknown as WebLLMEngineModule & { engines: FakeMLCEngine[] };
 }

@@ -1,6 +1,11 @@
 import type { FakeEngine } from '@inkling/scheduler/testing';
-import { type PageMessage, type WorkerLike, hostWebLLM } from '../src/index.js';
+import { type GPULike, type PageMessage, type WorkerLike, hostWebLLM } from '../src/index.js';
 import { type FakeMLCEngine, type FakeWebLLMOptions, fakeWebLLMModule } from './fakeWebLLM.js';
+
+/** A fake WebLLM, and the WebGPU the worker sees (default: none, as in Node). */
+export interface FakeWorkerOptions extends FakeWebLLMOptions {
+  gpu?: GPULike | null;
+}
 
 /**
  * An engine worker in memory: the page's end is a `WorkerLike`, the worker's
@@ -17,7 +22,7 @@ export class FakeWorker implements WorkerLike {
   readonly #inside: Array<(event: MessageEvent) => void> = [];
   #silent = false;
 
-  constructor(options: FakeWebLLMOptions = {}) {
+  constructor(options: FakeWorkerOptions = {}) {
     this.webllm = fakeWebLLMModule(options);
     hostWebLLM(
       {
@@ -25,6 +30,7 @@ export class FakeWorker implements WorkerLike {
         addEventListener: (_type, listener) => this.#inside.push(listener),
       },
       this.webllm,
+      { gpu: options.gpu },
     );
   }
 
@@ -76,7 +82,7 @@ export class FakeWorker implements WorkerLike {
 }
 
 /** A worker factory that remembers the workers it made. */
-export function fakeWorkers(options: FakeWebLLMOptions = {}) {
+export function fakeWorkers(options: FakeWorkerOptions = {}) {
   const workers: FakeWorker[] = [];
   const factory = () => {
     const worker = new FakeWorker(options);

@@ -2,8 +2,7 @@ import type { ChatJobSpec } from '@inkling/scheduler';
 import { vi } from 'vitest';
 import type { GPULike, WebLLMAppConfig, WebLLMEnginesOptions } from '../src/index.js';
 import { webllmEngines } from '../src/index.js';
-import type { FakeWebLLMOptions } from './fakeWebLLM.js';
-import { fakeWorkers } from './fakeWorker.js';
+import { type FakeWorkerOptions, fakeWorkers } from './fakeWorker.js';
 
 const lib = (name: string) => `http://127.0.0.1:8000/libs/${name}-webgpu.wasm`;
 
@@ -28,10 +27,14 @@ export function fakeGpu(features: string[] = []): GPULike {
   };
 }
 
-/** `webllmEngines` over in-memory workers running the real `hostWebLLM` on a fake WebLLM. */
-export function fakeWebLLM(worker: FakeWebLLMOptions = {}, options: Partial<WebLLMEnginesOptions> = {}) {
-  const workers = fakeWorkers({ reply: 'one two three four five six seven eight', tokenMs: 2, ...worker });
-  const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, gpu: fakeGpu(), worker: workers, ...options });
+/**
+ * `webllmEngines` over in-memory workers running the real `hostWebLLM` on a
+ * fake WebLLM, whose WebGPU is an adapter without `shader-f16` unless
+ * `worker.gpu` says otherwise.
+ */
+export function fakeWebLLM(worker: FakeWorkerOptions = {}, options: Partial<WebLLMEnginesOptions> = {}) {
+  const workers = fakeWorkers({ reply: 'one two three four five six seven eight', tokenMs: 2, gpu: fakeGpu(), ...worker });
+  const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, ...options });
   return { createEngine, workers: workers.workers };
 }
 

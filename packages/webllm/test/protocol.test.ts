@@ -1,5 +1,8 @@
+import { EngineCrashedError, InklingError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { fromWire, isWorkerMessage, toWire } from '../src/protocol.js';
+import { GPUDeviceLostError, ModelLoadError } from '../src/index.js';
+import { isWorkerMessage } from '../src/protocol.js';
+import { fromWire, toWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
   it('keeps an error\'s name across, whether WebLLM threw an Error or a string', () => {
@@ -13,6 +16,25 @@ describe("the worker protocol's errors and messages", () => {
     const back = fromWire(structuredClone(toWire(thrown)));
     expect(back).toBeInstanceOf(Error);
     expect([back.name, back.message]).toEqual(['DeviceLostError', 'The WebGPU device was lost.']);
+  });
+
+  it('brings a typed error back as its class, with the words, fields and cause the worker gave it', () => {
+    const fetchFailed = Object.assign(new Error('Failed to fetch'), { name: 'TypeError' });
+    const error = new ModelLoadError('Tiny-q4f32_1', 'TypeError: Failed to fetch', 'http://127.0.0.1:8000/params.bin', { cause: fetchFailed });
+    const back = fromWire(structuredClone(toWire(error)));
+    expect(back).toBeInstanceOf(ModelLoadError);
+    expect(back).toBeInstanceOf(InklingError);
+    expect([back.name, back.message]).toEqual([error.name, error.message]);
+    expect(back).toMatchObject({ model: 'Tiny-q4f32_1', url: 'http://127.0.0.1:8000/params.bin' });
+    expect(back.cause).toBeInstanceOf(Error);
+    expect(back.cause).toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
+    const lost = fromWire(structuredClone(toWire(new GPUDeviceLostError('The WebGPU device was lost.'))));
+    expect(lost).toBeInstanceOf(GPUDeviceLostError);
+    expect(lost).toBeInstanceOf(EngineCrashedError);
+    expect((lost as GPUDeviceLostError).fatal).toBe(true);
+    const circular = new Error('its own cause');
+    circular.cause = circular;
+    expect(toWire(circular).cause?.cause?.cause?.cause).toBeUndefined();
   });
 
   it("tells its own messages from WebLLM's { kind, uuid } protocol", () => {

@@ -62,14 +62,17 @@ describe('webllmEngines: loading', () => {
     expect(workers[0]?.mlc?.reloads[0]?.chatOptions).toEqual(chatOptions);
   });
 
-  it('without an appConfig, leaves the model list to the worker (WebLLM\'s prebuilt one) and still refuses f16 on the page', async () => {
+  it("without an appConfig, the worker reads WebLLM's prebuilt list: it names an unknown id and refuses an f16 build", async () => {
     const unknown = fakeWebLLM({}, { appConfig: undefined, model: 'Nope-q4f32_1' });
     const error = await new EnginePool({ createEngine: unknown.createEngine }).load().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelNotFoundError); // WebLLM's own error, from the worker, typed
+    expect(error).toBeInstanceOf(ModelNotFoundError); // typed in the worker, rebuilt on the page
+    expect((error as ModelNotFoundError).model).toBe('Nope-q4f32_1');
     expect(unknown.workers).toHaveLength(1);
     const f16 = fakeWebLLM({}, { appConfig: undefined, model: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC' });
-    await expect(new EnginePool({ createEngine: f16.createEngine }).load()).rejects.toBeInstanceOf(ShaderF16UnsupportedError);
-    expect(f16.workers).toHaveLength(0);
+    const refused = await new EnginePool({ createEngine: f16.createEngine }).load().catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ShaderF16UnsupportedError);
+    expect((refused as ShaderF16UnsupportedError).suggestion).toBe('Qwen2.5-0.5B-Instruct-q4f32_1-MLC');
+    expect(f16.workers[0]?.mlc).toBeUndefined(); // WebLLM never started
   });
 
   it('writes the chosen cache backend for both old and new WebLLM', async () => {
@@ -78,27 +81,37 @@ describe('webllmEngines: loading', () => {
     expect(workers[0]?.mlc?.config.appConfig).toMatchObject({ cacheBackend: 'indexeddb', useIndexedDBCache: true });
   });
 
-  it('refuses an f16 model on an adapter without shader-f16, naming the f32 build, before any worker starts', async () => {
+  it('refuses an f16 model on an adapter without shader-f16, naming the f32 build, before WebLLM loads anything', async () => {
     const { createEngine, workers } = fakeWebLLM({}, { model: 'Tiny-q4f16_1' });
     const pool = new EnginePool({ createEngine });
     const error = await pool.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ShaderF16UnsupportedError);
     expect((error as Error).message).toContain('"Tiny-q4f16_1"');
     expect((error as Error).message).toContain('"Tiny-q4f32_1"');
-    expect(workers).toHaveLength(0);
+    expect(error).toMatchObject({ model: 'Tiny-q4f16_1', suggestion: 'Tiny-q4f32_1' });
+    expect(workers[0]?.mlc).toBeUndefined();
     expect(pool.getSnapshot()).toMatchObject({ phase: 'error', error });
+    await until(() => workers[0]?.terminated === true);
   });
 
   it('loads an f16 model when the adapter has shader-f16', async () => {
-    const { createEngine } = fakeWebLLM({}, { model: 'Tiny-q4f16_1', gpu: fakeGpu(['shader-f16']) });
+    const { createEngine } = fakeWebLLM({ gpu: fakeGpu(['shader-f16']) }, { model: 'Tiny-q4f16_1' });
     await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
   });
 
   it('says WebGPU is unavailable when there is no adapter', async () => {
-    const { createEngine, workers } = fakeWebLLM({}, { gpu: { requestAdapter: async () => null } });
+    const { createEngine, workers } = fakeWebLLM({ gpu: { requestAdapter: async () => null } });
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebGPUUnavailableError);
-    expect(workers).toHaveLength(0);
+    expect((error as WebGPUUnavailableError).reason).toMatch(/no GPU adapter was found/);
+    expect(workers[0]?.mlc).toBeUndefined();
+  });
+
+  it('with gpu: null the worker skips its WebGPU check, and WebLLM decides', async () => {
+    const checked = fakeWebLLM({ gpu: null });
+    await expect(new EnginePool({ createEngine: checked.createEngine }).load()).rejects.toBeInstanceOf(WebGPUUnavailableError);
+    const skipped = fakeWebLLM({ gpu: null }, { gpu: null });
+    await expect(new EnginePool({ createEngine: skipped.createEngine }).load()).resolves.toBe(1); // the fake WebLLM needs no GPU
   });
 
   it('names an unknown model and how to fix it', async () => {
@@ -135,6 +148,39 @@ describe('webllmEngines: loading', () => {
   it('checks its options when called', () => {
     expect(() => webllmEngines({ model: '' })).toThrow(InvalidOptionError);
     expect(() => webllmEngines({ model: 'x', appConfig: {} as never })).toThrow(/model_list/);
+  });
+});
+
+/** A worker whose script never runs ours: it takes messages and says nothing. */
+function silentWorker() {
+  return { onmessage: null, postMessage: vi.fn(), terminate: vi.fn() };
+}
+
+describe('webllmEngines: a worker that never answers', () => {
+  it('gives up after the handshake timeout, says what to check, and ends the worker', async () => {
+    const worker = silentWorker();
+    const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker }) });
+    const started = Date.now();
+    const error = await pool.load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerCrashedError);
+    expect((error as Error).message).toMatch(/did not answer within 60 s/);
+    expect((error as Error).message).toMatch(/URL/);
+    expect((error as Error).message).toMatch(/worker-src/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
+    expect(worker.postMessage.mock.calls.map(([m]) => (m as { type: string }).type)).toEqual(['hello']);
+    expect(worker.terminate).toHaveBeenCalled();
+  });
+
+  it('a load cancelled during the handshake stops at once, and no timer is left behind', async () => {
+    const worker = silentWorker();
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker });
+    const controller = new AbortController();
+    const loading = createEngine(0, () => {}, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    controller.abort();
+    await expect(loading).rejects.toBeInstanceOf(LoadCancelledError);
+    await until(() => worker.terminate.mock.calls.length > 0, 10_000); // after the unload's grace period
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

@@ -24,6 +24,8 @@ export const MIRRORED_PROPERTIES = [
   'tab-size',
   'word-break',
   'hyphens',
+  'white-space',
+  'overflow-wrap',
   'padding-top',
   'padding-right',
   'padding-bottom',
@@ -53,7 +55,8 @@ function px(value: string): number {
  * Makes `overlay` lie exactly over `textarea` and lay text out as it does:
  * same font, padding, borders (transparent), line height, letter spacing,
  * wrapping, box and scroll position, with room for the textarea's scrollbar.
- * Both must share an offset parent (a `position: relative` wrapper).
+ * Both must share an offset parent (a `position: relative` wrapper). A
+ * property the browser leaves empty is left as the overlay's own style has it.
  *
  * @example
  * mirrorTextareaStyle(textarea, overlay);
@@ -63,27 +66,23 @@ export function mirrorTextareaStyle(textarea: HTMLTextAreaElement, overlay: HTML
   const view = textarea.ownerDocument.defaultView;
   if (!view) return;
   const computed = view.getComputedStyle(textarea);
+  const read = (name: string) => computed.getPropertyValue(name);
   const style = overlay.style;
   for (const name of MIRRORED_PROPERTIES) {
-    const value = computed.getPropertyValue(name);
+    const value = read(name);
     if (value) style.setProperty(name, value);
   }
-  style.setProperty('white-space', computed.getPropertyValue('white-space') || 'pre-wrap');
-  style.setProperty('overflow-wrap', computed.getPropertyValue('overflow-wrap') || 'break-word');
   style.setProperty('border-style', 'solid');
   style.setProperty('border-color', 'transparent');
   // A vertical scrollbar narrows the textarea's text; narrow the overlay's as much.
-  const borders = px(computed.getPropertyValue('border-left-width')) + px(computed.getPropertyValue('border-right-width'));
-  const scrollbar = Math.max(0, textarea.offsetWidth - textarea.clientWidth - borders);
-  if (scrollbar > 0) style.setProperty('padding-right', `${px(computed.getPropertyValue('padding-right')) + scrollbar}px`);
+  const scrollbar = textarea.offsetWidth - textarea.clientWidth - px(read('border-left-width')) - px(read('border-right-width'));
+  if (scrollbar > 0) style.setProperty('padding-right', `${px(read('padding-right')) + scrollbar}px`);
   // The text colour, for drawing the text itself in the overlay while the
   // textarea's is hidden (a ghost mid-text); not while it is hidden.
-  const color = computed.getPropertyValue('color');
+  const color = read('color');
   if (color && !/^(transparent|rgba\(.*,\s*0\))$/.test(color)) overlay.parentElement?.style.setProperty('--inkling-text-color', color);
-  style.setProperty('top', `${textarea.offsetTop}px`);
-  style.setProperty('left', `${textarea.offsetLeft}px`);
-  style.setProperty('width', `${textarea.offsetWidth}px`);
-  style.setProperty('height', `${textarea.offsetHeight}px`);
+  const box = { top: textarea.offsetTop, left: textarea.offsetLeft, width: textarea.offsetWidth, height: textarea.offsetHeight };
+  for (const [name, value] of Object.entries(box)) style.setProperty(name, `${value}px`);
 }
 
 /**

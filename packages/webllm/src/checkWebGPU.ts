@@ -1,0 +1,22 @@
+import { type GPULike, detectWebGPU } from './detectWebGPU.js';
+import { ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
+import { f32Variant, needsShaderF16 } from './modelCatalogue.js';
+import type { WebLLMModelRecord } from './types.js';
+
+/**
+ * In the engine worker, before WebLLM loads anything: refuses a GPU WebLLM
+ * cannot use, in words a user can act on. No adapter is a
+ * `WebGPUUnavailableError`; an f16 model on an adapter without `shader-f16`
+ * a `ShaderF16UnsupportedError` naming the f32 build. `gpu` is the worker's
+ * own `navigator.gpu` unless given.
+ *
+ * @example
+ * await checkWebGPU(record, undefined); // throws when WebLLM could not run this model here
+ */
+export async function checkWebGPU(record: WebLLMModelRecord, gpu: GPULike | null | undefined): Promise<void> {
+  const support = await detectWebGPU({ gpu });
+  if (!support.supported) throw new WebGPUUnavailableError(support.reason ?? 'no adapter.');
+  if (needsShaderF16(record) && !support.shaderF16) {
+    throw new ShaderF16UnsupportedError(record.model_id, f32Variant(record.model_id));
+  }
+}
