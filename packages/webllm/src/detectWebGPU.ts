@@ -1,3 +1,5 @@
+import { NO_WEBGPU } from './noWebGPU.js';
+
 /** The part of `navigator.gpu` detection reads; inject your own in tests or Node. */
 export interface GPULike {
   requestAdapter(options?: { powerPreference?: 'low-power' | 'high-performance' }): Promise<GPUAdapterLike | null>;
@@ -71,9 +73,7 @@ export async function detectWebGPU(options: DetectWebGPUOptions = {}): Promise<W
     return unsupported(`reading navigator.gpu failed (${describe(error)}).`);
   }
   if (!gpu) {
-    return unsupported(
-      'this browser has no WebGPU (navigator.gpu is missing). It needs a secure context (https or localhost) and a browser that ships WebGPU.',
-    );
+    return unsupported(NO_WEBGPU);
   }
   let adapter: GPUAdapterLike | null;
   try {

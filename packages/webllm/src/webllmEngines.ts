@@ -1,8 +1,9 @@
 import { type CreateEngine, type Engine, InvalidOptionError } from '@inkling/scheduler';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from './detectWebGPU.js';
-import { LoadCancelledError } from './errors.js';
+import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
 import { loadEngine } from './loadEngine.js';
+import { NO_WEBGPU } from './noWebGPU.js';
 import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from './types.js';
 
 /** Options of `webllmEngines`. */
@@ -30,11 +31,14 @@ export interface WebLLMEnginesOptions {
    */
   worker?: WorkerFactory;
   /**
-   * `null` skips the WebGPU check each engine worker makes before WebLLM
-   * loads (an adapter present, `shader-f16` for an f16 model); WebLLM's own
-   * failure is then the error. The worker checks the WebGPU it runs on, its
-   * own `navigator.gpu` (a worker of your own may hand `hostWebLLM` another),
-   * so a `GPULike` given here is not read. Default: checked.
+   * The page's `navigator.gpu`, or `null` to skip the WebGPU checks. Where
+   * the page has none, a load fails at once with `WebGPUUnavailableError`,
+   * before any worker starts or anything downloads. The adapter and
+   * `shader-f16` checks happen in each engine worker, on the WebGPU it runs
+   * on (a worker of your own may hand `hostWebLLM` another); `null` skips
+   * those too, and WebLLM's own failure is then the error. Give a `GPULike`
+   * where the page has WebGPU by other means (Node with Dawn). Default:
+   * `navigator.gpu`.
    */
   gpu?: GPULike | null;
 }
@@ -71,6 +75,9 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     const signal = loadOptions?.signal;
     const { model } = options;
     if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
+    // A page without WebGPU has workers without it too: say so before the worker's download.
+    const gpu = options.gpu === undefined ? (globalThis.navigator as { gpu?: GPULike } | undefined)?.gpu : options.gpu;
+    if (options.gpu !== null && !gpu) throw new WebGPUUnavailableError(NO_WEBGPU);
     return loadEngine({
       model,
       appConfig: options.appConfig,

@@ -34,7 +34,8 @@ export function fakeGpu(features: string[] = []): GPULike {
  */
 export function fakeWebLLM(worker: FakeWorkerOptions = {}, options: Partial<WebLLMEnginesOptions> = {}) {
   const workers = fakeWorkers({ reply: 'one two three four five six seven eight', tokenMs: 2, gpu: fakeGpu(), ...worker });
-  const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, ...options });
+  // The page's WebGPU is a fake one too (Node has no navigator.gpu).
+  const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: fakeGpu(), ...options });
   return { createEngine, workers: workers.workers };
 }
 

@@ -11,6 +11,7 @@ import {
   WorkerCrashedError,
   webllmEngines,
 } from '../src/index.js';
+import { fakeWorkers } from './fakeWorker.js';
 import { appConfig, chat, fakeGpu, fakeWebLLM, until, useVirtualTime } from './helpers.js';
 
 beforeEach(useVirtualTime);
@@ -159,7 +160,7 @@ function silentWorker() {
 describe('webllmEngines: a worker that never answers', () => {
   it('gives up after the handshake timeout, says what to check, and ends the worker', async () => {
     const worker = silentWorker();
-    const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker }) });
+    const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() }) });
     const started = Date.now();
     const error = await pool.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkerCrashedError);
@@ -173,7 +174,7 @@ describe('webllmEngines: a worker that never answers', () => {
 
   it('a load cancelled during the handshake stops at once, and no timer is left behind', async () => {
     const worker = silentWorker();
-    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker });
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() });
     const controller = new AbortController();
     const loading = createEngine(0, () => {}, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -283,3 +284,22 @@ describe('webllmEngines: engines that die', () => {
   });
 });
 
+
+describe('webllmEngines: a page without WebGPU', () => {
+  it('fails the load at once, before any worker starts', async () => {
+    const workers = fakeWorkers({ gpu: fakeGpu() });
+    // Node's navigator has no gpu, like a browser without WebGPU.
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers });
+    const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebGPUUnavailableError);
+    expect((error as WebGPUUnavailableError).reason).toMatch(/navigator\.gpu is missing/);
+    expect(workers.workers).toHaveLength(0);
+  });
+
+  it('starts the worker with gpu: null, and lets WebLLM decide', async () => {
+    const workers = fakeWorkers({ reply: 'ok', gpu: null });
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: null });
+    await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
+    expect(workers.workers).toHaveLength(1);
+  });
+});
