@@ -1,10 +1,20 @@
 import { InvalidOptionError } from './errors.js';
+import { mustBe } from './rules.js';
 
 /**
  * The longest delay a timer honours. `setTimeout` stores its delay in a signed
  * 32-bit integer: anything longer overflows and fires at once.
  */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** What a duration option must be, in words. */
+export const DURATION = `a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)`;
+
+/** A duration, or `Infinity` ("never"); left out passes. */
+export const isDurationOrNever = (value: unknown): boolean => value === Number.POSITIVE_INFINITY || isDuration(value);
+
+const isDuration = (value: unknown): boolean =>
+  value === undefined || (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS);
 
 /**
  * Checks a duration option, in milliseconds: a number from 0 to
@@ -17,17 +27,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * checkDuration(options.connectTimeoutMs, 'openaiEngines() "connectTimeoutMs"', { never: false });
  */
 export function checkDuration(value: unknown, option: string, { never = true }: { never?: boolean } = {}): void {
-  if (value === undefined) return;
-  if (never && value === Number.POSITIVE_INFINITY) return;
-  if (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS) return;
-  const allowed = never ? `, or Infinity for "never"` : '';
-  throw new InvalidOptionError(
-    `${option} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${allowed}; it got ${describe(value)}.`,
-  );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  return String(value);
+  if (!(never ? isDurationOrNever : isDuration)(value)) {
+    throw new InvalidOptionError(mustBe(option, never ? `${DURATION}, or Infinity for "never"` : DURATION, value));
+  }
 }

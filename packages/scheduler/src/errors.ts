@@ -1,3 +1,5 @@
+import { show } from './rules.js';
+
 /**
  * The base of every error Inkling produces. `name` tells the kind apart,
  * `cause` keeps what went wrong underneath, and the message says what to do.
@@ -97,12 +99,7 @@ export function isFatalEngineError(error: unknown): boolean {
 /** A short human description of anything thrown. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
+  return typeof error === 'string' ? error : show(error);
 }
 
 /** Wraps a foreign error in `Wrapper` unless it already is an `InklingError`. */
