@@ -70,7 +70,7 @@ export const AFFINITY_SESSIONS = 256;
  */
 export class PoolState {
   slots: Slot[] = [];
-  readonly queue = new JobQueue<Job>();
+  queue = new JobQueue<Job>();
   /** Queued and running jobs by id. */
   readonly live = new Map<string, Job>();
   /** The newest job of each session. */
@@ -194,7 +194,7 @@ export class PoolState {
         return;
       case 'reset':
         this.slots = [];
-        this.queue.drain();
+        this.queue = new JobQueue();
         this.live.clear();
         this.sessions.clear();
         this.#affinity.clear();
@@ -228,7 +228,7 @@ export class PoolState {
 
   #forgetEngine(index: number): void {
     for (const [session, engine] of this.#affinity) if (engine === index) this.#affinity.delete(session);
-    for (const job of this.queue) if (job.preferredEngine === index) job.preferredEngine = undefined;
+    for (const job of this.queue.all()) if (job.preferredEngine === index) job.preferredEngine = undefined;
   }
 
   /** The snapshot, rebuilt only after a change. */
@@ -271,7 +271,7 @@ export class PoolState {
       jobs: [...slot.jobs, ...slot.draining].map((j) => j.id),
     }));
     const running = this.slots.flatMap((slot) => [...slot.jobs].map(jobInfo));
-    const queued = [...this.queue].map(jobInfo);
+    const queued = this.queue.all().map(jobInfo);
     const queuedByPriority = Object.fromEntries(
       PRIORITY_ORDER.map((p) => [p, this.queue.count(p)]),
     ) as Record<Priority, number>;

@@ -38,10 +38,8 @@ export interface PolicyJob {
 /** What the policy reads of the queue (see `JobQueue`). */
 export interface PolicyQueue<J> {
   /** The first job of each task, highest band first, FIFO within a band. */
-  heads(): Iterable<J>;
-  /** Tasks with queued work. */
-  tasks(): Iterable<string>;
-  count(priority?: Priority): number;
+  heads(): J[];
+  count(priority: Priority): number;
 }
 
 export interface PolicySlot<J> {
@@ -191,6 +189,5 @@ export function hasCrossTaskDemand<J extends PolicyJob>(
   const running = new Set<string>();
   for (const slot of slots) for (const job of slot.jobs) running.add(job.task);
   if (running.size === 0) return false;
-  for (const task of queue.tasks()) if (!running.has(task)) return true;
-  return false;
+  return queue.heads().some((job) => !running.has(job.task));
 }
