@@ -1,7 +1,7 @@
 import { EngineCalls, stalledError } from './engineCalls.js';
 import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
-import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
+import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { Notifier } from './notifier.js';
 import { PoolState, type Slot } from './poolState.js';
 import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
@@ -157,7 +157,8 @@ export class EnginePool implements Pool {
     const now = this.#now();
     const problem = validateSpec(spec, (id) => this.#state.live.has(id));
     const id = typeof spec?.id === 'string' && spec.id ? spec.id : `job-${++this.#nextId}`;
-    if (problem) return Promise.resolve(rejectedResult(id, problem, now));
+    // Refused: a job that never ran.
+    if (problem) return Promise.resolve(buildResult(createJob({} as JobSpec, id, now), now, problem));
 
     const job = createJob(spec, id, now);
     const { signal } = spec;

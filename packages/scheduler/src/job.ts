@@ -2,7 +2,6 @@ import type { InklingError } from './errors.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
-  CompletionUsage,
   CreateEmbeddingResponse,
   Embedding,
   FinishReason,
@@ -11,7 +10,6 @@ import type {
   JobRecord,
   JobResult,
   JobSpec,
-  JobStatus,
   Priority,
   ToolCall,
 } from './types.js';
@@ -25,33 +23,35 @@ export interface Job {
   readonly kind: JobKind;
   readonly preemptible: boolean;
   readonly spec: JobSpec;
-  /** Aborted when the pool wants the engine call to stop; made when the job starts. */
-  controller: AbortController | undefined;
   readonly submittedAt: number;
   state: 'queued' | 'running' | 'done';
-  engineIndex: number | undefined;
+  /** Submission order, set by the queue. */
+  order?: number;
+  /** Aborted when the pool wants the engine call to stop; made when the job starts. */
+  controller?: AbortController;
+  engineIndex?: number;
   /** The engine that ran this job's session last (its cache may still hold the prompt); set when queued. */
-  preferredEngine: number | undefined;
-  startedAt: number | undefined;
-  firstTokenAt: number | undefined;
+  preferredEngine?: number | undefined;
+  startedAt?: number;
+  firstTokenAt?: number;
   /** Set once the first `next()` of the stream has been sent. */
-  streamOpen: boolean;
+  streamOpen?: boolean;
   /** Why the job is being cancelled; set once, first reason wins. */
-  cancelReason: CancelReason | undefined;
+  cancelReason?: CancelReason;
   /** Being interrupted for an interactive job. */
-  preempting: boolean;
+  preempting?: boolean;
   text: string;
   tokens: number;
-  usage: JobResult['usage'];
-  embeddings: Embedding[] | undefined;
-  toolCalls: ToolCall[] | undefined;
-  finishReason: FinishReason | undefined;
+  usage?: JobResult['usage'];
+  embeddings?: Embedding[];
+  toolCalls?: ToolCall[];
+  finishReason?: FinishReason;
   /**
    * The last immutable record the snapshot showed of this job, handed out
    * again while every field it shows is the same (compared, never invalidated
    * by hand).
    */
-  info: JobInfo | undefined;
+  info?: JobInfo;
   /** Detaches the `AbortSignal` listener. */
   detach: () => void;
   resolve: (result: JobResult) => void;
@@ -71,23 +71,10 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
     kind: spec.kind ?? 'chat',
     preemptible: spec.preemptible === true,
     spec,
-    controller: undefined,
     submittedAt,
     state: 'queued',
-    engineIndex: undefined,
-    preferredEngine: undefined,
-    startedAt: undefined,
-    firstTokenAt: undefined,
-    streamOpen: false,
-    cancelReason: undefined,
-    preempting: false,
     text: '',
     tokens: 0,
-    usage: undefined,
-    embeddings: undefined,
-    toolCalls: undefined,
-    finishReason: undefined,
-    info: undefined,
     detach: () => {},
     resolve,
     promise,
@@ -96,7 +83,7 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
 
 /** True once the pool has asked the job to stop (cancel, supersession or preemption). */
 export function isStopping(job: Job): boolean {
-  return job.cancelReason !== undefined || job.preempting;
+  return job.cancelReason !== undefined || job.preempting === true;
 }
 
 /**
@@ -128,21 +115,11 @@ export function applyEmbeddings(job: Job, response: CreateEmbeddingResponse, now
   job.firstTokenAt ??= now;
 }
 
-export function statusOf(job: Job, error: InklingError | undefined): JobStatus {
-  if (job.cancelReason) return 'cancelled';
-  if (job.preempting) return 'preempted';
-  if (error) return 'error';
-  return 'done';
-}
-
-export function buildResult(
-  job: Job,
-  finishedAt: number,
-  error: InklingError | undefined,
-): JobResult {
-  const status = statusOf(job, error);
+/** The job's result; the optional fields are present only when set. */
+export function buildResult(job: Job, finishedAt: number, error: InklingError | undefined): JobResult {
+  const status = job.cancelReason ? 'cancelled' : job.preempting ? 'preempted' : error ? 'error' : 'done';
   const interrupted = status === 'cancelled' || status === 'preempted';
-  const result: JobResult = {
+  const result: Record<string, unknown> = {
     id: job.id,
     status,
     text: job.text,
@@ -152,50 +129,36 @@ export function buildResult(
     finishedAt,
     cancelled: status === 'cancelled',
     preempted: status === 'preempted',
+    usage: job.usage,
+    embeddings: job.embeddings,
+    toolCalls: job.toolCalls,
+    engineIndex: job.engineIndex,
+    startedAt: job.startedAt,
+    firstTokenAt: job.firstTokenAt,
+    cancelReason: job.cancelReason,
+    // An error after a stop is the stop's echo (an aborted fetch), not news.
+    error: interrupted ? undefined : error,
   };
-  if (job.usage) result.usage = job.usage as CompletionUsage;
-  if (job.embeddings) result.embeddings = job.embeddings;
-  if (job.toolCalls) result.toolCalls = job.toolCalls;
-  if (job.engineIndex !== undefined) result.engineIndex = job.engineIndex;
-  if (job.startedAt !== undefined) result.startedAt = job.startedAt;
-  if (job.firstTokenAt !== undefined) result.firstTokenAt = job.firstTokenAt;
-  if (job.cancelReason) result.cancelReason = job.cancelReason;
-  // An error after a stop is the stop's echo (an aborted fetch), not news.
-  if (error && !interrupted) result.error = error;
-  return result;
+  for (const key in result) if (result[key] === undefined) delete result[key];
+  return result as unknown as JobResult;
 }
+
+/** What the snapshot shows of a job as it is on the job. */
+const SHOWN = ['id', 'task', 'session', 'priority', 'kind', 'preemptible', 'engineIndex', 'submittedAt', 'startedAt', 'firstTokenAt', 'tokens'] as const;
+
+/** Of those, what changes while a job lives (the rest is fixed at submit). */
+const CHANGING = ['engineIndex', 'startedAt', 'firstTokenAt', 'tokens'] as const;
 
 /** The job as the snapshot shows it: the same frozen object until one of its fields changes. */
 export function jobInfo(job: Job): JobInfo {
   const state = job.state === 'queued' ? 'queued' : isStopping(job) ? 'cancelling' : 'running';
   const last = job.info;
-  // Identity, task, session, priority, kind and submission never change; the rest may.
-  if (
-    last &&
-    last.state === state &&
-    last.engineIndex === job.engineIndex &&
-    last.startedAt === job.startedAt &&
-    last.firstTokenAt === job.firstTokenAt &&
-    last.tokens === job.tokens
-  ) {
-    return last;
-  }
-  job.info = Object.freeze({
-    id: job.id,
-    task: job.task,
-    session: job.session,
-    priority: job.priority,
-    kind: job.kind,
-    preemptible: job.preemptible,
-    state,
-    engineIndex: job.engineIndex,
-    submittedAt: job.submittedAt,
-    startedAt: job.startedAt,
-    firstTokenAt: job.firstTokenAt,
-    tokens: job.tokens,
-    // Only when set, so pools without owners show the same objects as before.
-    ...(job.spec.owner !== undefined && { owner: job.spec.owner }),
-  });
+  if (last?.state === state && CHANGING.every((key) => last[key] === job[key])) return last;
+  const info: Record<string, unknown> = { state };
+  for (const key of SHOWN) info[key] = job[key];
+  // Only when set, so pools without owners show the same objects as before.
+  if (job.spec.owner !== undefined) info.owner = job.spec.owner;
+  job.info = Object.freeze(info) as unknown as JobInfo;
   return job.info;
 }
 
@@ -207,19 +170,5 @@ export function jobRecord(job: Job, result: JobResult): JobRecord {
     cancelReason: result.cancelReason,
     finishedAt: result.finishedAt,
     error: result.error?.message,
-  };
-}
-
-/** The result of a job refused at `submit`: it never ran. */
-export function rejectedResult(id: string, error: InklingError, at: number): JobResult {
-  return {
-    id,
-    status: 'error',
-    text: '',
-    submittedAt: at,
-    finishedAt: at,
-    cancelled: false,
-    preempted: false,
-    error,
   };
 }

@@ -32,7 +32,7 @@ export interface PolicyJob {
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
-  readonly startedAt: number | undefined;
+  readonly startedAt?: number | undefined;
 }
 
 /** What the policy reads of the queue (see `JobQueue`). */
