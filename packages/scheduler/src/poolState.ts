@@ -52,10 +52,10 @@ export type PoolAction =
   | { type: 'load-start' }
   | { type: 'load-progress'; report: PoolLoadProgress }
   | { type: 'load-fail'; error: InklingError }
-  | { type: 'slot-add'; slot: Slot; first?: boolean }
+  | { type: 'slot-add'; slot: Slot }
   | { type: 'slot-remove'; slot: Slot }
   | { type: 'slot-down'; slot: Slot }
-  | { type: 'slot-up'; slot: Slot; engine: Engine; concurrency: number }
+  | { type: 'slot-up'; slot: Slot; engine: Engine | undefined; concurrency: number }
   | { type: 'grow'; growing: boolean; blocked?: string }
   | { type: 'reset' };
 
@@ -163,7 +163,8 @@ export class PoolState {
         this.loadError = action.error;
         return;
       case 'slot-add':
-        if (action.first) {
+        // The first engine ends the load.
+        if (this.slots.length === 0) {
           this.loading = false;
           this.loadProgress = null;
           this.loadError = null;
