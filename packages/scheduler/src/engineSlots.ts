@@ -56,11 +56,11 @@ export class EngineSlots {
     if (state.slots.length > 0) return Promise.resolve(state.slots.length);
 
     const generation = this.#generation;
-    state.dispatch({ type: 'load-start' });
+    state.dispatch({ type: 'load', progress: { progress: 0, text: 'Starting', engine: 1, engines: 1 } });
     const progress = (engineReport: LoadProgress) => {
       if (generation !== this.#generation) return;
       const report = { ...engineReport, engine: 1, engines: 1 };
-      state.dispatch({ type: 'load-progress', report });
+      state.dispatch({ type: 'load', progress: report });
       if (onProgress) guard(() => onProgress(report));
     };
     this.#loading = this.#build(0, progress).then(
@@ -73,7 +73,7 @@ export class EngineSlots {
       (error: unknown) => {
         this.#loading = null;
         const failure = asInklingError(error, EngineLoadError, 'The model could not be loaded');
-        state.dispatch({ type: 'load-fail', error: failure });
+        state.dispatch({ type: 'load', progress: null, error: failure });
         throw failure;
       },
     );
@@ -137,7 +137,7 @@ export class EngineSlots {
     void unloadQuietly(dead);
     const giveUp = (failure: InklingError) => {
       this.#state.dispatch({ type: 'slot-remove', slot });
-      if (this.#state.slots.length === 0) this.#state.dispatch({ type: 'load-fail', error: failure });
+      if (this.#state.slots.length === 0) this.#state.dispatch({ type: 'load', progress: null, error: failure });
     };
     if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
       giveUp(
