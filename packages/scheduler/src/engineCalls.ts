@@ -70,7 +70,7 @@ export class EngineCalls {
 /** Why an engine asked to stop and then silent for `timeoutMs` is replaced. */
 export function stalledError(slot: Slot, timeoutMs: number): EngineStalledError {
   return new EngineStalledError(
-    `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
+    `Engine ${slot.index + 1} sent nothing for ${timeoutMs} ms after being asked to stop, so it is being replaced. If this repeats, raise "stallTimeoutMs".`,
   );
 }
 

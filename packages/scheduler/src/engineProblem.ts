@@ -32,5 +32,4 @@ export function engineProblem(value: unknown): string | undefined {
 }
 
 /** What every `createEngine` must resolve, said once for every error that needs it. */
-export const ENGINE_SHAPE =
-  'createEngine must resolve an engine: an object with chat.completions.create(request) and interruptGenerate(), such as webllmEngines() from @inkling/webllm or fakeEngines() from @inkling/scheduler/testing build';
+export const ENGINE_SHAPE = 'createEngine must resolve an engine: an object with chat.completions.create(request) and interruptGenerate()';

@@ -117,7 +117,7 @@ export class EngineSlots {
     const crash =
       error instanceof InklingError
         ? error
-        : new EngineCrashedError(`Engine ${slot.index + 1} stopped working (${describeError(error)}); Inkling is replacing it.`, {
+        : new EngineCrashedError(`Engine ${slot.index + 1} crashed (${describeError(error)}) and is being replaced.`, {
             cause: error,
           });
     const victims = [...slot.jobs];
@@ -142,7 +142,7 @@ export class EngineSlots {
     if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
       giveUp(
         new EngineCrashedError(
-          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row, so Inkling stopped restarting it (last: ${describeError(error)}). Call pool.load() to try again.`,
+          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row (last: ${describeError(error)}); call pool.load() to try again.`,
           { cause: error },
         ),
       );

@@ -46,7 +46,7 @@ export async function runJob(engine: Engine, call: JobCall): Promise<void> {
   if (call.kind === 'embedding') {
     if (!engine.embeddings) {
       throw new InvalidJobError(
-        'This engine cannot make embeddings. Submit embedding jobs to a pool whose engines load an embedding model (such as snowflake-arctic-embed).',
+        'This engine cannot make embeddings: submit embedding jobs to a pool of an embedding model.',
       );
     }
     const response = await engine.embeddings.create(

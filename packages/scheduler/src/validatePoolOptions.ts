@@ -21,9 +21,9 @@ const RULES: readonly Rule[] = [
   [
     'createEngine',
     isFunction,
-    'a function that builds an engine, e.g. webllmEngines({ model }) from @inkling/webllm or fakeEngines() from @inkling/scheduler/testing',
+    'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm',
   ],
-  ['size', optional(wholeNumber(1, 4)), "a whole number from 1 to 4 (each engine holds a full copy of the model's weights)"],
+  ['size', optional(wholeNumber(1, 4)), "a whole number from 1 to 4 (each engine is a full copy of the model)"],
   ['idleTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
   ['stallTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
@@ -33,7 +33,7 @@ const RULES: readonly Rule[] = [
   [
     'timers',
     optional((timers) => isFunction(timers?.setTimeout) && isFunction(timers?.clearTimeout)),
-    'an object with setTimeout(callback, ms) and clearTimeout(handle) functions, or left out to use the global ones',
+    'an object with setTimeout(callback, ms) and clearTimeout(handle), or left out',
   ],
 ];
 

@@ -13,7 +13,7 @@ const SPEC: readonly Rule[] = [
   ['kind', optional((kind) => kind === 'chat' || kind === 'embedding'), '"chat" or "embedding"'],
   ['preemptible', optional((flag) => typeof flag === 'boolean'), 'true or false'],
   ['onChunk', optional(isFunction), 'a function'],
-  ['signal', optional(isAbortSignal), 'an AbortSignal (new AbortController().signal)'],
+  ['signal', optional(isAbortSignal), 'an AbortSignal'],
 ];
 
 const CHAT: readonly Rule[] = [
@@ -26,7 +26,7 @@ const EMBEDDING: readonly Rule[] = [
   [
     'params.input',
     (input) => typeof input === 'string' || (Array.isArray(input) && input.length > 0),
-    'a string or a non-empty array, e.g. { kind: "embedding", params: { input: ["a", "b"] } }',
+    'a string or a non-empty array',
   ],
 ];
 
@@ -37,7 +37,7 @@ const EMBEDDING: readonly Rule[] = [
 export function validateSpec(spec: unknown, isLiveId: (id: string) => boolean): InvalidJobError | undefined {
   const problem = isObject(spec)
     ? specProblem(spec as Record<string, any>, isLiveId)
-    : mustBe('The job spec', 'an object such as { params: { messages: [...] } }', spec);
+    : mustBe('The job spec', 'an object such as { params: { messages } }', spec);
   return problem ? new InvalidJobError(problem) : undefined;
 }
 
@@ -46,7 +46,7 @@ function specProblem(spec: Record<string, any>, isLiveId: (id: string) => boolea
   const problem = firstProblem(spec, SPEC, "The job's ") ?? firstProblem(spec, chat ? CHAT : EMBEDDING, "The job's ");
   if (problem) return problem;
   if (spec.id && isLiveId(spec.id)) {
-    return `A job with id "${spec.id}" is already queued or running. Give each job its own id, or leave "id" out to get one.`;
+    return `A job with id "${spec.id}" is already queued or running: give each job its own id, or none.`;
   }
   const messages: unknown[] = chat ? spec.params.messages : [];
   const bad = messages.findIndex((message: any) => typeof message?.role !== 'string');
