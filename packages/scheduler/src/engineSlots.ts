@@ -8,9 +8,9 @@ import {
 } from './errors.js';
 import type { Job } from './job.js';
 import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
-import { type PoolState, type Slot, laneCount, lanesTaken } from './poolState.js';
+import { type PoolState, type Slot, laneCount } from './poolState.js';
 import { guard } from './reportError.js';
-import { hasCrossTaskDemand } from './schedulingPolicy.js';
+import { hasCrossTaskDemand, lanesTaken } from './schedulingPolicy.js';
 import type { CreateEngine, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */

@@ -2,6 +2,7 @@ import { PRIORITY_ORDER } from './constants.js';
 import type { InklingError } from './errors.js';
 import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
 import { JobQueue } from './jobQueue.js';
+import { lanesTaken } from './schedulingPolicy.js';
 import type { Notifier } from './notifier.js';
 import type {
   CancelReason,
@@ -264,11 +265,6 @@ export class PoolState {
       })),
     };
   }
-}
-
-/** Lanes in use on a slot: running jobs and settled ones still draining. */
-export function lanesTaken(slot: Slot): number {
-  return slot.jobs.size + slot.draining.size;
 }
 
 /** How many jobs an engine takes at once; anything odd counts as one. */

@@ -50,15 +50,20 @@ export interface PolicySlot<J> {
   readonly jobs: ReadonlySet<J>;
   /**
    * Settled jobs whose engine call is still out: they hold lanes but are no
-   * task's work any more (see `EngineInfo.jobs`). Default: none.
+   * task's work any more (see `EngineInfo.jobs`).
    */
-  readonly draining?: ReadonlySet<unknown>;
+  readonly draining: ReadonlySet<unknown>;
 }
 
 const RANK: Record<Priority, number> = { interactive: 0, high: 1, normal: 2, low: 3 };
 
+/** Lanes in use on a slot: running jobs and settled ones still draining. */
+export function lanesTaken(slot: PolicySlot<unknown>): number {
+  return slot.jobs.size + slot.draining.size;
+}
+
 function openLanes<J>(slot: PolicySlot<J>): number {
-  return slot.ready ? Math.max(0, slot.concurrency - slot.jobs.size - (slot.draining?.size ?? 0)) : 0;
+  return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
 /** The open slot with the most free lanes; the first such on a tie. */
@@ -95,33 +100,20 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
   if (spare === 0) return undefined;
 
-  const slotsOfTask = new Map<string, S[]>();
-  for (const slot of slots) {
-    for (const job of slot.jobs) {
-      const list = slotsOfTask.get(job.task);
-      if (!list) slotsOfTask.set(job.task, [slot]);
-      else if (!list.includes(slot)) list.push(slot);
-    }
-  }
-  const lanesHeld = (task: string) =>
-    (slotsOfTask.get(task) ?? []).reduce((n, s) => n + [...s.jobs].filter((j) => j.task === task).length, 0);
-
-  let band: Priority | undefined;
   let best: { job: J; slot: S; held: number } | undefined;
   for (const job of queue.heads()) {
-    if (band !== undefined && job.priority !== band) break;
+    if (best && job.priority !== best.job.priority) break;
     if (job.priority === PRIORITY.INTERACTIVE) {
       const slot = slotFor(job, slots);
       if (slot) return { job, slot };
       continue;
     }
-    const own = slotsOfTask.get(job.task);
+    const held = slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
     // Not running: any lane. Running: another lane on its own engine, and
     // only while that leaves a lane free for someone else.
-    const slot = own ? (spare > 1 ? slotFor(job, own) : undefined) : slotFor(job, slots);
+    const own = held > 0 && slots.filter((s) => [...s.jobs].some((j) => j.task === job.task));
+    const slot = !own ? slotFor(job, slots) : spare > 1 ? slotFor(job, own) : undefined;
     if (!slot) continue;
-    band = job.priority;
-    const held = own ? lanesHeld(job.task) : 0;
     if (!best || held < best.held) best = { job, slot, held };
     if (held === 0) break;
   }
@@ -143,7 +135,7 @@ export function preemptionsWanted<J extends PolicyJob>(
   if (waiting === 0) return 0;
   let freeing = 0;
   for (const slot of slots) {
-    freeing += openLanes(slot) + (slot.ready ? (slot.draining?.size ?? 0) : 0);
+    freeing += openLanes(slot) + (slot.ready ? slot.draining.size : 0);
     if (slot.ready) for (const job of slot.jobs) if (isStopping(job)) freeing += 1;
   }
   return Math.max(0, waiting - freeing);
