@@ -11,7 +11,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const DURATION = `a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)`;
 
 /** A duration, or `Infinity` ("never"); left out passes. */
-export const isDurationOrNever = (value: unknown): boolean => value === Number.POSITIVE_INFINITY || isDuration(value);
+export const isDurationOrNever = (value: unknown): boolean => value === Infinity || isDuration(value);
 
 const isDuration = (value: unknown): boolean =>
   value === undefined || (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS);

@@ -80,7 +80,7 @@ export class EngineCalls {
   }
 
   #watch(job: Job, slot: Slot, engine: Engine): void {
-    if (this.stallTimeoutMs === Number.POSITIVE_INFINITY) return;
+    if (this.stallTimeoutMs === Infinity) return;
     this.#unwatch(job);
     const timer = this.timers.setTimeout(() => {
       this.#stalls.delete(job);

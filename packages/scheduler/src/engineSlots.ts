@@ -102,7 +102,7 @@ export class EngineSlots {
     this.#config = { ...this.#config, ...patch };
     let applied = 0;
     for (const { engine } of this.#state.slots) {
-      if (typeof engine?.configure !== 'function') continue;
+      if (!engine?.configure) continue;
       engine.configure(patch);
       applied += 1;
     }
@@ -190,7 +190,7 @@ export class EngineSlots {
   /** Engines beyond the first are unloaded after `idleTimeoutMs` without work (never when `Infinity`). */
   scheduleIdleShrink(): void {
     const { idleTimeoutMs, timers } = this.#options;
-    if (idleTimeoutMs === Number.POSITIVE_INFINITY) return;
+    if (idleTimeoutMs === Infinity) return;
     const [, ...extra] = this.#state.slots;
     for (const slot of extra) {
       if (!idle(slot)) {
@@ -231,7 +231,8 @@ export class EngineSlots {
     try {
       const problem = engineProblem(engine);
       if (problem) throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
-      if (Object.keys(this.#config).length > 0 && typeof engine.configure === 'function') engine.configure({ ...this.#config });
+      // `engineProblem` has checked that `configure` is a function when present.
+      if (Object.keys(this.#config).length > 0) engine.configure?.({ ...this.#config });
       return { index, engine, ready: true, concurrency: laneCount(engine), jobs: new Set(), draining: new Set(), idleTimer: undefined, deaths: 0 };
     } catch (error) {
       // Not awaited: a broken engine's unload() may never answer, and the load must end.

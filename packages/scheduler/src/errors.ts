@@ -90,10 +90,8 @@ export class EngineLoadError extends InklingError {
 
 /** True for errors that mean the engine that threw them is beyond use. */
 export function isFatalEngineError(error: unknown): boolean {
-  return (
-    error instanceof EngineCrashedError ||
-    (typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true)
-  );
+  // Every EngineCrashedError has `fatal: true`.
+  return (error as { fatal?: unknown } | null | undefined)?.fatal === true;
 }
 
 /** A short human description of anything thrown. */

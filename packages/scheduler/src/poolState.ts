@@ -270,5 +270,5 @@ export class PoolState {
 /** How many jobs an engine takes at once; anything odd counts as one. */
 export function laneCount(engine: Engine): number {
   const n = engine.concurrency;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
+  return Number.isInteger(n) && (n as number) > 0 ? (n as number) : 1;
 }

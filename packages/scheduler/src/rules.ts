@@ -19,7 +19,7 @@ export const optional =
 
 /** A whole number from `min` to `max`. */
 export const wholeNumber =
-  (min: number, max = Number.POSITIVE_INFINITY) =>
+  (min: number, max = Infinity) =>
   (value: unknown): boolean =>
     Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 
