@@ -115,39 +115,34 @@ export function applyEmbeddings(job: Job, response: CreateEmbeddingResponse, now
   job.firstTokenAt ??= now;
 }
 
+/** What a result takes from its job as it is; each is left out when unset. */
+const RESULT = ['id', 'text', 'submittedAt', 'usage', 'embeddings', 'toolCalls', 'engineIndex', 'startedAt', 'firstTokenAt', 'cancelReason'] as const;
+
 /** The job's result; the optional fields are present only when set. */
 export function buildResult(job: Job, finishedAt: number, error: InklingError | undefined): JobResult {
   const status = job.cancelReason ? 'cancelled' : job.preempting ? 'preempted' : error ? 'error' : 'done';
   const interrupted = status === 'cancelled' || status === 'preempted';
   const result: Record<string, unknown> = {
-    id: job.id,
     status,
-    text: job.text,
     // Interrupted work reports "abort" whatever the stream last said.
     finishReason: interrupted ? 'abort' : job.finishReason,
-    submittedAt: job.submittedAt,
     finishedAt,
     cancelled: status === 'cancelled',
     preempted: status === 'preempted',
-    usage: job.usage,
-    embeddings: job.embeddings,
-    toolCalls: job.toolCalls,
-    engineIndex: job.engineIndex,
-    startedAt: job.startedAt,
-    firstTokenAt: job.firstTokenAt,
-    cancelReason: job.cancelReason,
     // An error after a stop is the stop's echo (an aborted fetch), not news.
     error: interrupted ? undefined : error,
   };
+  for (const key of RESULT) result[key] = job[key];
   for (const key in result) if (result[key] === undefined) delete result[key];
   return result as unknown as JobResult;
 }
 
-/** What the snapshot shows of a job as it is on the job. */
-const SHOWN = ['id', 'task', 'session', 'priority', 'kind', 'preemptible', 'engineIndex', 'submittedAt', 'startedAt', 'firstTokenAt', 'tokens'] as const;
-
-/** Of those, what changes while a job lives (the rest is fixed at submit). */
-const CHANGING = ['engineIndex', 'startedAt', 'firstTokenAt', 'tokens'] as const;
+/**
+ * What the snapshot shows of a job as it is on the job: fixed at submit up to
+ * `submittedAt`, changing while the job lives from `engineIndex` on.
+ */
+const SHOWN = ['id', 'task', 'session', 'priority', 'kind', 'preemptible', 'submittedAt', 'engineIndex', 'startedAt', 'firstTokenAt', 'tokens'] as const;
+const CHANGING = SHOWN.slice(SHOWN.indexOf('engineIndex'));
 
 /** The job as the snapshot shows it: the same frozen object until one of its fields changes. */
 export function jobInfo(job: Job): JobInfo {

@@ -48,13 +48,12 @@ export function mustBe(subject: string, want: string, value: unknown): string {
 export function show(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'bigint') return `${value}n`;
-  // Numbers too: JSON would print NaN and Infinity as null.
-  if (typeof value !== 'object' && typeof value !== 'string') return String(value);
-  let text: string;
   try {
-    text = String(JSON.stringify(value));
+    // Numbers as String does: JSON would print NaN and Infinity as null.
+    const text = typeof value === 'object' || typeof value === 'string' ? JSON.stringify(value) : String(value);
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
   } catch {
+    // A cycle, or a toJSON that gives nothing.
     return Object.prototype.toString.call(value);
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -27,9 +27,7 @@ const RULES: readonly Rule[] = [
   ['idleTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
   ['stallTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
-  ['onStateChange', optional(isFunction), 'a function'],
-  ['now', optional(isFunction), 'a function'],
-  ['scheduleNotify', optional(isFunction), 'a function'],
+  ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
   [
     'timers',
     optional((timers) => isFunction(timers?.setTimeout) && isFunction(timers?.clearTimeout)),

@@ -2,13 +2,8 @@ import { PRIORITY_ORDER } from './constants.js';
 import { InvalidJobError } from './errors.js';
 import { type Rule, firstProblem, isFunction, isObject, isText, mustBe, optional } from './rules.js';
 
-const TEXT = 'a non-empty string';
-
 const SPEC: readonly Rule[] = [
-  ['id', optional(isText), TEXT],
-  ['task', optional(isText), TEXT],
-  ['session', optional(isText), TEXT],
-  ['owner', optional(isText), TEXT],
+  ...['id', 'task', 'session', 'owner'].map((field): Rule => [field, optional(isText), 'a non-empty string']),
   ['priority', optional((p) => PRIORITY_ORDER.includes(p)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
   ['kind', optional((kind) => kind === 'chat' || kind === 'embedding'), '"chat" or "embedding"'],
   ['preemptible', optional((flag) => typeof flag === 'boolean'), 'true or false'],
