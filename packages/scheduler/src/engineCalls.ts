@@ -35,11 +35,7 @@ export class EngineCalls {
     const { state, now } = this;
     state.dispatch({ type: 'start', job, slot, at: now() });
     const engine = slot.engine as Engine;
-    return runJob(engine, {
-      kind: job.kind,
-      params: job.spec.params,
-      signal: (job.controller as AbortController).signal,
-      stopping: () => isStopping(job),
+    return runJob(engine, job, {
       interrupt: () => interrupt(slot, engine),
       opened: () => state.dispatch({ type: 'open', job }),
       chunk: (chunk) => {

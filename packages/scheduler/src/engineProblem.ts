@@ -1,5 +1,6 @@
 import { describeError } from './errors.js';
 import { show } from './rules.js';
+import type { Engine } from './types.js';
 
 const noop = (): void => {};
 
@@ -15,7 +16,7 @@ const noop = (): void => {};
 export function engineProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return `it resolved ${show(value)}`;
   try {
-    const engine = value as Record<string, any>;
+    const engine = value as Partial<Engine>;
     const members: Record<string, unknown> = {
       'chat.completions.create': engine.chat?.completions?.create,
       interruptGenerate: engine.interruptGenerate,

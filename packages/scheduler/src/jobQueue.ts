@@ -65,5 +65,5 @@ export class JobQueue<T extends Queueable> {
 }
 
 function inOrder<T extends Queueable>(items: T[]): T[] {
-  return items.sort((a, b) => (a.order as number) - (b.order as number));
+  return items.toSorted((a, b) => (a.order as number) - (b.order as number));
 }

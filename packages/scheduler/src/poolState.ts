@@ -9,7 +9,6 @@ import type {
   ChatCompletionChunk,
   CreateEmbeddingResponse,
   Engine,
-  EngineInfo,
   JobRecord,
   JobResult,
   PoolLoadProgress,

@@ -5,7 +5,7 @@
  */
 
 /** A field (dotted for nested ones), the test its value must pass, and what it must be. */
-export type Rule = readonly [field: string, ok: (value: any) => boolean, want: string];
+export type Rule = readonly [field: string, ok: (value: unknown) => boolean, want: string];
 
 export const isFunction = (value: unknown): boolean => typeof value === 'function';
 export const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
@@ -13,7 +13,7 @@ export const isText = (value: unknown): boolean => typeof value === 'string' && 
 
 /** `ok`, or left out. */
 export const optional =
-  (ok: (value: any) => boolean) =>
+  (ok: (value: unknown) => boolean) =>
   (value: unknown): boolean =>
     value === undefined || ok(value);
 
@@ -33,7 +33,7 @@ export const wholeNumber =
  */
 export function firstProblem(values: object, rules: readonly Rule[], prefix: string): string | undefined {
   for (const [field, ok, want] of rules) {
-    const value = field.split('.').reduce<any>((parent, key) => parent?.[key], values);
+    const value = field.split('.').reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key], values);
     if (!ok(value)) return mustBe(`${prefix}"${field}"`, want, value);
   }
   return undefined;

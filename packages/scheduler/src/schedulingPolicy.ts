@@ -22,7 +22,7 @@
  *   if the request reaches the engine that saw the previous one. Affinity
  *   picks between lanes; it never makes a job wait or start that would not.
  */
-import { PRIORITY } from './constants.js';
+import { PRIORITY, PRIORITY_ORDER } from './constants.js';
 import type { JobKind, Priority } from './types.js';
 
 export interface PolicyJob {
@@ -55,7 +55,10 @@ export interface PolicySlot<J> {
   readonly draining: ReadonlySet<unknown>;
 }
 
-const RANK: Record<Priority, number> = { interactive: 0, high: 1, normal: 2, low: 3 };
+/** 0 for the most urgent band. */
+function rank(job: PolicyJob): number {
+  return PRIORITY_ORDER.indexOf(job.priority);
+}
 
 /** Lanes in use on a slot: running jobs and settled ones still draining. */
 export function lanesTaken(slot: PolicySlot<unknown>): number {
@@ -159,8 +162,8 @@ export function pickVictim<J extends PolicyJob>(
       if (isStopping(job)) continue;
       if (
         !victim ||
-        RANK[job.priority] > RANK[victim.priority] ||
-        (RANK[job.priority] === RANK[victim.priority] && (job.startedAt ?? 0) > (victim.startedAt ?? 0))
+        rank(job) > rank(victim) ||
+        (rank(job) === rank(victim) && (job.startedAt ?? 0) > (victim.startedAt ?? 0))
       ) {
         victim = job;
       }

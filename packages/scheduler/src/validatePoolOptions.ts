@@ -30,7 +30,7 @@ const RULES: readonly Rule[] = [
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
   [
     'timers',
-    optional((timers) => isFunction(timers?.setTimeout) && isFunction(timers?.clearTimeout)),
+    optional((timers) => isFunction((timers as PoolTimers | null)?.setTimeout) && isFunction((timers as PoolTimers | null)?.clearTimeout)),
     'an object with setTimeout(callback, ms) and clearTimeout(handle), or left out',
   ],
 ];

@@ -1,10 +1,11 @@
 import { PRIORITY_ORDER } from './constants.js';
 import { InvalidJobError } from './errors.js';
+import type { ChatCompletionRequest, ChatMessage, Priority } from './types.js';
 import { type Rule, firstProblem, isFunction, isObject, isText, mustBe, optional } from './rules.js';
 
 const SPEC: readonly Rule[] = [
   ...['id', 'task', 'session', 'owner'].map((field): Rule => [field, optional(isText), 'a non-empty string']),
-  ['priority', optional((p) => PRIORITY_ORDER.includes(p)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
+  ['priority', optional((p) => PRIORITY_ORDER.includes(p as Priority)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
   ['kind', optional((kind) => kind === 'chat' || kind === 'embedding'), '"chat" or "embedding"'],
   ['preemptible', optional((flag) => typeof flag === 'boolean'), 'true or false'],
   ['onChunk', optional(isFunction), 'a function'],
@@ -14,7 +15,7 @@ const SPEC: readonly Rule[] = [
 const CHAT: readonly Rule[] = [
   ['params', isObject, 'the request, e.g. { messages: [{ role: "user", content: "Hi" }] }'],
   ['params.messages', (messages) => Array.isArray(messages) && messages.length > 0, 'a non-empty array of { role, content } messages'],
-  ['params.max_tokens', (max) => max == null || (Number.isInteger(max) && max > 0), 'a positive whole number'],
+  ['params.max_tokens', (max) => max == null || (Number.isInteger(max) && (max as number) > 0), 'a positive whole number'],
 ];
 
 const EMBEDDING: readonly Rule[] = [
@@ -31,20 +32,20 @@ const EMBEDDING: readonly Rule[] = [
  */
 export function validateSpec(spec: unknown, isLiveId: (id: string) => boolean): InvalidJobError | undefined {
   const problem = isObject(spec)
-    ? specProblem(spec as Record<string, any>, isLiveId)
+    ? specProblem(spec as Record<string, unknown>, isLiveId)
     : mustBe('The job spec', 'an object such as { params: { messages } }', spec);
   return problem ? new InvalidJobError(problem) : undefined;
 }
 
-function specProblem(spec: Record<string, any>, isLiveId: (id: string) => boolean): string | undefined {
+function specProblem(spec: Record<string, unknown>, isLiveId: (id: string) => boolean): string | undefined {
   const chat = spec.kind !== 'embedding';
   const problem = firstProblem(spec, SPEC, "The job's ") ?? firstProblem(spec, chat ? CHAT : EMBEDDING, "The job's ");
   if (problem) return problem;
-  if (spec.id && isLiveId(spec.id)) {
+  if (typeof spec.id === 'string' && isLiveId(spec.id)) {
     return `A job with id "${spec.id}" is already queued or running: give each job its own id, or none.`;
   }
-  const messages: unknown[] = chat ? spec.params.messages : [];
-  const bad = messages.findIndex((message: any) => typeof message?.role !== 'string');
+  const messages: unknown[] = chat ? (spec.params as ChatCompletionRequest).messages : [];
+  const bad = messages.findIndex((message) => typeof (message as ChatMessage | null)?.role !== 'string');
   return bad < 0 ? undefined : mustBe(`The job's "params.messages[${bad}]"`, 'an object with a "role"', messages[bad]);
 }
 
