@@ -71,7 +71,7 @@ export class EngineCalls {
   /** Why an engine asked to stop and then silent for `stallTimeoutMs` is replaced. */
   stalledError(slot: Slot): EngineStalledError {
     return new EngineStalledError(
-      `Engine ${slot.index + 1} sent nothing for ${this.stallTimeoutMs} ms after being asked to stop, so it is being replaced. If this repeats, raise "stallTimeoutMs".`,
+      `Engine ${slot.index + 1} sent nothing for ${this.stallTimeoutMs} ms after a stop and is being replaced; if this repeats, raise "stallTimeoutMs".`,
     );
   }
 

@@ -229,7 +229,7 @@ export class EnginePool implements Pool {
       // Every engine call ends here, in `#callEnded`.
       this.#calls.start(slot, job).then(
         () => this.#callEnded(slot, engine, job, undefined),
-        (error: unknown) => this.#callEnded(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
+        (error: unknown) => this.#callEnded(slot, engine, job, error ?? 'it gave no reason'),
       );
     }
     // Only an interactive job takes an engine by force, and only from a job

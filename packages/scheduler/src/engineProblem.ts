@@ -20,10 +20,10 @@ export function engineProblem(value: unknown): string | undefined {
     const members: Record<string, unknown> = {
       'chat.completions.create': engine.chat?.completions?.create,
       interruptGenerate: engine.interruptGenerate,
-      // The rest are optional: absent (or null, which the pool reads the same) is fine.
+      // The rest are optional. Embeddings may also be null, which the pool reads as absent.
       'embeddings.create': engine.embeddings == null ? noop : engine.embeddings.create,
-      unload: engine.unload ?? noop,
-      configure: engine.configure ?? noop,
+      unload: engine.unload === undefined ? noop : engine.unload,
+      configure: engine.configure === undefined ? noop : engine.configure,
     };
     const broken = Object.keys(members).find((name) => typeof members[name] !== 'function');
     return broken && `its "${broken}" is not a function`;

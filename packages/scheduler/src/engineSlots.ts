@@ -10,6 +10,7 @@ import type { Job } from './job.js';
 import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
 import { type PoolState, type Slot, laneCount } from './poolState.js';
 import { guard } from './reportError.js';
+import { isObject, mustBe } from './rules.js';
 import { hasCrossTaskDemand, lanesTaken } from './schedulingPolicy.js';
 import type { CreateEngine, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
@@ -38,8 +39,10 @@ export interface SlotsOptions {
 export class EngineSlots {
   readonly #state: PoolState;
   readonly #options: SlotsOptions;
-  #generation = 0;
-  /** Aborted by `detachAll()`, so loads still in flight can stop early. */
+  /**
+   * The generation: aborted by `detachAll()`, so loads still in flight can
+   * stop early and whatever they still bring is known to be stale.
+   */
   #loadAbort = new AbortController();
   #loading: Promise<number> | null = null;
   #config: Record<string, unknown> = {};
@@ -55,10 +58,10 @@ export class EngineSlots {
     if (this.#loading) return this.#loading;
     if (state.slots.length > 0) return Promise.resolve(state.slots.length);
 
-    const generation = this.#generation;
+    const { signal } = this.#loadAbort;
     state.dispatch({ type: 'load', progress: { progress: 0, text: 'Starting', engine: 1, engines: 1 } });
     const progress = (engineReport: LoadProgress) => {
-      if (generation !== this.#generation) return;
+      if (signal.aborted) return;
       const report = { ...engineReport, engine: 1, engines: 1 };
       state.dispatch({ type: 'load', progress: report });
       if (onProgress) guard(() => onProgress(report));
@@ -85,7 +88,6 @@ export class EngineSlots {
    * for the caller to unload once their jobs are settled.
    */
   detachAll(): Slot[] {
-    this.#generation += 1;
     this.#loading = null;
     this.#loadAbort.abort();
     this.#loadAbort = new AbortController();
@@ -96,9 +98,7 @@ export class EngineSlots {
 
   /** Remembers a runtime setting for engines built later; returns how many took it now. */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
+    if (!isObject(patch)) throw new InvalidOptionError(mustBe('configure() settings', 'an object, e.g. { decodeSteps: 4 }', patch));
     this.#config = { ...this.#config, ...patch };
     let applied = 0;
     for (const { engine } of this.#state.slots) {
@@ -215,16 +215,15 @@ export class EngineSlots {
    * load in flight for ever.
    */
   async #build(index: number, onProgress: (report: LoadProgress) => void = () => {}): Promise<Slot | undefined> {
-    const generation = this.#generation;
-    const stale = () => generation !== this.#generation;
+    const { signal } = this.#loadAbort;
     let engine: Engine;
     try {
-      engine = await this.#options.createEngine(index, onProgress, { signal: this.#loadAbort.signal });
+      engine = await this.#options.createEngine(index, onProgress, { signal });
     } catch (error) {
-      if (stale()) return undefined;
+      if (signal.aborted) return undefined;
       throw error;
     }
-    if (stale()) {
+    if (signal.aborted) {
       await unloadQuietly(engine);
       return undefined;
     }

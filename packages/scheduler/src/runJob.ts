@@ -44,7 +44,7 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
   if (job.kind === 'embedding') {
     if (!engine.embeddings) {
       throw new InvalidJobError(
-        'This engine cannot make embeddings: submit embedding jobs to a pool of an embedding model.',
+        'This engine cannot make embeddings; give embedding jobs to a pool of an embedding model.',
       );
     }
     const response = await engine.embeddings.create(
