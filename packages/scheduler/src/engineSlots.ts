@@ -114,12 +114,7 @@ export class EngineSlots {
    * with the crash they end with (the pool ends them, then calls `rebuild`).
    */
   takeDown(slot: Slot, error: unknown): { victims: Job[]; crash: InklingError } {
-    const crash =
-      error instanceof InklingError
-        ? error
-        : new EngineCrashedError(`Engine ${slot.index + 1} crashed (${describeError(error)}) and is being replaced.`, {
-            cause: error,
-          });
+    const crash = asInklingError(error, EngineCrashedError, `Engine ${slot.index + 1} crashed and is being replaced`);
     const victims = [...slot.jobs];
     this.#clearIdleTimer(slot);
     this.#state.dispatch({ type: 'slot-down', slot });
