@@ -22,7 +22,7 @@
  *   if the request reaches the engine that saw the previous one. Affinity
  *   picks between lanes; it never makes a job wait or start that would not.
  */
-import { PRIORITY, PRIORITY_ORDER } from './constants.js';
+import { PRIORITY_ORDER } from './constants.js';
 import type { JobKind, Priority } from './types.js';
 
 export interface PolicyJob {
@@ -106,7 +106,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   let best: { job: J; slot: S; held: number } | undefined;
   for (const job of queue.heads()) {
     if (best && job.priority !== best.job.priority) break;
-    if (job.priority === PRIORITY.INTERACTIVE) {
+    if (job.priority === 'interactive') {
       const slot = slotFor(job, slots);
       if (slot) return { job, slot };
       continue;
@@ -134,7 +134,7 @@ export function preemptionsWanted<J extends PolicyJob>(
   slots: readonly PolicySlot<J>[],
   isStopping: (job: J) => boolean,
 ): number {
-  const waiting = queue.count(PRIORITY.INTERACTIVE);
+  const waiting = queue.count('interactive');
   if (waiting === 0) return 0;
   let freeing = 0;
   for (const slot of slots) {
@@ -158,7 +158,7 @@ export function pickVictim<J extends PolicyJob>(
   for (const slot of slots) {
     if (!slot.ready) continue;
     for (const job of slot.jobs) {
-      if (!job.preemptible || job.kind !== 'chat' || job.priority === PRIORITY.INTERACTIVE) continue;
+      if (!job.preemptible || job.kind !== 'chat' || job.priority === 'interactive') continue;
       if (isStopping(job)) continue;
       if (
         !victim ||
