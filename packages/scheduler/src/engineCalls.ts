@@ -21,18 +21,31 @@ export class EngineCalls {
   /** Stall timers of calls asked to stop, by job. */
   readonly #stalls = new Map<Job, unknown>();
 
+  readonly #state: PoolState;
+  readonly #now: () => number;
+  readonly #timers: PoolTimers;
+  /** How long a stopped call may stay silent, in milliseconds (`Infinity`: for ever). */
+  readonly #stallTimeoutMs: number;
+  readonly #onStall: (slot: Slot, engine: Engine) => void;
+
   constructor(
-    readonly state: PoolState,
-    readonly now: () => number,
-    readonly timers: PoolTimers,
-    /** How long a stopped call may stay silent, in milliseconds (`Infinity`: for ever). */
-    readonly stallTimeoutMs: number,
-    readonly onStall: (slot: Slot, engine: Engine) => void,
-  ) {}
+    state: PoolState,
+    now: () => number,
+    timers: PoolTimers,
+    stallTimeoutMs: number,
+    onStall: (slot: Slot, engine: Engine) => void,
+  ) {
+    this.#state = state;
+    this.#now = now;
+    this.#timers = timers;
+    this.#stallTimeoutMs = stallTimeoutMs;
+    this.#onStall = onStall;
+  }
 
   /** Starts `job` on a lane of `slot`; resolves (or rejects with the engine's error) once the lane is free. */
   start(slot: Slot, job: Job): Promise<void> {
-    const { state, now } = this;
+    const state = this.#state;
+    const now = this.#now;
     state.dispatch({ type: 'start', job, slot, at: now() });
     const engine = slot.engine as Engine;
     return runJob(engine, job, {
@@ -71,23 +84,23 @@ export class EngineCalls {
   /** Why an engine asked to stop and then silent for `stallTimeoutMs` is replaced. */
   stalledError(slot: Slot): EngineStalledError {
     return new EngineStalledError(
-      `Engine ${slot.index + 1} sent nothing for ${this.stallTimeoutMs} ms after a stop and is being replaced; if this repeats, raise "stallTimeoutMs".`,
+      `Engine ${slot.index + 1} sent nothing for ${this.#stallTimeoutMs} ms after a stop and is being replaced; if this repeats, raise "stallTimeoutMs".`,
     );
   }
 
   #watch(job: Job, slot: Slot, engine: Engine): void {
-    if (this.stallTimeoutMs === Infinity) return;
+    if (this.#stallTimeoutMs === Infinity) return;
     this.#unwatch(job);
-    const timer = this.timers.setTimeout(() => {
+    const timer = this.#timers.setTimeout(() => {
       this.#stalls.delete(job);
-      this.onStall(slot, engine);
-    }, this.stallTimeoutMs);
+      this.#onStall(slot, engine);
+    }, this.#stallTimeoutMs);
     this.#stalls.set(job, timer);
   }
 
   #unwatch(job: Job): void {
     if (!this.#stalls.has(job)) return;
-    this.timers.clearTimeout(this.#stalls.get(job));
+    this.#timers.clearTimeout(this.#stalls.get(job));
     this.#stalls.delete(job);
   }
 }

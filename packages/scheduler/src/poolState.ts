@@ -86,11 +86,16 @@ export class PoolState {
   /** The engine index each session's last job started on, least recent first (session affinity). */
   readonly #affinity = new Map<string, number>();
 
-  constructor(
-    readonly maxSize: number,
-    readonly historySize: number,
-    readonly notifier?: Notifier,
-  ) {}
+  readonly #maxSize: number;
+  /** Finished jobs kept for the snapshot's `recent`. */
+  readonly #historySize: number;
+  readonly #notifier: Notifier | undefined;
+
+  constructor(maxSize: number, historySize: number, notifier?: Notifier) {
+    this.#maxSize = maxSize;
+    this.#historySize = historySize;
+    this.#notifier = notifier;
+  }
 
   /** True while the first engine loads. */
   get loading(): boolean {
@@ -100,7 +105,7 @@ export class PoolState {
   /** Applies `action` and tells the listeners (batched) that something changed. */
   dispatch(action: PoolAction): void {
     this.apply(action);
-    this.notifier?.notify();
+    this.#notifier?.notify();
   }
 
   apply(action: PoolAction): void {
@@ -226,11 +231,11 @@ export class PoolState {
     this.live.delete(job.id);
     if (this.sessions.get(job.session as string) === job) this.sessions.delete(job.session as string);
     job.state = 'done';
-    if (this.historySize === 0) return;
+    if (this.#historySize === 0) return;
     this.#finished.push({ job, result });
     this.#recent = undefined;
     // Trimmed in bulk, so a long run of jobs costs no copying per job.
-    if (this.#finished.length > 2 * this.historySize) this.#finished = this.#finished.slice(-this.historySize);
+    if (this.#finished.length > 2 * this.#historySize) this.#finished = this.#finished.slice(-this.#historySize);
   }
 
   #build(): PoolStatus {
@@ -243,7 +248,7 @@ export class PoolState {
       loadProgress: this.loadProgress,
       error: this.loadError,
       size: slots.length,
-      maxSize: this.maxSize,
+      maxSize: this.#maxSize,
       growing: this.growing,
       growthBlocked: this.growthBlocked,
       busy: busy.length,
@@ -258,7 +263,7 @@ export class PoolState {
       })),
       jobs: [...running, ...queued],
       // Each record is made once, when a snapshot first shows it.
-      recent: (this.#recent ??= this.#finished.slice(-this.historySize).map((entry) => {
+      recent: (this.#recent ??= this.#finished.slice(-this.#historySize).map((entry) => {
         entry.record ??= jobRecord(entry.job, entry.result);
         return entry.record;
       })),
