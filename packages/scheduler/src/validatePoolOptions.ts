@@ -1,7 +1,7 @@
-import { DURATION, isDurationOrNever } from './duration.js';
+import { checkDuration } from './duration.js';
 import { InvalidOptionError } from './errors.js';
 import { type Rule, firstProblem, isFunction, isObject, mustBe, optional, wholeNumber } from './rules.js';
-import type { PoolTimers } from './types.js';
+import type { EnginePoolOptions, PoolTimers } from './types.js';
 
 /** `EnginePoolOptions.idleTimeoutMs` when left out. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -15,8 +15,6 @@ export const globalTimers: PoolTimers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-const DURATION_OR_NEVER = `${DURATION}, or Infinity for "never"`;
-
 const RULES: readonly Rule[] = [
   [
     'createEngine',
@@ -24,8 +22,6 @@ const RULES: readonly Rule[] = [
     'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm',
   ],
   ['size', optional(wholeNumber(1, 4)), "a whole number from 1 to 4 (each engine is a full copy of the model)"],
-  ['idleTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
-  ['stallTimeoutMs', isDurationOrNever, DURATION_OR_NEVER],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
   [
@@ -45,4 +41,6 @@ export function validatePoolOptions(options: unknown): void {
     ? firstProblem(options, RULES, 'EnginePool ')
     : mustBe('new EnginePool() options', 'an object, e.g. { createEngine }', options);
   if (problem) throw new InvalidOptionError(problem);
+  checkDuration((options as EnginePoolOptions).idleTimeoutMs, 'EnginePool "idleTimeoutMs"');
+  checkDuration((options as EnginePoolOptions).stallTimeoutMs, 'EnginePool "stallTimeoutMs"');
 }
