@@ -4,7 +4,7 @@ import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { Notifier } from './notifier.js';
 import { PoolState, type Slot } from './poolState.js';
-import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
+import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
 import type {
   CancelReason,
   Engine,
@@ -234,11 +234,8 @@ export class EnginePool implements Pool {
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
-    for (let n = preemptionsWanted(state.queue, state.slots, isStopping); n > 0; n -= 1) {
-      const victim = pickVictim(state.slots, isStopping);
-      if (!victim) break;
-      this.#stop(victim, 'preempt');
-    }
+    const wanted = preemptionsWanted(state.queue, state.slots, isStopping);
+    for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
     this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
   }

@@ -44,7 +44,7 @@ export interface PolicyQueue<J> {
 
 export interface PolicySlot<J> {
   /** The engine's number, matched against `PolicyJob.preferredEngine`. */
-  readonly index?: number;
+  readonly index: number;
   readonly ready: boolean;
   readonly concurrency: number;
   readonly jobs: ReadonlySet<J>;
@@ -69,21 +69,14 @@ function openLanes<J>(slot: PolicySlot<J>): number {
   return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
-/** The open slot with the most free lanes; the first such on a tie. */
-function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefined {
-  let best: S | undefined;
-  for (const slot of slots) if (openLanes(slot) > 0 && (!best || openLanes(slot) > openLanes(best))) best = slot;
-  return best;
-}
-
-/** Of `slots`, the job's preferred engine when it has a free lane, else the roomiest. */
+/**
+ * Of `slots`, the job's preferred engine when it has a free lane, else the
+ * one with the most free lanes (the first such on a tie).
+ */
 function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
-  const { preferredEngine } = job;
-  if (preferredEngine !== undefined) {
-    const preferred = slots.find((s) => s.index === preferredEngine);
-    if (preferred && openLanes(preferred) > 0) return preferred;
-  }
-  return roomiest(slots);
+  const open = slots.filter((slot) => openLanes(slot) > 0);
+  const roomiest = open.reduce<S | undefined>((best, slot) => (best && openLanes(best) >= openLanes(slot) ? best : slot), undefined);
+  return open.find((slot) => slot.index === job.preferredEngine) ?? roomiest;
 }
 
 /**
@@ -134,42 +127,23 @@ export function preemptionsWanted<J extends PolicyJob>(
   slots: readonly PolicySlot<J>[],
   isStopping: (job: J) => boolean,
 ): number {
-  const waiting = queue.count('interactive');
-  if (waiting === 0) return 0;
-  let freeing = 0;
-  for (const slot of slots) {
-    freeing += openLanes(slot) + (slot.ready ? slot.draining.size : 0);
-    if (slot.ready) for (const job of slot.jobs) if (isStopping(job)) freeing += 1;
-  }
-  return Math.max(0, waiting - freeing);
+  const freeing = slots
+    .filter((slot) => slot.ready)
+    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length, 0);
+  return Math.max(0, queue.count('interactive') - freeing);
 }
 
 /**
- * The running job an interactive job may take a lane from: one that opted in,
- * is a chat (an embedding cannot be interrupted), is not interactive itself
- * and is not already stopping. Lowest band first, then the most recently
- * started, which loses the least work.
+ * The running jobs an interactive job may take a lane from, best first: ones
+ * that opted in, are chats (an embedding cannot be interrupted), are not
+ * interactive themselves and are not already stopping. Lowest band first,
+ * then the most recently started, which loses the least work.
  */
-export function pickVictim<J extends PolicyJob>(
-  slots: readonly PolicySlot<J>[],
-  isStopping: (job: J) => boolean,
-): J | undefined {
-  let victim: J | undefined;
-  for (const slot of slots) {
-    if (!slot.ready) continue;
-    for (const job of slot.jobs) {
-      if (!job.preemptible || job.kind !== 'chat' || job.priority === 'interactive') continue;
-      if (isStopping(job)) continue;
-      if (
-        !victim ||
-        rank(job) > rank(victim) ||
-        (rank(job) === rank(victim) && (job.startedAt ?? 0) > (victim.startedAt ?? 0))
-      ) {
-        victim = job;
-      }
-    }
-  }
-  return victim;
+export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlot<J>[], isStopping: (job: J) => boolean): J[] {
+  return slots
+    .flatMap((slot) => (slot.ready ? [...slot.jobs] : []))
+    .filter((job) => job.preemptible && job.kind === 'chat' && job.priority !== 'interactive' && !isStopping(job))
+    .toSorted((a, b) => rank(b) - rank(a) || (b.startedAt ?? 0) - (a.startedAt ?? 0));
 }
 
 /**
@@ -181,8 +155,6 @@ export function hasCrossTaskDemand<J extends PolicyJob>(
   queue: PolicyQueue<J>,
   slots: readonly PolicySlot<J>[],
 ): boolean {
-  const running = new Set<string>();
-  for (const slot of slots) for (const job of slot.jobs) running.add(job.task);
-  if (running.size === 0) return false;
-  return queue.heads().some((job) => !running.has(job.task));
+  const running = new Set(slots.flatMap((slot) => [...slot.jobs].map((job) => job.task)));
+  return running.size > 0 && queue.heads().some((job) => !running.has(job.task));
 }
