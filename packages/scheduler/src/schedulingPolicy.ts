@@ -99,12 +99,9 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   let best: { job: J; slot: S; held: number } | undefined;
   for (const job of queue.heads()) {
     if (best && job.priority !== best.job.priority) break;
-    if (job.priority === 'interactive') {
-      const slot = slotFor(job, slots);
-      if (slot) return { job, slot };
-      continue;
-    }
-    const held = slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
+    // Interactive jobs take any free lane, as if their task held none.
+    const held =
+      job.priority === 'interactive' ? 0 : slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
     // Not running: any lane. Running: another lane on its own engine, and
     // only while that leaves a lane free for someone else.
     const own = held > 0 && slots.filter((s) => [...s.jobs].some((j) => j.task === job.task));
@@ -113,7 +110,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
     if (!best || held < best.held) best = { job, slot, held };
     if (held === 0) break;
   }
-  return best && { job: best.job, slot: best.slot };
+  return best;
 }
 
 /**
