@@ -124,16 +124,16 @@ export function buildResult(job: Job, finishedAt: number, error: InklingError | 
   const interrupted = status === 'cancelled' || status === 'preempted';
   const result: Record<string, unknown> = {
     status,
-    // Interrupted work reports "abort" whatever the stream last said.
-    finishReason: interrupted ? 'abort' : job.finishReason,
     finishedAt,
     cancelled: status === 'cancelled',
     preempted: status === 'preempted',
-    // An error after a stop is the stop's echo (an aborted fetch), not news.
-    error: interrupted ? undefined : error,
   };
-  for (const key of RESULT) result[key] = job[key];
-  for (const key in result) if (result[key] === undefined) delete result[key];
+  // Interrupted work reports "abort" whatever the stream last said.
+  const finishReason = interrupted ? 'abort' : job.finishReason;
+  if (finishReason) result.finishReason = finishReason;
+  // An error after a stop is the stop's echo (an aborted fetch), not news.
+  if (error && !interrupted) result.error = error;
+  for (const key of RESULT) if (job[key] !== undefined) result[key] = job[key];
   return result as unknown as JobResult;
 }
 

@@ -34,7 +34,8 @@ export class JobQueue<T extends Queueable> {
     const jobs = band.get(item.task) ?? [];
     // Almost always the first: jobs leave the queue by starting.
     const at = jobs.indexOf(item);
-    if (at >= 0) jobs.splice(at, 1);
+    if (at === 0) jobs.shift();
+    else if (at > 0) jobs.splice(at, 1);
     if (jobs.length === 0) band.delete(item.task);
   }
 
@@ -44,7 +45,9 @@ export class JobQueue<T extends Queueable> {
    * scanning every job whenever the question is about task and band.
    */
   heads(): T[] {
-    return [...this.#bands.values()].flatMap((band) => inOrder([...band.values()].map((jobs) => jobs[0] as T)));
+    const heads: T[] = [];
+    for (const band of this.#bands.values()) if (band.size > 0) heads.push(...inOrder([...band.values()].map((jobs) => jobs[0] as T)));
+    return heads;
   }
 
   /** Every job, highest band first, FIFO within a band. */
@@ -65,5 +68,5 @@ export class JobQueue<T extends Queueable> {
 }
 
 function inOrder<T extends Queueable>(items: T[]): T[] {
-  return items.toSorted((a, b) => (a.order as number) - (b.order as number));
+  return items.length > 1 ? items.toSorted((a, b) => (a.order as number) - (b.order as number)) : items;
 }

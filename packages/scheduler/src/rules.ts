@@ -33,7 +33,10 @@ export const wholeNumber =
  */
 export function firstProblem(values: object, rules: readonly Rule[], prefix: string): string | undefined {
   for (const [field, ok, want] of rules) {
-    const value = field.split('.').reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key], values);
+    // Nested fields (only `params.*`) are few; the common case allocates nothing.
+    const value = field.includes('.')
+      ? field.split('.').reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key], values)
+      : (values as Record<string, unknown>)[field];
     if (!ok(value)) return mustBe(`${prefix}"${field}"`, want, value);
   }
   return undefined;

@@ -124,10 +124,12 @@ export function preemptionsWanted<J extends PolicyJob>(
   slots: readonly PolicySlot<J>[],
   isStopping: (job: J) => boolean,
 ): number {
+  const waiting = queue.count('interactive');
+  if (waiting === 0) return 0;
   const freeing = slots
     .filter((slot) => slot.ready)
     .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length, 0);
-  return Math.max(0, queue.count('interactive') - freeing);
+  return Math.max(0, waiting - freeing);
 }
 
 /**
