@@ -235,7 +235,9 @@ export class EnginePool implements Pool {
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
     const wanted = preemptionsWanted(state.queue, state.slots, isStopping);
-    if (wanted > 0) for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
+    if (wanted > 0) {
+      for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
+    }
     this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
   }

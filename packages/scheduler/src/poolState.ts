@@ -110,6 +110,7 @@ export class PoolState {
 
   apply(action: PoolAction): void {
     this.#snapshot = undefined;
+    // Read once for the actions that name them; each case reads only what its action has.
     const { job, slot } = action as { job: Job; slot: Slot };
     switch (action.type) {
       case 'queue':

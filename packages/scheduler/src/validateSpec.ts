@@ -49,9 +49,8 @@ function specProblem(spec: Record<string, unknown>, isLiveId: (id: string) => bo
   return bad < 0 ? undefined : mustBe(`The job's "params.messages[${bad}]"`, 'an object with a "role"', messages[bad]);
 }
 
+/** Shaped like an `AbortSignal`: also true of signals from another realm (an iframe, a test environment), which fail `instanceof`. */
 function isAbortSignal(value: unknown): boolean {
-  if (typeof AbortSignal !== 'undefined' && value instanceof AbortSignal) return true;
-  // Signals from another realm (an iframe, a test environment) fail instanceof.
   const signal = value as Partial<AbortSignal> | null;
   return typeof signal?.aborted === 'boolean' && isFunction(signal.addEventListener);
 }
