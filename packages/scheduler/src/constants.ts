@@ -17,12 +17,9 @@ export const PRIORITY = {
 } as const;
 
 /** The bands in the order the scheduler drains them. */
-export const PRIORITY_ORDER = [
-  PRIORITY.INTERACTIVE,
-  PRIORITY.HIGH,
-  PRIORITY.NORMAL,
-  PRIORITY.LOW,
-] as const;
+export const PRIORITY_ORDER = ['interactive', 'high', 'normal', 'low'] as const satisfies ReadonlyArray<
+  (typeof PRIORITY)[keyof typeof PRIORITY]
+>;
 
 /**
  * What a job asks its engine to do.

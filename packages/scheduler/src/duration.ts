@@ -17,17 +17,11 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * checkDuration(options.connectTimeoutMs, 'openaiEngines() "connectTimeoutMs"', { never: false });
  */
 export function checkDuration(value: unknown, option: string, { never = true }: { never?: boolean } = {}): void {
-  if (value === undefined) return;
-  if (never && value === Number.POSITIVE_INFINITY) return;
+  if (value === undefined || (never && value === Infinity)) return;
   if (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS) return;
-  const allowed = never ? `, or Infinity for "never"` : '';
+  // Kept apart from the pool's fuller checks: every package's options use this one.
+  const got = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'bigint' ? `${value}n` : String(value);
   throw new InvalidOptionError(
-    `${option} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${allowed}; it got ${describe(value)}.`,
+    `${option} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${never ? ', or Infinity for "never"' : ''}; it got ${got}.`,
   );
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  return String(value);
 }

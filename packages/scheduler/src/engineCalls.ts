@@ -2,76 +2,107 @@ import { EngineStalledError } from './errors.js';
 import { type Job, isStopping } from './job.js';
 import type { PoolState, Slot } from './poolState.js';
 import { guard } from './reportError.js';
-import { type JobCall, runJob } from './runJob.js';
-import type { StallWatchdog } from './stallWatchdog.js';
-import type { ChatCompletionChunk, Engine } from './types.js';
+import { runJob } from './runJob.js';
+import type { Engine, PoolTimers } from './types.js';
 
 /**
- * The engine calls behind running jobs: starts each on its lane and records
- * what it streams. It calls nobody back: `start` returns the engine call, and
+ * The engine calls behind running jobs: starts each on its lane, records what
+ * it streams, and stops it when asked. `start` returns the engine call, and
  * the pool, which settles it, decides what its end means (the lane is free,
- * the job is done, the engine died). A chunk from a call asked to stop is
- * progress, so it re-arms the pool's stall watchdog.
+ * the job is done, the engine died).
+ *
+ * A call asked to stop is watched: it gets `stallTimeoutMs` to show progress
+ * (a chunk re-arms the clock) or to answer. One that does neither means a
+ * wedged engine, reported through `onStall`, once. Why a call and not the
+ * engine: on an engine with several lanes the other lanes may stream happily
+ * while one call ignores its stop, and that lane would be lost for good.
  */
 export class EngineCalls {
+  /** Stall timers of calls asked to stop, by job. */
+  readonly #stalls = new Map<Job, unknown>();
+
   readonly #state: PoolState;
   readonly #now: () => number;
-  readonly #watchdog: StallWatchdog<Job>;
+  readonly #timers: PoolTimers;
+  /** How long a stopped call may stay silent, in milliseconds (`Infinity`: for ever). */
+  readonly #stallTimeoutMs: number;
+  readonly #onStall: (slot: Slot, engine: Engine) => void;
 
-  constructor(state: PoolState, now: () => number, watchdog: StallWatchdog<Job>) {
+  constructor(
+    state: PoolState,
+    now: () => number,
+    timers: PoolTimers,
+    stallTimeoutMs: number,
+    onStall: (slot: Slot, engine: Engine) => void,
+  ) {
     this.#state = state;
     this.#now = now;
-    this.#watchdog = watchdog;
+    this.#timers = timers;
+    this.#stallTimeoutMs = stallTimeoutMs;
+    this.#onStall = onStall;
   }
 
   /** Starts `job` on a lane of `slot`; resolves (or rejects with the engine's error) once the lane is free. */
   start(slot: Slot, job: Job): Promise<void> {
     const state = this.#state;
-    state.dispatch({ type: 'start', job, slot, at: this.#now() });
+    const now = this.#now;
+    state.dispatch({ type: 'start', job, slot, at: now() });
     const engine = slot.engine as Engine;
-    const call: JobCall = {
-      kind: job.kind,
-      params: job.spec.params,
-      signal: (job.controller as AbortController).signal,
-      stopping: () => isStopping(job),
+    return runJob(engine, job, {
       interrupt: () => interrupt(slot, engine),
       opened: () => state.dispatch({ type: 'open', job }),
-      chunk: (chunk) => this.#chunk(job, chunk),
-      embedded: (response) => state.dispatch({ type: 'embedded', job, response, at: this.#now() }),
-    };
-    return runJob(engine, call);
+      chunk: (chunk) => {
+        // A chunk after a stop is progress: the engine is alive, just not done.
+        if (this.#stalls.has(job)) this.#watch(job, slot, engine);
+        if (job.state === 'done') return; // settled and draining: nobody reads it
+        const show = !isStopping(job);
+        state.dispatch({ type: 'chunk', job, chunk, at: now() });
+        // The chunk goes on verbatim: it is already a complete OpenAI envelope.
+        const { onChunk } = job.spec;
+        if (show && onChunk) guard(() => onChunk(chunk));
+      },
+      embedded: (response) => state.dispatch({ type: 'embedded', job, response, at: now() }),
+    }).finally(() => this.#unwatch(job));
   }
 
-  /**
-   * Tells the engine call of `job`, running in `slot`, to stop. Returns the
-   * engine to watch until it answers (none when the slot has lost its engine).
-   */
-  halt(job: Job, slot: Slot): Engine | undefined {
+  /** Tells the engine call of `job`, running in `slot`, to stop, and watches it until it answers. */
+  halt(job: Job, slot: Slot): void {
     job.controller?.abort();
     const { engine } = slot;
+    if (!engine) return;
     // Only a generation that has started can be interrupted; one that has not
     // is closed unstarted by `runJob` (see there for why).
-    if (engine && job.streamOpen) interrupt(slot, engine);
-    return engine;
+    if (job.streamOpen) interrupt(slot, engine);
+    this.#watch(job, slot, engine);
   }
 
-  #chunk(job: Job, chunk: ChatCompletionChunk): void {
-    // A chunk after a stop is progress: the engine is alive, just not done.
-    if (isStopping(job)) this.#watchdog.progress(job);
-    if (job.state === 'done') return; // settled and draining: nobody reads it
-    const show = !isStopping(job);
-    this.#state.dispatch({ type: 'chunk', job, chunk, at: this.#now() });
-    // The chunk goes on verbatim: it is already a complete OpenAI envelope.
-    const { onChunk } = job.spec;
-    if (show && onChunk) guard(() => onChunk(chunk));
+  /** Stops watching every call (the pool is unloading). */
+  unwatchAll(): void {
+    for (const job of [...this.#stalls.keys()]) this.#unwatch(job);
   }
-}
 
-/** Why an engine asked to stop and then silent for `timeoutMs` is replaced. */
-export function stalledError(slot: Slot, timeoutMs: number): EngineStalledError {
-  return new EngineStalledError(
-    `Engine ${slot.index + 1} was asked to stop a job and then sent nothing for ${timeoutMs} ms, so Inkling took it for dead and is replacing it. Try again in a moment; if this repeats, raise "stallTimeoutMs".`,
-  );
+  /** Why an engine asked to stop and then silent for `stallTimeoutMs` is replaced. */
+  stalledError(slot: Slot): EngineStalledError {
+    return new EngineStalledError(
+      `Engine ${slot.index + 1} sent nothing for ${this.#stallTimeoutMs} ms after a stop and is being replaced; if this repeats, raise "stallTimeoutMs".`,
+    );
+  }
+
+  #watch(job: Job, slot: Slot, engine: Engine): void {
+    if (this.#stallTimeoutMs === Infinity) return;
+    this.#unwatch(job);
+    const timer = this.#timers.setTimeout(() => {
+      this.#stalls.delete(job);
+      this.#onStall(slot, engine);
+    }, this.#stallTimeoutMs);
+    this.#stalls.set(job, timer);
+  }
+
+  #unwatch(job: Job): void {
+    if (!this.#stalls.has(job)) return;
+    this.#timers.clearTimeout(this.#stalls.get(job));
+    this.#stalls.delete(job);
+  }
 }
 
 /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */

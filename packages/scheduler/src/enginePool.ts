@@ -1,11 +1,10 @@
-import { EngineCalls, stalledError } from './engineCalls.js';
+import { EngineCalls } from './engineCalls.js';
 import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
-import { type Job, buildResult, createJob, isStopping, rejectedResult } from './job.js';
+import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { Notifier } from './notifier.js';
 import { PoolState, type Slot } from './poolState.js';
-import { pickNext, pickVictim, preemptionsWanted } from './schedulingPolicy.js';
-import { StallWatchdog } from './stallWatchdog.js';
+import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
 import type {
   CancelReason,
   Engine,
@@ -41,7 +40,6 @@ export class EnginePool implements Pool {
   readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
   readonly #calls: EngineCalls;
-  readonly #watchdog: StallWatchdog<Job>;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
@@ -57,8 +55,9 @@ export class EnginePool implements Pool {
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       timers,
     });
-    this.#watchdog = new StallWatchdog(timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS);
-    this.#calls = new EngineCalls(this.#state, this.#now, this.#watchdog);
+    this.#calls = new EngineCalls(this.#state, this.#now, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, (slot, engine) =>
+      this.#stalled(slot, engine),
+    );
     const { onStateChange } = options;
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
@@ -126,7 +125,7 @@ export class EnginePool implements Pool {
       this.#stop(job, 'unload');
       this.#finish(job);
     }
-    this.#watchdog.stopAll();
+    this.#calls.unwatchAll();
     this.#state.dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -157,7 +156,8 @@ export class EnginePool implements Pool {
     const now = this.#now();
     const problem = validateSpec(spec, (id) => this.#state.live.has(id));
     const id = typeof spec?.id === 'string' && spec.id ? spec.id : `job-${++this.#nextId}`;
-    if (problem) return Promise.resolve(rejectedResult(id, problem, now));
+    // Refused: a job that never ran.
+    if (problem) return Promise.resolve(buildResult(createJob({} as JobSpec, id, now), now, problem));
 
     const job = createJob(spec, id, now);
     const { signal } = spec;
@@ -229,15 +229,14 @@ export class EnginePool implements Pool {
       // Every engine call ends here, in `#callEnded`.
       this.#calls.start(slot, job).then(
         () => this.#callEnded(slot, engine, job, undefined),
-        (error: unknown) => this.#callEnded(slot, engine, job, error ?? new Error('The engine failed without saying why.')),
+        (error: unknown) => this.#callEnded(slot, engine, job, error ?? 'it gave no reason'),
       );
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
-    for (let n = preemptionsWanted(state.queue, state.slots, isStopping); n > 0; n -= 1) {
-      const victim = pickVictim(state.slots, isStopping);
-      if (!victim) break;
-      this.#stop(victim, 'preempt');
+    const wanted = preemptionsWanted(state.queue, state.slots, isStopping);
+    if (wanted > 0) {
+      for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
     }
     this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
@@ -262,18 +261,11 @@ export class EnginePool implements Pool {
       this.#state.dispatch({ type: 'drain', job, slot });
       this.#finish(job);
     }
-    if (!wasStopping && slot) this.#halt(job, slot);
-  }
-
-  /** Stops the engine call of `job` and watches it: a call that stays silent means a wedged engine. */
-  #halt(job: Job, slot: Slot): void {
-    const engine = this.#calls.halt(job, slot);
-    if (engine) this.#watchdog.watch(job, () => this.#stalled(slot, engine));
+    if (!wasStopping && slot) this.#calls.halt(job, slot);
   }
 
   /** One engine call is over: its lane is free again. */
   #callEnded(slot: Slot, engine: Engine, job: Job, error: unknown): void {
-    this.#watchdog.stop(job);
     if (slot.draining.has(job)) this.#state.dispatch({ type: 'drained', job, slot });
     const current = slot.engine === engine && this.#state.slots.includes(slot);
     if (error !== undefined && isFatalEngineError(error) && current) {
@@ -287,7 +279,7 @@ export class EnginePool implements Pool {
   /** An engine asked to stop has been silent for `stallTimeoutMs`: it is dead, and is replaced like a crashed one. */
   #stalled(slot: Slot, engine: Engine): void {
     if (slot.engine !== engine || !this.#state.slots.includes(slot)) return;
-    this.#died(slot, stalledError(slot, this.#watchdog.timeoutMs));
+    this.#died(slot, this.#calls.stalledError(slot));
     this.#pump();
   }
 

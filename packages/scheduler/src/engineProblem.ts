@@ -1,4 +1,8 @@
 import { describeError } from './errors.js';
+import { show } from './rules.js';
+import type { Engine } from './types.js';
+
+const noop = (): void => {};
 
 /**
  * What is wrong with a value `createEngine` resolved, in words, or `undefined`
@@ -7,36 +11,26 @@ import { describeError } from './errors.js';
  *
  * @example
  * engineProblem(null); // 'it resolved null'
+ * engineProblem({ chat: {} }); // 'its "chat.completions.create" is not a function'
  */
 export function engineProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return `it resolved ${describeValue(value)}`;
+  if (typeof value !== 'object' || value === null) return `it resolved ${show(value)}`;
   try {
-    const engine = value as Record<string, unknown>;
-    const chat = engine.chat as { completions?: { create?: unknown } } | undefined;
-    if (typeof chat?.completions?.create !== 'function') return 'it resolved an object without a chat.completions.create function';
-    if (typeof engine.interruptGenerate !== 'function') return 'it resolved an object without an interruptGenerate function';
-    // Absent (or null, which `runJob` reads the same) means no embeddings.
-    const embeddings = engine.embeddings as { create?: unknown } | null | undefined;
-    if (embeddings !== undefined && embeddings !== null && typeof embeddings.create !== 'function') {
-      return 'its "embeddings" has no create function (leave "embeddings" out when the engine makes none)';
-    }
-    for (const key of ['unload', 'configure'] as const) {
-      if (engine[key] !== undefined && typeof engine[key] !== 'function') return `its "${key}" is not a function`;
-    }
-    return undefined;
+    const engine = value as Partial<Engine>;
+    const members: Record<string, unknown> = {
+      'chat.completions.create': engine.chat?.completions?.create,
+      interruptGenerate: engine.interruptGenerate,
+      // The rest are optional. Embeddings may also be null, which the pool reads as absent.
+      'embeddings.create': engine.embeddings == null ? noop : engine.embeddings.create,
+      unload: engine.unload === undefined ? noop : engine.unload,
+      configure: engine.configure === undefined ? noop : engine.configure,
+    };
+    const broken = Object.keys(members).find((name) => typeof members[name] !== 'function');
+    return broken && `its "${broken}" is not a function`;
   } catch (error) {
     return `reading it threw (${describeError(error)})`;
   }
 }
 
 /** What every `createEngine` must resolve, said once for every error that needs it. */
-export const ENGINE_SHAPE =
-  'createEngine must resolve an engine: an object with chat.completions.create(request) and interruptGenerate(), such as webllmEngines() from @inkling/webllm or fakeEngines() from @inkling/scheduler/testing build';
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'undefined';
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)})`;
-  if (typeof value === 'function') return 'a function (return what it builds, not the builder)';
-  return `a ${typeof value} (${String(value)})`;
-}
+export const ENGINE_SHAPE = 'createEngine must resolve an engine: an object with chat.completions.create(request) and interruptGenerate()';

@@ -8,10 +8,11 @@ import {
 } from './errors.js';
 import type { Job } from './job.js';
 import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
-import { type PoolState, type Slot, laneCount, lanesTaken } from './poolState.js';
+import { type PoolState, type Slot, laneCount } from './poolState.js';
 import { guard } from './reportError.js';
-import { hasCrossTaskDemand } from './schedulingPolicy.js';
-import type { CreateEngine, CreateEngineOptions, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
+import { isObject, mustBe } from './rules.js';
+import { hasCrossTaskDemand, lanesTaken } from './schedulingPolicy.js';
+import type { CreateEngine, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */
 const MAX_CONSECUTIVE_DEATHS = 3;
@@ -22,12 +23,6 @@ export interface SlotsOptions {
   /** `Infinity`: never shrink. */
   idleTimeoutMs: number;
   timers: PoolTimers;
-}
-
-/** An engine that arrived, was checked and took the pool's settings. */
-interface Built {
-  engine: Engine;
-  concurrency: number;
 }
 
 /**
@@ -44,8 +39,10 @@ interface Built {
 export class EngineSlots {
   readonly #state: PoolState;
   readonly #options: SlotsOptions;
-  #generation = 0;
-  /** Aborted by `detachAll()`, so loads still in flight can stop early. */
+  /**
+   * The generation: aborted by `detachAll()`, so loads still in flight can
+   * stop early and whatever they still bring is known to be stale.
+   */
   #loadAbort = new AbortController();
   #loading: Promise<number> | null = null;
   #config: Record<string, unknown> = {};
@@ -61,30 +58,29 @@ export class EngineSlots {
     if (this.#loading) return this.#loading;
     if (state.slots.length > 0) return Promise.resolve(state.slots.length);
 
-    const stale = this.#staleCheck();
-    this.#state.dispatch({ type: 'load-start' });
-    const progress = (report: PoolLoadProgress) => {
-      if (stale()) return;
-      this.#state.dispatch({ type: 'load-progress', report });
+    const { signal } = this.#loadAbort;
+    state.dispatch({ type: 'load', progress: { progress: 0, text: 'Starting', engine: 1, engines: 1 } });
+    const progress = (engineReport: LoadProgress) => {
+      if (signal.aborted) return;
+      const report = { ...engineReport, engine: 1, engines: 1 };
+      state.dispatch({ type: 'load', progress: report });
       if (onProgress) guard(() => onProgress(report));
     };
-    const loading = this.#build(0, (report) => progress({ ...report, engine: 1, engines: 1 }), stale).then(
-      (built) => {
-        if (!built) return 0;
+    this.#loading = this.#build(0, progress).then(
+      (slot) => {
+        if (!slot) return 0;
         this.#loading = null;
-        this.#install(0, built, true);
+        state.dispatch({ type: 'slot-add', slot });
         return state.slots.length;
       },
       (error: unknown) => {
-        if (stale()) return 0;
         this.#loading = null;
         const failure = asInklingError(error, EngineLoadError, 'The model could not be loaded');
-        this.#state.dispatch({ type: 'load-fail', error: failure });
+        state.dispatch({ type: 'load', progress: null, error: failure });
         throw failure;
       },
     );
-    this.#loading = loading;
-    return loading;
+    return this.#loading;
   }
 
   /**
@@ -92,7 +88,6 @@ export class EngineSlots {
    * for the caller to unload once their jobs are settled.
    */
   detachAll(): Slot[] {
-    this.#generation += 1;
     this.#loading = null;
     this.#loadAbort.abort();
     this.#loadAbort = new AbortController();
@@ -103,13 +98,11 @@ export class EngineSlots {
 
   /** Remembers a runtime setting for engines built later; returns how many took it now. */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
+    if (!isObject(patch)) throw new InvalidOptionError(mustBe('configure() settings', 'an object, e.g. { decodeSteps: 4 }', patch));
     this.#config = { ...this.#config, ...patch };
     let applied = 0;
     for (const { engine } of this.#state.slots) {
-      if (typeof engine?.configure !== 'function') continue;
+      if (!engine?.configure) continue;
       engine.configure(patch);
       applied += 1;
     }
@@ -121,13 +114,7 @@ export class EngineSlots {
    * with the crash they end with (the pool ends them, then calls `rebuild`).
    */
   takeDown(slot: Slot, error: unknown): { victims: Job[]; crash: InklingError } {
-    const crash =
-      error instanceof InklingError
-        ? error
-        : new EngineCrashedError(
-            `Engine ${slot.index + 1} stopped working (${describeError(error)}). Inkling is replacing it; try again in a moment.`,
-            { cause: error },
-          );
+    const crash = asInklingError(error, EngineCrashedError, `Engine ${slot.index + 1} crashed and is being replaced`);
     const victims = [...slot.jobs];
     this.#clearIdleTimer(slot);
     this.#state.dispatch({ type: 'slot-down', slot });
@@ -143,27 +130,26 @@ export class EngineSlots {
    */
   rebuild(slot: Slot, dead: Engine | undefined, error: unknown): Promise<void> | undefined {
     void unloadQuietly(dead);
+    const giveUp = (failure: InklingError) => {
+      this.#state.dispatch({ type: 'slot-remove', slot });
+      if (this.#state.slots.length === 0) this.#state.dispatch({ type: 'load', progress: null, error: failure });
+    };
     if (slot.deaths >= MAX_CONSECUTIVE_DEATHS) {
-      this.#retire(
-        slot,
+      giveUp(
         new EngineCrashedError(
-          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row, so Inkling stopped restarting it. Last error: ${describeError(error)}. Call pool.load() to try again.`,
+          `Engine ${slot.index + 1} crashed ${slot.deaths} times in a row (last: ${describeError(error)}); call pool.load() to try again.`,
           { cause: error },
         ),
       );
       return undefined;
     }
-    const stale = this.#staleCheck();
-    return this.#build(slot.index, () => {}, stale).then(
+    return this.#build(slot.index).then(
       (built) => {
         if (!built) return;
         if (!this.#state.slots.includes(slot)) return unloadQuietly(built.engine);
         this.#state.dispatch({ type: 'slot-up', slot, engine: built.engine, concurrency: built.concurrency });
       },
-      (failure: unknown) => {
-        if (stale()) return;
-        this.#retire(slot, asInklingError(failure, EngineLoadError, 'A crashed engine could not be rebuilt'));
-      },
+      (failure: unknown) => giveUp(asInklingError(failure, EngineLoadError, 'A crashed engine could not be rebuilt')),
     );
   }
 
@@ -177,100 +163,78 @@ export class EngineSlots {
    */
   grow(): Promise<void> | undefined {
     const state = this.#state;
-    if (state.growing || state.growthBlocked !== null || state.loading) return undefined;
-    if (state.slots.length === 0 || state.slots.length >= this.#options.maxSize) return undefined;
-    if (state.slots.some((s) => !s.ready)) return undefined;
-    if (!hasCrossTaskDemand(state.queue, state.slots)) return undefined;
+    const { slots } = state;
+    if (state.growing || state.growthBlocked !== null || state.loading || slots.length >= this.#options.maxSize) return undefined;
+    if (!slots.every((s) => s.ready) || !hasCrossTaskDemand(state.queue, slots)) return undefined;
 
-    const used = new Set(state.slots.map((s) => s.index));
     let index = 0;
-    while (used.has(index)) index += 1;
-    const stale = this.#staleCheck();
-    this.#state.dispatch({ type: 'grow', growing: true });
-    return this.#build(index, () => {}, stale).then(
-      (built) => {
-        if (!built) return;
-        this.#state.dispatch({ type: 'grow', growing: false });
-        this.#install(index, built, false);
+    while (slots.some((s) => s.index === index)) index += 1;
+    state.dispatch({ type: 'grow', growing: true });
+    return this.#build(index).then(
+      (slot) => {
+        if (!slot) return;
+        state.dispatch({ type: 'grow', growing: false });
+        state.dispatch({ type: 'slot-add', slot });
       },
-      (error: unknown) => {
-        if (stale()) return;
-        // Almost always memory. Staying at the current size is the right
-        // outcome, not an error owed to whichever job set it off.
-        this.#state.dispatch({ type: 'grow', growing: false, blocked: describeError(error) });
-      },
+      // Almost always memory. Staying at the current size is the right
+      // outcome, not an error owed to whichever job set it off.
+      (error: unknown) => state.dispatch({ type: 'grow', growing: false, blocked: describeError(error) }),
     );
   }
 
   /** Engines beyond the first are unloaded after `idleTimeoutMs` without work (never when `Infinity`). */
   scheduleIdleShrink(): void {
-    if (this.#options.idleTimeoutMs === Number.POSITIVE_INFINITY) return;
+    const { idleTimeoutMs, timers } = this.#options;
+    if (idleTimeoutMs === Infinity) return;
     const [, ...extra] = this.#state.slots;
     for (const slot of extra) {
-      const idle = slot.ready && lanesTaken(slot) === 0;
-      if (!idle) {
+      if (!idle(slot)) {
         this.#clearIdleTimer(slot);
-      } else if (slot.idleTimer === undefined) {
-        slot.idleTimer = this.#options.timers.setTimeout(() => {
+      } else {
+        slot.idleTimer ??= timers.setTimeout(() => {
           slot.idleTimer = undefined;
-          this.#shrink(slot);
-        }, this.#options.idleTimeoutMs);
+          const { slots } = this.#state;
+          if (slots[0] === slot || !slots.includes(slot) || !idle(slot)) return;
+          this.#state.dispatch({ type: 'slot-remove', slot });
+          void unloadQuietly(slot.engine);
+        }, idleTimeoutMs);
       }
     }
   }
 
   /**
    * Builds engine `index`, checks that an engine arrived and gives it the
-   * pool's settings. Resolves `undefined` (having unloaded it) when it arrives
-   * for an older generation; rejects when it cannot be built or set up, so no
-   * throw on the way can leave a load in flight for ever.
+   * pool's settings, in a new slot. Resolves `undefined` when the engine
+   * arrives (having unloaded it) or fails for an older generation; rejects
+   * when it cannot be built or set up, so no throw on the way can leave a
+   * load in flight for ever.
    */
-  async #build(index: number, onProgress: (report: LoadProgress) => void, stale: () => boolean): Promise<Built | undefined> {
-    const engine = await attempt(() => this.#options.createEngine(index, onProgress, this.#loadOptions()));
-    if (stale()) {
+  async #build(index: number, onProgress: (report: LoadProgress) => void = () => {}): Promise<Slot | undefined> {
+    const { signal } = this.#loadAbort;
+    let engine: Engine;
+    try {
+      engine = await this.#options.createEngine(index, onProgress, { signal });
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      throw error;
+    }
+    if (signal.aborted) {
       await unloadQuietly(engine);
       return undefined;
     }
-    const problem = engineProblem(engine);
-    // Not awaited: a broken engine's unload() may never answer, and the load must end.
-    if (problem) {
-      void unloadQuietly(engine);
-      throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
-    }
     try {
-      if (Object.keys(this.#config).length > 0 && typeof engine.configure === 'function') engine.configure({ ...this.#config });
-      return { engine, concurrency: laneCount(engine) };
+      const problem = engineProblem(engine);
+      if (problem) throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
+      // `engineProblem` has checked that `configure` is a function when present.
+      if (Object.keys(this.#config).length > 0) engine.configure?.({ ...this.#config });
+      return { index, engine, ready: true, concurrency: laneCount(engine), jobs: new Set(), draining: new Set(), idleTimer: undefined, deaths: 0 };
     } catch (error) {
+      // Not awaited: a broken engine's unload() may never answer, and the load must end.
       void unloadQuietly(engine);
-      throw new EngineLoadError(`Engine ${index + 1} loaded but could not be set up: ${describeError(error)}.`, { cause: error });
+      throw error instanceof EngineLoadError
+        ? error
+        : new EngineLoadError(`Engine ${index + 1} loaded but could not be set up: ${describeError(error)}.`, { cause: error });
     }
-  }
-
-  #install(index: number, built: Built, first: boolean): void {
-    const slot: Slot = {
-      index,
-      engine: built.engine,
-      ready: true,
-      concurrency: built.concurrency,
-      jobs: new Set(),
-      draining: new Set(),
-      idleTimer: undefined,
-      deaths: 0,
-    };
-    this.#state.dispatch({ type: 'slot-add', slot, first });
-  }
-
-  /** Drops a slot for good; with none left the pool is in error until `load()`. */
-  #retire(slot: Slot, error: InklingError): void {
-    this.#state.dispatch({ type: 'slot-remove', slot });
-    if (this.#state.slots.length === 0) this.#state.dispatch({ type: 'load-fail', error });
-  }
-
-  #shrink(slot: Slot): void {
-    const { slots } = this.#state;
-    if (slots[0] === slot || !slots.includes(slot) || !slot.ready || lanesTaken(slot) > 0) return;
-    this.#state.dispatch({ type: 'slot-remove', slot });
-    void unloadQuietly(slot.engine);
   }
 
   #clearIdleTimer(slot: Slot): void {
@@ -278,25 +242,11 @@ export class EngineSlots {
     this.#options.timers.clearTimeout(slot.idleTimer);
     slot.idleTimer = undefined;
   }
-
-  #loadOptions(): CreateEngineOptions {
-    return { signal: this.#loadAbort.signal };
-  }
-
-  /** True once `detachAll()` has run since this was taken. */
-  #staleCheck(): () => boolean {
-    const generation = this.#generation;
-    return () => generation !== this.#generation;
-  }
 }
 
-/** Calls `fn`, turning a synchronous throw into a rejected promise. */
-function attempt<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (error) {
-    return Promise.reject(error);
-  }
+/** Ready, with no lane taken. */
+function idle(slot: Slot): boolean {
+  return slot.ready && lanesTaken(slot) === 0;
 }
 
 export async function unloadQuietly(engine: Engine | undefined): Promise<void> {

@@ -1,3 +1,5 @@
+import { show } from './rules.js';
+
 /**
  * The base of every error Inkling produces. `name` tells the kind apart,
  * `cause` keeps what went wrong underneath, and the message says what to do.
@@ -88,21 +90,14 @@ export class EngineLoadError extends InklingError {
 
 /** True for errors that mean the engine that threw them is beyond use. */
 export function isFatalEngineError(error: unknown): boolean {
-  return (
-    error instanceof EngineCrashedError ||
-    (typeof error === 'object' && error !== null && (error as { fatal?: unknown }).fatal === true)
-  );
+  // Every EngineCrashedError has `fatal: true`.
+  return (error as { fatal?: unknown } | null | undefined)?.fatal === true;
 }
 
 /** A short human description of anything thrown. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
+  return typeof error === 'string' ? error : show(error);
 }
 
 /** Wraps a foreign error in `Wrapper` unless it already is an `InklingError`. */

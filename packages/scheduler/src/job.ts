@@ -2,7 +2,6 @@ import type { InklingError } from './errors.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
-  CompletionUsage,
   CreateEmbeddingResponse,
   Embedding,
   FinishReason,
@@ -11,7 +10,6 @@ import type {
   JobRecord,
   JobResult,
   JobSpec,
-  JobStatus,
   Priority,
   ToolCall,
 } from './types.js';
@@ -25,33 +23,35 @@ export interface Job {
   readonly kind: JobKind;
   readonly preemptible: boolean;
   readonly spec: JobSpec;
-  /** Aborted when the pool wants the engine call to stop; made when the job starts. */
-  controller: AbortController | undefined;
   readonly submittedAt: number;
   state: 'queued' | 'running' | 'done';
-  engineIndex: number | undefined;
+  /** Submission order, set by the queue. */
+  order?: number;
+  /** Aborted when the pool wants the engine call to stop; made when the job starts. */
+  controller?: AbortController;
+  engineIndex?: number;
   /** The engine that ran this job's session last (its cache may still hold the prompt); set when queued. */
-  preferredEngine: number | undefined;
-  startedAt: number | undefined;
-  firstTokenAt: number | undefined;
+  preferredEngine?: number | undefined;
+  startedAt?: number;
+  firstTokenAt?: number;
   /** Set once the first `next()` of the stream has been sent. */
-  streamOpen: boolean;
+  streamOpen?: boolean;
   /** Why the job is being cancelled; set once, first reason wins. */
-  cancelReason: CancelReason | undefined;
+  cancelReason?: CancelReason;
   /** Being interrupted for an interactive job. */
-  preempting: boolean;
+  preempting?: boolean;
   text: string;
   tokens: number;
-  usage: JobResult['usage'];
-  embeddings: Embedding[] | undefined;
-  toolCalls: ToolCall[] | undefined;
-  finishReason: FinishReason | undefined;
+  usage?: JobResult['usage'];
+  embeddings?: Embedding[];
+  toolCalls?: ToolCall[];
+  finishReason?: FinishReason;
   /**
    * The last immutable record the snapshot showed of this job, handed out
    * again while every field it shows is the same (compared, never invalidated
    * by hand).
    */
-  info: JobInfo | undefined;
+  info?: JobInfo;
   /** Detaches the `AbortSignal` listener. */
   detach: () => void;
   resolve: (result: JobResult) => void;
@@ -71,23 +71,10 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
     kind: spec.kind ?? 'chat',
     preemptible: spec.preemptible === true,
     spec,
-    controller: undefined,
     submittedAt,
     state: 'queued',
-    engineIndex: undefined,
-    preferredEngine: undefined,
-    startedAt: undefined,
-    firstTokenAt: undefined,
-    streamOpen: false,
-    cancelReason: undefined,
-    preempting: false,
     text: '',
     tokens: 0,
-    usage: undefined,
-    embeddings: undefined,
-    toolCalls: undefined,
-    finishReason: undefined,
-    info: undefined,
     detach: () => {},
     resolve,
     promise,
@@ -96,7 +83,7 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
 
 /** True once the pool has asked the job to stop (cancel, supersession or preemption). */
 export function isStopping(job: Job): boolean {
-  return job.cancelReason !== undefined || job.preempting;
+  return job.cancelReason !== undefined || job.preempting === true;
 }
 
 /**
@@ -128,74 +115,45 @@ export function applyEmbeddings(job: Job, response: CreateEmbeddingResponse, now
   job.firstTokenAt ??= now;
 }
 
-export function statusOf(job: Job, error: InklingError | undefined): JobStatus {
-  if (job.cancelReason) return 'cancelled';
-  if (job.preempting) return 'preempted';
-  if (error) return 'error';
-  return 'done';
-}
+/** What a result takes from its job as it is; each is left out when unset. */
+const RESULT = ['id', 'text', 'submittedAt', 'usage', 'embeddings', 'toolCalls', 'engineIndex', 'startedAt', 'firstTokenAt', 'cancelReason'] as const;
 
-export function buildResult(
-  job: Job,
-  finishedAt: number,
-  error: InklingError | undefined,
-): JobResult {
-  const status = statusOf(job, error);
+/** The job's result; the optional fields are present only when set. */
+export function buildResult(job: Job, finishedAt: number, error: InklingError | undefined): JobResult {
+  const status = job.cancelReason ? 'cancelled' : job.preempting ? 'preempted' : error ? 'error' : 'done';
   const interrupted = status === 'cancelled' || status === 'preempted';
-  const result: JobResult = {
-    id: job.id,
+  const result: Record<string, unknown> = {
     status,
-    text: job.text,
-    // Interrupted work reports "abort" whatever the stream last said.
-    finishReason: interrupted ? 'abort' : job.finishReason,
-    submittedAt: job.submittedAt,
     finishedAt,
     cancelled: status === 'cancelled',
     preempted: status === 'preempted',
   };
-  if (job.usage) result.usage = job.usage as CompletionUsage;
-  if (job.embeddings) result.embeddings = job.embeddings;
-  if (job.toolCalls) result.toolCalls = job.toolCalls;
-  if (job.engineIndex !== undefined) result.engineIndex = job.engineIndex;
-  if (job.startedAt !== undefined) result.startedAt = job.startedAt;
-  if (job.firstTokenAt !== undefined) result.firstTokenAt = job.firstTokenAt;
-  if (job.cancelReason) result.cancelReason = job.cancelReason;
+  // Interrupted work reports "abort" whatever the stream last said.
+  const finishReason = interrupted ? 'abort' : job.finishReason;
+  if (finishReason) result.finishReason = finishReason;
   // An error after a stop is the stop's echo (an aborted fetch), not news.
   if (error && !interrupted) result.error = error;
-  return result;
+  for (const key of RESULT) if (job[key] !== undefined) result[key] = job[key];
+  return result as unknown as JobResult;
 }
+
+/**
+ * What the snapshot shows of a job as it is on the job: fixed at submit up to
+ * `submittedAt`, changing while the job lives from `engineIndex` on.
+ */
+const SHOWN = ['id', 'task', 'session', 'priority', 'kind', 'preemptible', 'submittedAt', 'engineIndex', 'startedAt', 'firstTokenAt', 'tokens'] as const;
+const CHANGING = SHOWN.slice(SHOWN.indexOf('engineIndex'));
 
 /** The job as the snapshot shows it: the same frozen object until one of its fields changes. */
 export function jobInfo(job: Job): JobInfo {
   const state = job.state === 'queued' ? 'queued' : isStopping(job) ? 'cancelling' : 'running';
   const last = job.info;
-  // Identity, task, session, priority, kind and submission never change; the rest may.
-  if (
-    last &&
-    last.state === state &&
-    last.engineIndex === job.engineIndex &&
-    last.startedAt === job.startedAt &&
-    last.firstTokenAt === job.firstTokenAt &&
-    last.tokens === job.tokens
-  ) {
-    return last;
-  }
-  job.info = Object.freeze({
-    id: job.id,
-    task: job.task,
-    session: job.session,
-    priority: job.priority,
-    kind: job.kind,
-    preemptible: job.preemptible,
-    state,
-    engineIndex: job.engineIndex,
-    submittedAt: job.submittedAt,
-    startedAt: job.startedAt,
-    firstTokenAt: job.firstTokenAt,
-    tokens: job.tokens,
-    // Only when set, so pools without owners show the same objects as before.
-    ...(job.spec.owner !== undefined && { owner: job.spec.owner }),
-  });
+  if (last?.state === state && CHANGING.every((key) => last[key] === job[key])) return last;
+  const info: Record<string, unknown> = { state };
+  for (const key of SHOWN) info[key] = job[key];
+  // Only when set, so pools without owners show the same objects as before.
+  if (job.spec.owner !== undefined) info.owner = job.spec.owner;
+  job.info = Object.freeze(info) as unknown as JobInfo;
   return job.info;
 }
 
@@ -207,19 +165,5 @@ export function jobRecord(job: Job, result: JobResult): JobRecord {
     cancelReason: result.cancelReason,
     finishedAt: result.finishedAt,
     error: result.error?.message,
-  };
-}
-
-/** The result of a job refused at `submit`: it never ran. */
-export function rejectedResult(id: string, error: InklingError, at: number): JobResult {
-  return {
-    id,
-    status: 'error',
-    text: '',
-    submittedAt: at,
-    finishedAt: at,
-    cancelled: false,
-    preempted: false,
-    error,
   };
 }

@@ -2,13 +2,13 @@ import { PRIORITY_ORDER } from './constants.js';
 import type { InklingError } from './errors.js';
 import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
 import { JobQueue } from './jobQueue.js';
+import { lanesTaken } from './schedulingPolicy.js';
 import type { Notifier } from './notifier.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
   CreateEmbeddingResponse,
   Engine,
-  EngineInfo,
   JobRecord,
   JobResult,
   PoolLoadProgress,
@@ -49,13 +49,12 @@ export type PoolAction =
   | { type: 'drain'; job: Job; slot: Slot }
   | { type: 'drained'; job: Job; slot: Slot }
   | { type: 'finish'; job: Job; result: JobResult }
-  | { type: 'load-start' }
-  | { type: 'load-progress'; report: PoolLoadProgress }
-  | { type: 'load-fail'; error: InklingError }
-  | { type: 'slot-add'; slot: Slot; first?: boolean }
+  /** The first load's progress (`null` once it is over), and its error. */
+  | { type: 'load'; progress: PoolLoadProgress | null; error?: InklingError }
+  | { type: 'slot-add'; slot: Slot }
   | { type: 'slot-remove'; slot: Slot }
   | { type: 'slot-down'; slot: Slot }
-  | { type: 'slot-up'; slot: Slot; engine: Engine; concurrency: number }
+  | { type: 'slot-up'; slot: Slot; engine: Engine | undefined; concurrency: number }
   | { type: 'grow'; growing: boolean; blocked?: string }
   | { type: 'reset' };
 
@@ -70,41 +69,51 @@ export const AFFINITY_SESSIONS = 256;
  */
 export class PoolState {
   slots: Slot[] = [];
-  readonly queue = new JobQueue<Job>();
+  queue = new JobQueue<Job>();
   /** Queued and running jobs by id. */
   readonly live = new Map<string, Job>();
   /** The newest job of each session. */
   readonly sessions = new Map<string, Job>();
-  loading = false;
   loadProgress: PoolLoadProgress | null = null;
   loadError: InklingError | null = null;
   growing = false;
   growthBlocked: string | null = null;
   /** Finished jobs, newest last; turned into records only when a snapshot asks. */
   #finished: Array<{ job: Job; result: JobResult; record?: JobRecord }> = [];
-  #recent: readonly JobRecord[] = [];
-  #recentStale = false;
+  /** The snapshot's `recent`, kept until a job finishes. */
+  #recent: readonly JobRecord[] | undefined;
   #snapshot: PoolStatus | undefined;
   /** The engine index each session's last job started on, least recent first (session affinity). */
   readonly #affinity = new Map<string, number>();
 
-  constructor(
-    readonly maxSize: number,
-    readonly historySize: number,
-    readonly notifier?: Notifier,
-  ) {}
+  readonly #maxSize: number;
+  /** Finished jobs kept for the snapshot's `recent`. */
+  readonly #historySize: number;
+  readonly #notifier: Notifier | undefined;
+
+  constructor(maxSize: number, historySize: number, notifier?: Notifier) {
+    this.#maxSize = maxSize;
+    this.#historySize = historySize;
+    this.#notifier = notifier;
+  }
+
+  /** True while the first engine loads. */
+  get loading(): boolean {
+    return this.loadProgress !== null;
+  }
 
   /** Applies `action` and tells the listeners (batched) that something changed. */
   dispatch(action: PoolAction): void {
     this.apply(action);
-    this.notifier?.notify();
+    this.#notifier?.notify();
   }
 
   apply(action: PoolAction): void {
     this.#snapshot = undefined;
+    // Read once for the actions that name them; each case reads only what its action has.
+    const { job, slot } = action as { job: Job; slot: Slot };
     switch (action.type) {
-      case 'queue': {
-        const { job } = action;
+      case 'queue':
         this.live.set(job.id, job);
         if (job.session) {
           this.sessions.set(job.session, job);
@@ -112,81 +121,68 @@ export class PoolState {
         }
         this.queue.push(job);
         return;
-      }
-      case 'start': {
-        const { job, slot } = action;
+      case 'start':
         this.queue.remove(job);
         slot.jobs.add(job);
         job.state = 'running';
         job.controller = new AbortController();
         job.engineIndex = slot.index;
         job.startedAt = action.at;
-        if (job.session) this.#remember(job.session, slot.index);
+        if (job.session) {
+          this.#affinity.delete(job.session); // re-inserted last: the Map's order is recency
+          this.#affinity.set(job.session, slot.index);
+          if (this.#affinity.size > AFFINITY_SESSIONS) this.#affinity.delete(this.#affinity.keys().next().value as string);
+        }
         return;
-      }
       case 'open':
-        action.job.streamOpen = true;
+        job.streamOpen = true;
         return;
       case 'chunk':
-        applyChunk(action.job, action.chunk, action.at);
+        applyChunk(job, action.chunk, action.at);
         return;
       case 'embedded':
-        applyEmbeddings(action.job, action.response, action.at);
+        applyEmbeddings(job, action.response, action.at);
         return;
-      case 'stop': {
-        const { job } = action;
+      case 'stop':
         if (action.reason === 'preempt') job.preempting = true;
         else job.cancelReason ??= action.reason;
         return;
-      }
       case 'drain':
         // Settled now, its lane held until the engine answers.
-        if (action.slot.jobs.delete(action.job)) action.slot.draining.add(action.job);
+        if (slot.jobs.delete(job)) slot.draining.add(job);
         return;
       case 'drained':
-        action.slot.draining.delete(action.job);
+        slot.draining.delete(job);
         return;
       case 'finish':
-        this.#finish(action.job, action.result);
+        this.#finish(job, action.result);
         return;
-      case 'load-start':
-        this.loading = true;
-        this.loadError = null;
-        this.loadProgress = { progress: 0, text: 'Starting', engine: 1, engines: 1 };
-        return;
-      case 'load-progress':
-        this.loadProgress = action.report;
-        return;
-      case 'load-fail':
-        this.loading = false;
-        this.loadProgress = null;
-        this.loadError = action.error;
+      case 'load':
+        this.loadProgress = action.progress;
+        this.loadError = action.error ?? null;
         return;
       case 'slot-add':
-        if (action.first) {
-          this.loading = false;
-          this.loadProgress = null;
-          this.loadError = null;
-        }
-        this.slots = [...this.slots, action.slot].toSorted((a, b) => a.index - b.index);
+        // The first engine ends the load.
+        if (this.slots.length === 0) this.apply({ type: 'load', progress: null });
+        this.slots = [...this.slots, slot].toSorted((a, b) => a.index - b.index);
         return;
       case 'slot-remove':
-        this.slots = this.slots.filter((s) => s !== action.slot);
-        this.#forgetEngine(action.slot.index);
+        this.slots = this.slots.filter((s) => s !== slot);
+        this.#forgetEngine(slot.index);
         return;
       case 'slot-down':
         // Its replacement starts with an empty cache: nothing to be near.
-        this.#forgetEngine(action.slot.index);
-        action.slot.deaths += 1;
-        action.slot.ready = false;
-        action.slot.engine = undefined;
+        this.#forgetEngine(slot.index);
+        slot.deaths += 1;
+        slot.ready = false;
+        slot.engine = undefined;
         // The dead engine's calls will never be waited for: its lanes are free.
-        action.slot.draining.clear();
+        slot.draining.clear();
         return;
       case 'slot-up':
-        action.slot.engine = action.engine;
-        action.slot.concurrency = action.concurrency;
-        action.slot.ready = true;
+        slot.engine = action.engine;
+        slot.concurrency = action.concurrency;
+        slot.ready = true;
         return;
       case 'grow':
         this.growing = action.growing;
@@ -194,13 +190,11 @@ export class PoolState {
         return;
       case 'reset':
         this.slots = [];
-        this.queue.drain();
+        this.queue = new JobQueue();
         this.live.clear();
         this.sessions.clear();
         this.#affinity.clear();
-        this.loading = false;
-        this.loadProgress = null;
-        this.loadError = null;
+        this.apply({ type: 'load', progress: null });
         this.growing = false;
         // A smaller model may well fit where this one did not.
         this.growthBlocked = null;
@@ -218,17 +212,9 @@ export class PoolState {
     return this.#affinity.size;
   }
 
-  #remember(session: string, index: number): void {
-    this.#affinity.delete(session); // re-inserted last: the Map's order is recency
-    this.#affinity.set(session, index);
-    if (this.#affinity.size <= AFFINITY_SESSIONS) return;
-    const oldest = this.#affinity.keys().next();
-    if (!oldest.done) this.#affinity.delete(oldest.value);
-  }
-
   #forgetEngine(index: number): void {
     for (const [session, engine] of this.#affinity) if (engine === index) this.#affinity.delete(session);
-    for (const job of this.queue) if (job.preferredEngine === index) job.preferredEngine = undefined;
+    for (const job of this.queue.all()) if (job.preferredEngine === index) job.preferredEngine = undefined;
   }
 
   /** The snapshot, rebuilt only after a change. */
@@ -244,63 +230,50 @@ export class PoolState {
       if (slot.jobs.delete(job) && result.status === 'done') slot.deaths = 0;
     }
     this.live.delete(job.id);
-    if (job.session && this.sessions.get(job.session) === job) this.sessions.delete(job.session);
+    if (this.sessions.get(job.session as string) === job) this.sessions.delete(job.session as string);
     job.state = 'done';
-    if (this.historySize === 0) return;
+    if (this.#historySize === 0) return;
     this.#finished.push({ job, result });
+    this.#recent = undefined;
     // Trimmed in bulk, so a long run of jobs costs no copying per job.
-    if (this.#finished.length > 2 * this.historySize) this.#finished = this.#finished.slice(-this.historySize);
-    this.#recentStale = true;
-  }
-
-  #records(): readonly JobRecord[] {
-    if (!this.#recentStale) return this.#recent;
-    this.#recentStale = false;
-    this.#recent = this.#finished.slice(-this.historySize).map((entry) => {
-      entry.record ??= jobRecord(entry.job, entry.result);
-      return entry.record;
-    });
-    return this.#recent;
+    if (this.#finished.length > 2 * this.#historySize) this.#finished = this.#finished.slice(-this.#historySize);
   }
 
   #build(): PoolStatus {
-    const engines: EngineInfo[] = this.slots.map((slot) => ({
-      index: slot.index,
-      state: !slot.ready ? 'restarting' : lanesTaken(slot) > 0 ? 'busy' : 'idle',
-      concurrency: slot.concurrency,
-      jobs: [...slot.jobs, ...slot.draining].map((j) => j.id),
-    }));
-    const running = this.slots.flatMap((slot) => [...slot.jobs].map(jobInfo));
-    const queued = [...this.queue].map(jobInfo);
-    const queuedByPriority = Object.fromEntries(
-      PRIORITY_ORDER.map((p) => [p, this.queue.count(p)]),
-    ) as Record<Priority, number>;
+    const { slots, queue } = this;
+    const busy = slots.filter((slot) => lanesTaken(slot) > 0);
+    const running = slots.flatMap((slot) => [...slot.jobs].map(jobInfo));
+    const queued = queue.all().map(jobInfo);
     return {
-      phase: this.loading ? 'loading' : this.slots.length > 0 ? 'ready' : this.loadError ? 'error' : 'idle',
+      phase: this.loading ? 'loading' : slots.length > 0 ? 'ready' : this.loadError ? 'error' : 'idle',
       loadProgress: this.loadProgress,
       error: this.loadError,
-      size: this.slots.length,
-      maxSize: this.maxSize,
+      size: slots.length,
+      maxSize: this.#maxSize,
       growing: this.growing,
       growthBlocked: this.growthBlocked,
-      busy: this.slots.filter((s) => lanesTaken(s) > 0).length,
+      busy: busy.length,
       running: running.length,
       queued: queued.length,
-      queuedByPriority,
-      engines,
+      queuedByPriority: Object.fromEntries(PRIORITY_ORDER.map((p) => [p, queue.count(p)])) as Record<Priority, number>,
+      engines: slots.map((slot) => ({
+        index: slot.index,
+        state: !slot.ready ? 'restarting' : busy.includes(slot) ? 'busy' : 'idle',
+        concurrency: slot.concurrency,
+        jobs: [...slot.jobs, ...slot.draining].map((j) => j.id),
+      })),
       jobs: [...running, ...queued],
-      recent: this.#records(),
+      // Each record is made once, when a snapshot first shows it.
+      recent: (this.#recent ??= this.#finished.slice(-this.#historySize).map((entry) => {
+        entry.record ??= jobRecord(entry.job, entry.result);
+        return entry.record;
+      })),
     };
   }
-}
-
-/** Lanes in use on a slot: running jobs and settled ones still draining. */
-export function lanesTaken(slot: Slot): number {
-  return slot.jobs.size + slot.draining.size;
 }
 
 /** How many jobs an engine takes at once; anything odd counts as one. */
 export function laneCount(engine: Engine): number {
   const n = engine.concurrency;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 1;
+  return Number.isInteger(n) && (n as number) > 0 ? (n as number) : 1;
 }

@@ -1,4 +1,5 @@
 import { InvalidJobError } from './errors.js';
+import { type Job, isStopping } from './job.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionRequest,
@@ -7,14 +8,8 @@ import type {
   Engine,
 } from './types.js';
 
-/** What `runJob` needs from the pool while it drives one engine call. */
+/** What `runJob` tells the pool while it drives the engine call of a job. */
 export interface JobCall {
-  readonly kind: 'chat' | 'embedding';
-  readonly params: ChatCompletionRequest | EmbeddingCreateParams;
-  /** Aborted when the pool wants this call to stop. */
-  readonly signal: AbortSignal;
-  /** True once the pool has asked the job to stop. */
-  stopping(): boolean;
   /** Asks the engine to stop the generation now running for this job. */
   interrupt(): void;
   /** The first `next()` is about to be sent: from here on an interrupt can land. */
@@ -42,27 +37,30 @@ export interface JobCall {
  * - A started stream is read to its end, never left: leaving early does not
  *   release WebLLM's lock before 0.2.86, and every later request would hang.
  */
-export async function runJob(engine: Engine, call: JobCall): Promise<void> {
-  if (call.kind === 'embedding') {
+export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<void> {
+  // Aborted when the pool wants this call to stop.
+  const { signal } = job.controller as AbortController;
+  const params = job.spec.params;
+  if (job.kind === 'embedding') {
     if (!engine.embeddings) {
       throw new InvalidJobError(
-        'This engine cannot make embeddings. Submit embedding jobs to a pool whose engines load an embedding model (such as snowflake-arctic-embed).',
+        'This engine cannot make embeddings; give embedding jobs to a pool of an embedding model.',
       );
     }
     const response = await engine.embeddings.create(
-      { ...(call.params as EmbeddingCreateParams) },
-      { signal: call.signal },
+      { ...(params as EmbeddingCreateParams) },
+      { signal },
     );
     call.embedded(response);
     return;
   }
 
   const stream = await engine.chat.completions.create(
-    { ...(call.params as ChatCompletionRequest), stream: true, stream_options: { include_usage: true } },
-    { signal: call.signal },
+    { ...(params as ChatCompletionRequest), stream: true, stream_options: { include_usage: true } },
+    { signal },
   );
   const iterator = stream[Symbol.asyncIterator]();
-  if (call.stopping()) {
+  if (isStopping(job)) {
     await closeUnstarted(iterator);
     return;
   }
@@ -72,7 +70,7 @@ export async function runJob(engine: Engine, call: JobCall): Promise<void> {
     // the pool reads that as the stop it asked for, not as a failure.
     const step = await iterator.next();
     if (step.done) return;
-    if (call.stopping() && !isTerminal(step.value)) call.interrupt();
+    if (isStopping(job) && !isTerminal(step.value)) call.interrupt();
     call.chunk(step.value);
   }
 }

@@ -22,7 +22,7 @@
  *   if the request reaches the engine that saw the previous one. Affinity
  *   picks between lanes; it never makes a job wait or start that would not.
  */
-import { PRIORITY } from './constants.js';
+import { PRIORITY_ORDER } from './constants.js';
 import type { JobKind, Priority } from './types.js';
 
 export interface PolicyJob {
@@ -32,52 +32,51 @@ export interface PolicyJob {
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
-  readonly startedAt: number | undefined;
+  readonly startedAt?: number | undefined;
 }
 
 /** What the policy reads of the queue (see `JobQueue`). */
 export interface PolicyQueue<J> {
   /** The first job of each task, highest band first, FIFO within a band. */
-  heads(): Iterable<J>;
-  /** Tasks with queued work. */
-  tasks(): Iterable<string>;
-  count(priority?: Priority): number;
+  heads(): J[];
+  count(priority: Priority): number;
 }
 
 export interface PolicySlot<J> {
   /** The engine's number, matched against `PolicyJob.preferredEngine`. */
-  readonly index?: number;
+  readonly index: number;
   readonly ready: boolean;
   readonly concurrency: number;
   readonly jobs: ReadonlySet<J>;
   /**
    * Settled jobs whose engine call is still out: they hold lanes but are no
-   * task's work any more (see `EngineInfo.jobs`). Default: none.
+   * task's work any more (see `EngineInfo.jobs`).
    */
-  readonly draining?: ReadonlySet<unknown>;
+  readonly draining: ReadonlySet<unknown>;
 }
 
-const RANK: Record<Priority, number> = { interactive: 0, high: 1, normal: 2, low: 3 };
+/** 0 for the most urgent band. */
+function rank(job: PolicyJob): number {
+  return PRIORITY_ORDER.indexOf(job.priority);
+}
+
+/** Lanes in use on a slot: running jobs and settled ones still draining. */
+export function lanesTaken(slot: PolicySlot<unknown>): number {
+  return slot.jobs.size + slot.draining.size;
+}
 
 function openLanes<J>(slot: PolicySlot<J>): number {
-  return slot.ready ? Math.max(0, slot.concurrency - slot.jobs.size - (slot.draining?.size ?? 0)) : 0;
+  return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
-/** The open slot with the most free lanes; the first such on a tie. */
-function roomiest<S extends PolicySlot<unknown>>(slots: Iterable<S>): S | undefined {
-  let best: S | undefined;
-  for (const slot of slots) if (openLanes(slot) > 0 && (!best || openLanes(slot) > openLanes(best))) best = slot;
-  return best;
-}
-
-/** Of `slots`, the job's preferred engine when it has a free lane, else the roomiest. */
+/**
+ * Of `slots`, the job's preferred engine when it has a free lane, else the
+ * one with the most free lanes (the first such on a tie).
+ */
 function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
-  const { preferredEngine } = job;
-  if (preferredEngine !== undefined) {
-    const preferred = slots.find((s) => s.index === preferredEngine);
-    if (preferred && openLanes(preferred) > 0) return preferred;
-  }
-  return roomiest(slots);
+  const open = slots.filter((slot) => openLanes(slot) > 0);
+  const roomiest = open.reduce<S | undefined>((best, slot) => (best && openLanes(best) >= openLanes(slot) ? best : slot), undefined);
+  return open.find((slot) => slot.index === job.preferredEngine) ?? roomiest;
 }
 
 /**
@@ -97,37 +96,21 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
   if (spare === 0) return undefined;
 
-  const slotsOfTask = new Map<string, S[]>();
-  for (const slot of slots) {
-    for (const job of slot.jobs) {
-      const list = slotsOfTask.get(job.task);
-      if (!list) slotsOfTask.set(job.task, [slot]);
-      else if (!list.includes(slot)) list.push(slot);
-    }
-  }
-  const lanesHeld = (task: string) =>
-    (slotsOfTask.get(task) ?? []).reduce((n, s) => n + [...s.jobs].filter((j) => j.task === task).length, 0);
-
-  let band: Priority | undefined;
   let best: { job: J; slot: S; held: number } | undefined;
   for (const job of queue.heads()) {
-    if (band !== undefined && job.priority !== band) break;
-    if (job.priority === PRIORITY.INTERACTIVE) {
-      const slot = slotFor(job, slots);
-      if (slot) return { job, slot };
-      continue;
-    }
-    const own = slotsOfTask.get(job.task);
+    if (best && job.priority !== best.job.priority) break;
+    // Interactive jobs take any free lane, as if their task held none.
+    const held =
+      job.priority === 'interactive' ? 0 : slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
     // Not running: any lane. Running: another lane on its own engine, and
     // only while that leaves a lane free for someone else.
-    const slot = own ? (spare > 1 ? slotFor(job, own) : undefined) : slotFor(job, slots);
+    const own = held > 0 && slots.filter((s) => [...s.jobs].some((j) => j.task === job.task));
+    const slot = !own ? slotFor(job, slots) : spare > 1 ? slotFor(job, own) : undefined;
     if (!slot) continue;
-    band = job.priority;
-    const held = own ? lanesHeld(job.task) : 0;
     if (!best || held < best.held) best = { job, slot, held };
     if (held === 0) break;
   }
-  return best && { job: best.job, slot: best.slot };
+  return best;
 }
 
 /**
@@ -141,42 +124,25 @@ export function preemptionsWanted<J extends PolicyJob>(
   slots: readonly PolicySlot<J>[],
   isStopping: (job: J) => boolean,
 ): number {
-  const waiting = queue.count(PRIORITY.INTERACTIVE);
+  const waiting = queue.count('interactive');
   if (waiting === 0) return 0;
-  let freeing = 0;
-  for (const slot of slots) {
-    freeing += openLanes(slot) + (slot.ready ? (slot.draining?.size ?? 0) : 0);
-    if (slot.ready) for (const job of slot.jobs) if (isStopping(job)) freeing += 1;
-  }
+  const freeing = slots
+    .filter((slot) => slot.ready)
+    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length, 0);
   return Math.max(0, waiting - freeing);
 }
 
 /**
- * The running job an interactive job may take a lane from: one that opted in,
- * is a chat (an embedding cannot be interrupted), is not interactive itself
- * and is not already stopping. Lowest band first, then the most recently
- * started, which loses the least work.
+ * The running jobs an interactive job may take a lane from, best first: ones
+ * that opted in, are chats (an embedding cannot be interrupted), are not
+ * interactive themselves and are not already stopping. Lowest band first,
+ * then the most recently started, which loses the least work.
  */
-export function pickVictim<J extends PolicyJob>(
-  slots: readonly PolicySlot<J>[],
-  isStopping: (job: J) => boolean,
-): J | undefined {
-  let victim: J | undefined;
-  for (const slot of slots) {
-    if (!slot.ready) continue;
-    for (const job of slot.jobs) {
-      if (!job.preemptible || job.kind !== 'chat' || job.priority === PRIORITY.INTERACTIVE) continue;
-      if (isStopping(job)) continue;
-      if (
-        !victim ||
-        RANK[job.priority] > RANK[victim.priority] ||
-        (RANK[job.priority] === RANK[victim.priority] && (job.startedAt ?? 0) > (victim.startedAt ?? 0))
-      ) {
-        victim = job;
-      }
-    }
-  }
-  return victim;
+export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlot<J>[], isStopping: (job: J) => boolean): J[] {
+  return slots
+    .flatMap((slot) => (slot.ready ? [...slot.jobs] : []))
+    .filter((job) => job.preemptible && job.kind === 'chat' && job.priority !== 'interactive' && !isStopping(job))
+    .toSorted((a, b) => rank(b) - rank(a) || (b.startedAt ?? 0) - (a.startedAt ?? 0));
 }
 
 /**
@@ -188,9 +154,6 @@ export function hasCrossTaskDemand<J extends PolicyJob>(
   queue: PolicyQueue<J>,
   slots: readonly PolicySlot<J>[],
 ): boolean {
-  const running = new Set<string>();
-  for (const slot of slots) for (const job of slot.jobs) running.add(job.task);
-  if (running.size === 0) return false;
-  for (const task of queue.tasks()) if (!running.has(task)) return true;
-  return false;
+  const running = new Set(slots.flatMap((slot) => [...slot.jobs].map((job) => job.task)));
+  return running.size > 0 && queue.heads().some((job) => !running.has(job.task));
 }

@@ -10,10 +10,10 @@ afterEach(() => vi.useRealTimers());
 const NOT_ENGINES: Array<[string, unknown, RegExp]> = [
   ['null', null, /it resolved null/],
   ['undefined', undefined, /it resolved undefined/],
-  ['a string', 'Qwen2-0.5B', /it resolved a string \("Qwen2-0\.5B"\)/],
-  ['an object without chat.completions.create', { chat: { completions: {} }, interruptGenerate() {} }, /without a chat\.completions\.create function/],
-  ['an engine without interruptGenerate', { chat: { completions: { create: async () => [] } } }, /without an interruptGenerate function/],
-  ['embeddings without create', { chat: { completions: { create: async () => [] } }, interruptGenerate() {}, embeddings: {} }, /"embeddings" has no create function/],
+  ['a string', 'Qwen2-0.5B', /it resolved "Qwen2-0\.5B"/],
+  ['an object without chat.completions.create', { chat: { completions: {} }, interruptGenerate() {} }, /its "chat\.completions\.create" is not a function/],
+  ['an engine without interruptGenerate', { chat: { completions: { create: async () => [] } } }, /its "interruptGenerate" is not a function/],
+  ['embeddings without create', { chat: { completions: { create: async () => [] } }, interruptGenerate() {}, embeddings: {} }, /its "embeddings\.create" is not a function/],
   ['a getter that throws', { get chat(): never { throw new Error('worker gone'); } }, /reading it threw \(worker gone\)/],
 ];
 
@@ -95,7 +95,7 @@ describe('a createEngine that does not give an engine', () => {
     const snapshot = pool.getSnapshot();
     expect(snapshot).toMatchObject({ phase: 'error', size: 0, queued: 1 });
     expect(snapshot.error).toBeInstanceOf(EngineLoadError);
-    expect(snapshot.error?.message).toMatch(/it resolved a string/);
+    expect(snapshot.error?.message).toMatch(/it resolved "not an engine"/);
     void queued;
   });
 });

@@ -23,12 +23,12 @@ describe('bad input', () => {
   });
 
   const bad: Array<[string, unknown, RegExp]> = [
-    ['no spec', undefined, /job spec object/],
-    ['no params', {}, /needs "params"/],
+    ['no spec', undefined, /job spec must be an object/],
+    ['no params', {}, /"params" must be the request/],
     ['empty messages', { params: { messages: [] } }, /non-empty array/],
     ['a message without role', { params: { messages: [{ content: 'x' }] } }, /messages\[0\]/],
-    ['an unknown priority', { ...chat('x'), priority: 'urgent' }, /Unknown priority "urgent"\. Use one of "interactive", "high", "normal", "low"/],
-    ['an unknown kind', { ...chat('x'), kind: 'image' }, /Unknown job kind "image"/],
+    ['an unknown priority', { ...chat('x'), priority: 'urgent' }, /"priority" must be one of "interactive", "high", "normal", "low"; it got "urgent"/],
+    ['an unknown kind', { ...chat('x'), kind: 'image' }, /"kind" must be "chat" or "embedding"; it got "image"/],
     ['a bad max_tokens', { params: { messages: [{ role: 'user', content: 'x' }], max_tokens: -2 } }, /max_tokens/],
     ['an embedding without input', { kind: 'embedding', params: {} }, /params\.input/],
     ['a signal that is not one', { ...chat('x'), signal: {} }, /AbortSignal/],

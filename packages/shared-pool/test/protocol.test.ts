@@ -53,7 +53,7 @@ describe('a PoolClient over a MessagePort', () => {
     await plain.client.load();
     const bad = await plain.client.submit(chat('hi', { priority: 'urgent' as never }));
     expect(bad.error).toBeInstanceOf(InvalidJobError);
-    expect(bad.error?.message).toContain('Unknown priority "urgent"');
+    expect(bad.error?.message).toContain('"priority" must be one of "interactive", "high", "normal", "low"; it got "urgent"');
 
     const engine = scene.host.createEngine.engines[0]!;
     engine.failNext(new TypeError('tokenizer broke'));
