@@ -98,7 +98,10 @@ export class EnginePool implements Pool {
    * the number of engines (0 if `unload()` ran meanwhile); rejects with an
    * `EngineLoadError` (also the snapshot's `error`, with `phase: 'error'`)
    * when the engine cannot be built, `createEngine` resolves something that
-   * is not an engine, or setting the engine up throws.
+   * is not an engine, or setting the engine up throws. A call while a load is
+   * in flight joins it: the same promise, and its `onProgress` hears the
+   * latest report at once, then every later one (two components showing one
+   * download both move).
    *
    * @example
    * await pool.load((report) => console.log(report.text));

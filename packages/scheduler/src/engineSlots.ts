@@ -45,6 +45,8 @@ export class EngineSlots {
    */
   #loadAbort = new AbortController();
   #loading: Promise<number> | null = null;
+  /** Every `load()` caller's progress callback, for the load in flight. */
+  #listeners = new Set<(report: PoolLoadProgress) => void>();
   #config: Record<string, unknown> = {};
 
   constructor(state: PoolState, options: SlotsOptions) {
@@ -55,16 +57,26 @@ export class EngineSlots {
   /** Brings up the first engine (see `EnginePool.load`). */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
     const state = this.#state;
-    if (this.#loading) return this.#loading;
+    if (this.#loading) {
+      // A second caller joins the load in flight: it hears where it is now, then the rest.
+      const now = state.loadProgress;
+      if (onProgress) {
+        this.#listeners.add(onProgress);
+        if (now) guard(() => onProgress(now));
+      }
+      return this.#loading;
+    }
     if (state.slots.length > 0) return Promise.resolve(state.slots.length);
 
     const { signal } = this.#loadAbort;
+    const listeners = new Set(onProgress ? [onProgress] : []);
+    this.#listeners = listeners;
     state.dispatch({ type: 'load', progress: { progress: 0, text: 'Starting', engine: 1, engines: 1 } });
     const progress = (engineReport: LoadProgress) => {
       if (signal.aborted) return;
       const report = { ...engineReport, engine: 1, engines: 1 };
       state.dispatch({ type: 'load', progress: report });
-      if (onProgress) guard(() => onProgress(report));
+      for (const listener of listeners) guard(() => listener(report));
     };
     this.#loading = this.#build(0, progress).then(
       (slot) => {

@@ -35,6 +35,23 @@ describe('load and unload', () => {
     expect(createEngine.engines).toHaveLength(1);
   });
 
+  it('a second load() during a load joins it: its onProgress hears the latest report at once, then the rest', async () => {
+    const { pool, createEngine } = fakePool({ loadMs: 200 });
+    const first: number[] = [];
+    const second: number[] = [];
+    const a = pool.load((report) => first.push(report.progress));
+    await vi.advanceTimersByTimeAsync(100);
+    const b = pool.load((report) => second.push(report.progress));
+    expect(b).toBe(a);
+    expect(second).toEqual([first.at(-1)]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await b).toBe(1);
+    expect(first.at(-1)).toBe(1);
+    expect(second.at(-1)).toBe(1);
+    expect(second.length).toBeGreaterThan(1);
+    expect(createEngine.engines).toHaveLength(1);
+  });
+
   it('a failed load rejects with an EngineLoadError, shows it in the snapshot, and can be retried', async () => {
     const createEngine = fakeEngines({ failLoad: (_i, attempt) => (attempt === 1 ? new Error('404 model not found') : undefined) });
     const pool = new EnginePool({ createEngine });
