@@ -87,6 +87,23 @@ describe('the built Storybook', () => {
     const result = await tableRows(page, 1);
     expect(result.map((row) => row.name)).toEqual(expect.arrayContaining(['suggestion', 'status', 'error', 'accept', 'acceptWord', 'dismiss', 'setComposing']));
     expect(result.find((row) => row.name === 'setComposing')?.description).toMatch(/\(composing: boolean\) => void$/);
+    // The required mark is for options a caller must pass; a returned value's members carry none.
+    expect(await page.locator('.docblock-argstable').nth(0).locator('[title="Required"]').count()).toBe(2);
+    expect(await page.locator('.docblock-argstable').nth(1).locator('[title="Required"]').count()).toBe(0);
+    await page.close();
+  });
+
+  it("useGhostTextarea's Docs page tables its options, its own and those it picks from useGhostText, and says it takes the textarea's too", async () => {
+    const page = await openDocs('hooks-useghosttextarea--docs');
+    await page.locator('.docblock-argstable').nth(1).waitFor({ timeout: 20_000 });
+    await screenshot(page, 'docs-hooks-useghosttextarea');
+    const options = await tableRows(page, 0);
+    expect(options.map((row) => row.name)).toEqual(['debounceMs', 'maxTokens', 'buildParams', 'locale', 'value', 'defaultValue', 'onChange', 'session', 'suggest', 'onAccept', 'messages', 'announceDelayMs', 'rootClassName']);
+    expect(options.find((row) => row.name === 'announceDelayMs')).toEqual({ name: 'announceDelayMs', description: expect.stringMatching(/^How long a suggestion stays visible[^]*\nnumber$/), default: '700' });
+    expect(options.find((row) => row.name === 'onAccept')?.description).toMatch(/\(inserted: string, how: 'all' \| 'word'\) => void$/);
+    await expect.poll(() => page.locator('.sbdocs-content').first().innerText()).toContain('Also every member of TextareaHTMLAttributes<HTMLTextAreaElement>.');
+    const result = await tableRows(page, 1);
+    expect(result.map((row) => row.name)).toEqual(expect.arrayContaining(['rootProps', 'textareaProps', 'overlayProps', 'ghostProps', 'suggestion', 'accept', 'acceptWord']));
     await page.close();
   });
 

@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import type { HookDocgen } from '../../.storybook/hookDocgen.js';
 
 type Hook = ((...args: never[]) => unknown) & { __docgenInfo?: HookDocgen };
+type Members = NonNullable<HookDocgen['returns']>['props'];
 
 /**
  * The Docs page of a hook's stories: the hook's TSDoc, the first story live,
@@ -22,7 +23,7 @@ export function hookDocsPage(hook: Hook): () => ReactElement {
   const docgen = hook.__docgenInfo;
   const returns = docgen?.returns;
   // The ArgTypes block tables the docgen `props` of what it is given: the result's members get a stand-in of their own.
-  const result = returns && Object.keys(returns.props).length ? Object.assign(() => null, { __docgenInfo: { description: '', displayName: returns.type, props: returns.props } }) : undefined;
+  const result = returns && Object.keys(returns.props).length ? Object.assign(() => null, { __docgenInfo: { description: '', displayName: returns.type, props: unmarked(returns.props) } }) : undefined;
   return function HookDocsPage() {
     if (!docgen) {
       return <Markdown>{`No docgen for \`${hook.name}\`: \`.storybook/hookDocgen.ts\` documents the exported \`use*\` functions of \`packages/*/src\`.`}</Markdown>;
@@ -43,6 +44,15 @@ export function hookDocsPage(hook: Hook): () => ReactElement {
       </>
     );
   };
+}
+
+/**
+ * A result's members with no "required" mark: a returned value has every
+ * member its type says, so the mark tells a reader nothing there (the
+ * options table keeps it).
+ */
+function unmarked(props: Members): Members {
+  return Object.fromEntries(Object.entries(props).map(([name, descriptor]) => [name, { ...descriptor, required: false }]));
 }
 
 /** Types whose members docgen could not list (React's, the DOM's), named so the table does not pass for all there is. */
