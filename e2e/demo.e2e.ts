@@ -67,6 +67,10 @@ describe('the demo, on the simulated engine', () => {
   });
 
   it('translating the page while typing finishes every item, ghost text keeps appearing, and the inspector shows a preemption', async () => {
+    // Enough paragraphs that the translation outlasts three suggestions even on a loaded machine
+    // (simulated tokens come at a fixed rate; typing in a busy Chromium does not).
+    const extra = Array.from({ length: 16 }, (_, i) => `Paragraph ${i + 1} of the appendix, kept short on purpose.`);
+    await editor().fill(`${await editor().inputValue()}\n\n${extra.join('\n\n')}`);
     await page.getByRole('button', { name: 'Translate this page' }).click();
     const rows = page.locator('.inkling-translate-list tbody tr');
     await rows.first().waitFor();
