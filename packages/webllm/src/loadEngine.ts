@@ -1,7 +1,7 @@
 import type { LoadProgress } from '@inkling/scheduler';
 import { LoadCancelledError, WorkerCrashedError } from './errors.js';
-import type { LoadAnswer } from './protocol.js';
-import type { CacheBackend, WebLLMAppConfig, WorkerLike } from './types.js';
+import type { LoadAnswer, LoadSettings } from './protocol.js';
+import type { WorkerLike } from './types.js';
 import { WebLLMEngine, shutDown } from './webllmEngine.js';
 import { WorkerClient } from './workerClient.js';
 
@@ -12,16 +12,8 @@ import { WorkerClient } from './workerClient.js';
  */
 export const HANDSHAKE_TIMEOUT_MS = 60_000;
 
-/** Everything `loadEngine` needs, resolved by `webllmEngines`. */
-export interface LoadEngineRequest {
-  model: string;
-  /** `undefined`: the worker uses WebLLM's `prebuiltAppConfig`. */
-  appConfig: WebLLMAppConfig | undefined;
-  cache: CacheBackend | undefined;
-  engineConfig: Record<string, unknown>;
-  chatOptions: Record<string, unknown> | undefined;
-  /** Whether the worker checks WebGPU before WebLLM loads. */
-  checkWebGPU: boolean;
+/** Everything `loadEngine` needs, resolved by `webllmEngines`: what the worker loads, and the worker. */
+export interface LoadEngineRequest extends LoadSettings {
   worker: WorkerLike;
   onProgress: (report: LoadProgress) => void;
   signal: AbortSignal | undefined;
@@ -45,7 +37,8 @@ export interface LoadEngineRequest {
  *   chatOptions: undefined, checkWebGPU: true, worker, onProgress, signal });
  */
 export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngine> {
-  const { model, worker, signal } = request;
+  const { worker, onProgress, signal, ...settings } = request;
+  const { model } = settings;
   const client = new WorkerClient(worker);
   let cancel: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
@@ -63,9 +56,8 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     const load = async () => {
       await client.hello();
       clearTimeout(handshake);
-      const { appConfig, cache, engineConfig, chatOptions, checkWebGPU } = request;
-      return (await client.request({ type: 'load', model, appConfig, cache, engineConfig, chatOptions, checkWebGPU }, (report) => {
-        if (!signal?.aborted) request.onProgress(report);
+      return (await client.request({ type: 'load', ...settings }, (report) => {
+        if (!signal?.aborted) onProgress(report);
       })) as LoadAnswer;
     };
     answer = await Promise.race([load(), cancelled]);

@@ -9,6 +9,18 @@ import type { CacheBackend, WebLLMAppConfig } from './types.js';
  */
 export const PROTOCOL = 'inkling-webllm/2';
 
+/** What a load asks the worker for: the model and how WebLLM should load it. */
+export interface LoadSettings {
+  model: string;
+  /** `undefined`: WebLLM's `prebuiltAppConfig`, which only the worker holds. */
+  appConfig: WebLLMAppConfig | undefined;
+  cache: CacheBackend | undefined;
+  engineConfig: Record<string, unknown>;
+  chatOptions: Record<string, unknown> | undefined;
+  /** Whether the worker checks WebGPU (an adapter, `shader-f16` for an f16 model) before WebLLM loads. */
+  checkWebGPU: boolean;
+}
+
 /**
  * What the page asks its engine worker. Every message has an `id`; the
  * worker's answers carry the same `id` (a stream's `interrupt` and `close`
@@ -16,18 +28,7 @@ export const PROTOCOL = 'inkling-webllm/2';
  */
 export type PageMessage =
   | { type: 'hello'; id: number; protocol: string }
-  | {
-      type: 'load';
-      id: number;
-      model: string;
-      /** `undefined`: WebLLM's `prebuiltAppConfig`, which only the worker holds. */
-      appConfig: WebLLMAppConfig | undefined;
-      cache: CacheBackend | undefined;
-      engineConfig: Record<string, unknown>;
-      chatOptions: Record<string, unknown> | undefined;
-      /** Whether the worker checks WebGPU (an adapter, `shader-f16` for an f16 model) before WebLLM loads. */
-      checkWebGPU: boolean;
-    }
+  | ({ type: 'load'; id: number } & LoadSettings)
   | { type: 'chat'; id: number; request: StreamingChatCompletionRequest }
   | { type: 'embed'; id: number; request: EmbeddingCreateParams }
   | { type: 'interrupt'; id: number }
