@@ -1,4 +1,4 @@
-import type { CreateEngine, PoolTimers } from '@inkling/scheduler';
+import { type CreateEngine, globalTimers } from '@inkling/scheduler';
 import { Endpoint } from './endpoint.js';
 import { RemoteEngine } from './remoteEngine.js';
 import { ConnectTimeoutError } from './errors.js';
@@ -7,11 +7,6 @@ import { fetchWithin } from './fetchWithin.js';
 import { type RequestContext, connectTimeout } from './sendRequest.js';
 import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
 import { validateOptions } from './validateOptions.js';
-
-const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * The `createEngine` for an `EnginePool` whose engines are an OpenAI-compatible

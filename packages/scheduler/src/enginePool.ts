@@ -16,7 +16,8 @@ import type {
   PoolStatus,
 } from './types.js';
 import { validateSpec } from './validateSpec.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, globalTimers, validatePoolOptions } from './validatePoolOptions.js';
+import { globalTimers } from './globalTimers.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions } from './validatePoolOptions.js';
 
 /**
  * A few engines, each a full copy of the model's weights, shared by every

@@ -1,6 +1,7 @@
 export { EnginePool } from './enginePool.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
+export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
 export {
   EngineCrashedError,

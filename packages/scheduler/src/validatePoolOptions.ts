@@ -9,12 +9,6 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** `EnginePoolOptions.stallTimeoutMs` when left out (its TSDoc says why). */
 export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 
-/** The platform's timers, looked up when used (so fake timers installed later still apply). */
-export const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
-  clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
-
 const RULES: readonly Rule[] = [
   [
     'createEngine',

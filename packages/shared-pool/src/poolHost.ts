@@ -1,4 +1,4 @@
-import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers, checkDuration } from '@inkling/scheduler';
+import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
 import { type ClientHost, ServedClient } from './servedClient.js';
@@ -31,11 +31,6 @@ export interface PoolHostOptions {
    */
   timeOrigin?: number;
 }
-
-const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Serves one pool to many clients (tabs), each over its own endpoint: what a

@@ -1,4 +1,4 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
 import type { FrameScheduler } from './frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
 import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
@@ -43,12 +43,6 @@ function checkOptions(options: GhostTextOptions): void {
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
 }
-
-// Looked up when called, so fake timers installed later replace them.
-const globalTimers: PoolTimers = {
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-};
 
 /**
  * Ghost text for one editor: debounced, interactive requests superseding one
