@@ -30,6 +30,7 @@ export type {
   EngineInfo,
   EnginePoolOptions,
   FinishReason,
+  JobIdentity,
   JobInfo,
   JobKind,
   JobRecord,

@@ -6,6 +6,7 @@ import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   Engine,
+  JobIdentity,
 } from './types.js';
 
 /** What `runJob` tells the pool while it drives the engine call of a job. */
@@ -40,6 +41,7 @@ export interface JobCall {
 export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<void> {
   // Aborted when the pool wants this call to stop.
   const { signal } = job.controller as AbortController;
+  const options = { signal, job: identityOf(job) };
   const params = job.spec.params;
   if (job.kind === 'embedding') {
     if (!engine.embeddings) {
@@ -49,7 +51,7 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     }
     const response = await engine.embeddings.create(
       { ...(params as EmbeddingCreateParams) },
-      { signal },
+      options,
     );
     call.embedded(response);
     return;
@@ -57,7 +59,7 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
 
   const stream = await engine.chat.completions.create(
     { ...(params as ChatCompletionRequest), stream: true, stream_options: { include_usage: true } },
-    { signal },
+    options,
   );
   const iterator = stream[Symbol.asyncIterator]();
   if (isStopping(job)) {
@@ -73,6 +75,18 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     if (isStopping(job) && !isTerminal(step.value)) call.interrupt();
     call.chunk(step.value);
   }
+}
+
+function identityOf(job: Job): JobIdentity {
+  return {
+    id: job.id,
+    kind: job.kind,
+    task: job.task,
+    session: job.session,
+    priority: job.priority,
+    preemptible: job.preemptible,
+    owner: job.spec.owner,
+  };
 }
 
 /**

@@ -56,6 +56,13 @@ export interface CompletionUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /**
+   * Prompt tokens the engine did not have to read again because its cache
+   * already held them (llama.cpp's `timings.cache_n`, OpenAI's
+   * `prompt_tokens_details.cached_tokens`, WebLLM's kept prefix). Absent when
+   * the engine does not know.
+   */
+  cachedTokens?: number;
   extra?: Record<string, unknown>;
 }
 
@@ -97,6 +104,31 @@ export interface CreateEmbeddingResponse {
   usage?: { prompt_tokens: number; total_tokens: number; extra?: Record<string, unknown> };
 }
 
+/**
+ * Who a call is for, as the scheduler knows it. Engines may ignore it; it is
+ * what lets an engine keep a cache per session (a KV prefix, a cloned browser
+ * session, a server slot) or tell a server how urgent a request is.
+ *
+ * @example
+ * create(request, { signal, job }) {
+ *   const slot = job?.session === undefined ? undefined : slotFor(job.session);
+ * }
+ */
+export interface JobIdentity {
+  /** The job's id (the pool's or the one given at submit). */
+  readonly id: string;
+  readonly kind: JobKind;
+  /** The unit that owns an engine (`JobSpec.task`, else the session, else the id). */
+  readonly task: string;
+  /** The job's session, when it has one: a later job of it supersedes this one. */
+  readonly session: string | undefined;
+  readonly priority: Priority;
+  /** Whether an interactive job may interrupt it. */
+  readonly preemptible: boolean;
+  /** Who submitted it (`JobSpec.owner`, e.g. a shared pool's tab). */
+  readonly owner: string | undefined;
+}
+
 /** Options the pool passes with every engine call. */
 export interface EngineCallOptions {
   /**
@@ -105,6 +137,8 @@ export interface EngineCallOptions {
    * engines that run several at once must honour it.
    */
   signal?: AbortSignal;
+  /** The job this call runs. Always set by the pool; absent when called by hand. */
+  job?: JobIdentity;
 }
 
 // ------------------------------------------------------------------ engines --
