@@ -16,3 +16,19 @@ export class HostLostError extends InklingError {
   override name = 'HostLostError';
   readonly retryable = true;
 }
+
+/**
+ * No pool host answered: every connection closed (or stayed silent past
+ * `handshakeTimeoutMs`) before the host's welcome, for longer than
+ * `reconnect.giveUpAfterMs`. A broken SharedWorker script, an extension
+ * whose offscreen document cannot be created, a `connect` that reaches
+ * nothing. Waiting jobs end with it (a `HostLostError`, so code that retries
+ * host losses retries this too); the next call looks for a host again.
+ *
+ * @example
+ * const result = await pool.submit(spec);
+ * if (result.error instanceof HostUnavailableError) showBanner('The model host did not start: ' + result.error.message);
+ */
+export class HostUnavailableError extends HostLostError {
+  override name = 'HostUnavailableError';
+}

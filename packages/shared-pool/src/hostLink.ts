@@ -1,3 +1,5 @@
+import type { PoolTimers } from '@inkling/scheduler';
+import { HostUnavailableError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, post, randomId, watchLock } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
 import { type ClientMessage, type HostMessage, isHostMessage } from './protocol.js';
@@ -12,8 +14,26 @@ export interface HostLinkEvents {
   message(message: Exclude<HostMessage, { t: 'welcome' }>): void;
   /** The host died (its lock was freed, its endpoint closed, or it refused a message). */
   lost(): void;
-  /** No host could be reached (`connect` threw or rejected). */
+  /** No host could be reached (`connect` threw or rejected, or no host answered within the bound). */
   failed(error: unknown): void;
+  /** A connection ended before the host's welcome: connect again (after a pause) if there is work. */
+  missed(): void;
+}
+
+/** How a `HostLink` looks for a host that does not answer; every field is required here (`PoolClient` fills in defaults). */
+export interface Seeking {
+  readonly timers: PoolTimers;
+  readonly now: () => number;
+  /** 0 to 1, for the jitter. */
+  readonly random: () => number;
+  /** The pause after the first connection that ended before the welcome; doubled after each next one. */
+  readonly delayMs: number;
+  /** The longest pause. */
+  readonly maxDelayMs: number;
+  /** A connection with no welcome after this long counts as one that ended. */
+  readonly handshakeTimeoutMs: number;
+  /** With no welcome for this long since the first miss, the link gives up (`failed`, a `HostUnavailableError`). */
+  readonly giveUpAfterMs: number;
 }
 
 interface Connection {
@@ -23,6 +43,8 @@ interface Connection {
   clockOffset: number;
   dead: boolean;
   stopWatch: () => void;
+  /** The handshake timer, or the pause before connecting. */
+  timer: unknown;
   readonly listener: (event: { data: unknown }) => void;
   readonly onClose: () => void;
 }
@@ -33,19 +55,29 @@ interface Connection {
  * is gone), says hello, keeps messages until the endpoint is there, learns
  * the client's id and the host's clock from the welcome, and watches the
  * host's lock (and the endpoint's `close`) to tell the client when the host
- * dies.
+ * dies. A connection that ends (or stays silent) before the welcome is a
+ * miss: the next one waits a jittered pause that doubles up to a bound, and
+ * after `giveUpAfterMs` of misses the link gives up with a
+ * `HostUnavailableError`, so an endpoint with no host behind it (a runtime
+ * port while no offscreen document exists) is not reopened in a tight loop.
  */
 export class HostLink {
   #conn: Connection | undefined;
   #clientLock: { name: string; held: Promise<void>; release: () => void } | undefined;
   #closed = false;
+  /** Connections in a row that ended before the welcome, the time of the first, and why the last did. */
+  #misses = 0;
+  #missingSince = 0;
+  #lastMiss: HostUnavailableError | undefined;
 
   constructor(
-    readonly connect: () => MessageEndpoint | Promise<MessageEndpoint>,
+    readonly connect: (lastMiss?: HostUnavailableError) => MessageEndpoint | Promise<MessageEndpoint>,
     readonly locks: LockManagerLike | null,
     readonly timeOrigin: number,
     readonly events: HostLinkEvents,
+    readonly seeking: Seeking,
   ) {}
+
 
   /** The id the host gave the client on this connection. */
   get clientId(): string | undefined {
@@ -93,6 +125,7 @@ export class HostLink {
       clockOffset: 0,
       dead: false,
       stopWatch: () => {},
+      timer: undefined,
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
       },
@@ -113,12 +146,14 @@ export class HostLink {
 
   async #open(conn: Connection): Promise<void> {
     try {
+      if (this.#misses > 0 && !(await this.#pause(conn))) return;
       if (this.locks && !this.#clientLock) {
         const name = `inkling-pool-client:${randomId()}`;
         this.#clientLock = { name, ...holdLock(this.locks, name) };
       }
       await this.#clientLock?.held;
-      const endpoint = await this.connect();
+      if (conn.dead) return;
+      const endpoint = await this.connect(this.#lastMiss);
       if (conn.dead) {
         endpoint.close?.();
         return;
@@ -127,6 +162,11 @@ export class HostLink {
       endpoint.addEventListener('close', conn.onClose);
       endpoint.start?.();
       conn.endpoint = endpoint;
+      const { handshakeTimeoutMs } = this.seeking;
+      conn.timer = this.seeking.timers.setTimeout(
+        () => this.#lost(conn, `the host did not answer within ${handshakeTimeoutMs} ms (handshakeTimeoutMs)`),
+        handshakeTimeoutMs,
+      );
       post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
       for (const message of conn.outbox.splice(0)) post(endpoint, message);
     } catch (error) {
@@ -135,24 +175,59 @@ export class HostLink {
     }
   }
 
+  /**
+   * Waits the pause the misses so far call for; false (and the client told
+   * it failed) once they have lasted `giveUpAfterMs`, or if the connection
+   * was dropped meanwhile.
+   */
+  async #pause(conn: Connection): Promise<boolean> {
+    const { timers, now, random, delayMs, maxDelayMs, giveUpAfterMs } = this.seeking;
+    const waited = now() - this.#missingSince;
+    if (waited >= giveUpAfterMs) {
+      const error = new HostUnavailableError(
+        `No pool host answered for ${Math.round(waited)} ms (${this.#misses} tries; the last: ${this.#lastMiss?.message}). Check that the host runs (the SharedWorker's script, the offscreen document); the next call tries again.`,
+        { cause: this.#lastMiss },
+      );
+      this.#misses = 0;
+      this.#lastMiss = undefined;
+      this.#teardown(conn);
+      this.events.failed(error);
+      return false;
+    }
+    const pause = Math.min(maxDelayMs, delayMs * 2 ** (this.#misses - 1)) * (0.5 + random() / 2);
+    await new Promise<void>((resume) => (conn.timer = timers.setTimeout(resume, pause)));
+    return !conn.dead;
+  }
+
   #receive(conn: Connection, message: HostMessage): void {
     if (message.t !== 'welcome') {
       this.events.message(message);
       return;
     }
+    this.seeking.timers.clearTimeout(conn.timer);
+    this.#misses = 0;
+    this.#lastMiss = undefined;
     conn.clientId = message.clientId;
     conn.clockOffset = message.timeOrigin - this.timeOrigin;
     if (this.locks && message.lock) conn.stopWatch = watchLock(this.locks, message.lock, () => this.#lost(conn));
   }
 
-  #lost(conn: Connection): void {
+  #lost(conn: Connection, why = 'the endpoint closed before the host answered'): void {
     if (conn.dead) return;
     this.#teardown(conn);
-    this.events.lost();
+    if (conn.clientId !== undefined) {
+      this.events.lost();
+      return;
+    }
+    if (this.#misses === 0) this.#missingSince = this.seeking.now();
+    this.#misses += 1;
+    this.#lastMiss = new HostUnavailableError(`No welcome from the pool's host: ${why}.`);
+    this.events.missed();
   }
 
   #teardown(conn: Connection): void {
     conn.dead = true;
+    this.seeking.timers.clearTimeout(conn.timer);
     conn.stopWatch();
     conn.endpoint?.removeEventListener('message', conn.listener);
     conn.endpoint?.removeEventListener('close', conn.onClose);

@@ -4,7 +4,7 @@ export { PoolHost, servePool } from './poolHost.js';
 export { hostSharedWorker } from './hostSharedWorker.js';
 export { electTabHost } from './electTabHost.js';
 export { broadcastClientEndpoint, broadcastHost } from './broadcastEndpoints.js';
-export { HostLostError } from './errors.js';
+export { HostLostError, HostUnavailableError } from './errors.js';
 export { BUILT_IN_ERRORS, decodeError, encodeError } from './errorCodec.js';
 export { documentPresence, manualPresence } from './presence.js';
 export { tabPriority } from './tabPriority.js';

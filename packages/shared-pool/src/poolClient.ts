@@ -1,6 +1,9 @@
 import {
   type ChatCompletionChunk,
   InvalidOptionError,
+  type PoolTimers,
+  checkDuration,
+  globalTimers,
   type JobResult,
   type JobSpec,
   type Pool,
@@ -8,7 +11,7 @@ import {
   type PoolStatus,
 } from '@inkling/scheduler';
 import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
-import { HostLostError } from './errors.js';
+import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
@@ -20,10 +23,32 @@ import { type RemoteJob, abortedAtOnce, chunkContent, guard, localResult, refuse
 export interface PoolClientOptions {
   /**
    * Opens an endpoint to the host (a SharedWorker's port, a channel to the
-   * hosting tab). Called on first use, and again after the host is lost.
-   * Required.
+   * hosting tab). Called on first use, again after the host is lost, and
+   * again (after a pause, see `reconnect`) when the last endpoint closed or
+   * stayed silent before the host's welcome: then it gets that miss, as a
+   * `HostUnavailableError`, to choose another host by. Required.
    */
-  connect: () => MessageEndpoint | Promise<MessageEndpoint>;
+  connect: (lastMiss?: HostUnavailableError) => MessageEndpoint | Promise<MessageEndpoint>;
+  /**
+   * How to look for a host that does not answer. A connection that closes
+   * before the host's welcome, or gets none within `handshakeTimeoutMs`, is
+   * a miss; the next waits `delayMs`, doubled after each further miss up to
+   * `maxDelayMs`, each pause jittered to 50–100 % of that. After
+   * `giveUpAfterMs` of misses in a row, waiting jobs and calls end with a
+   * `HostUnavailableError` and the next call starts over. All in
+   * milliseconds, 0 to 2^31-1. Defaults: `delayMs` 100, `maxDelayMs` 2000,
+   * `handshakeTimeoutMs` 5000, `giveUpAfterMs` 15000; `random`
+   * `Math.random`.
+   */
+  reconnect?: {
+    delayMs?: number;
+    maxDelayMs?: number;
+    handshakeTimeoutMs?: number;
+    giveUpAfterMs?: number;
+    random?: () => number;
+  };
+  /** Timers for the handshake timeout and the pauses. Default: the global ones, looked up when used. */
+  timers?: PoolTimers;
   /**
    * Error classes to rebuild besides the scheduler's and `HostLostError`,
    * keyed by their instances' `name`. Default: none.
@@ -87,13 +112,24 @@ export class PoolClient implements Pool {
     this.#presenceSource = options.presence ?? documentPresence();
     this.#now = options.now ?? (() => performance.now());
     const locks = options.locks === undefined ? platformLocks() : options.locks;
-    this.#link = new HostLink(options.connect, locks, options.timeOrigin ?? performance.timeOrigin, {
-      replay: () => this.#replay(),
-      presence: () => (this.#presence = this.#presenceSource.get()),
-      message: (message) => this.#receive(message),
-      lost: () => this.#lost(),
-      failed: (error) => this.#failed(error),
-    });
+    const { delayMs = 100, maxDelayMs = 2000, handshakeTimeoutMs = 5000, giveUpAfterMs = 15_000, random = Math.random } = checkReconnect(options);
+    const seeking = { timers: options.timers ?? globalTimers, now: this.#now, random, delayMs, maxDelayMs, handshakeTimeoutMs, giveUpAfterMs };
+    this.#link = new HostLink(
+      options.connect,
+      locks,
+      options.timeOrigin ?? performance.timeOrigin,
+      {
+        replay: () => this.#replay(),
+        presence: () => (this.#presence = this.#presenceSource.get()),
+        message: (message) => this.#receive(message),
+        lost: () => this.#lost(),
+        failed: (error) => this.#failed(error),
+        missed: () => {
+          if (this.#busy()) this.#ensure();
+        },
+      },
+      seeking,
+    );
   }
 
   /** The id the host gave this client (`JobInfo.owner` of its jobs); undefined until it answered. */
@@ -355,15 +391,38 @@ export class PoolClient implements Pool {
       call.resolve(call.op === 'configure' ? 0 : undefined);
     }
     this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
-    if (!this.#closed && (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0)) this.#ensure();
+    if (this.#busy()) this.#ensure();
+  }
+
+  /** Whether anything here needs a host: a held model, jobs, calls, listeners. */
+  #busy(): boolean {
+    return !this.#closed && (this.#holding || this.#jobs.size > 0 || this.#calls.size > 0 || this.#listeners.size > 0);
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
   #failed(cause: unknown): void {
-    const error = new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const error = cause instanceof HostUnavailableError ? cause : new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
     for (const call of this.#calls.values()) call.reject(error);
     this.#calls.clear();
     this.#show({ ...emptyStatus('error'), error });
   }
+}
+
+function checkReconnect(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
+  const { reconnect, timers } = options;
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('PoolClient "timers" must have setTimeout and clearTimeout functions.');
+  }
+  if (reconnect === undefined) return {};
+  if (typeof reconnect !== 'object' || reconnect === null) {
+    throw new InvalidOptionError('PoolClient "reconnect" takes an object such as { delayMs: 100, giveUpAfterMs: 15000 }.');
+  }
+  for (const key of ['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'] as const) {
+    checkDuration(reconnect[key], `PoolClient "reconnect.${key}"`, { never: false });
+  }
+  if (reconnect.random !== undefined && typeof reconnect.random !== 'function') {
+    throw new InvalidOptionError('PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random.');
+  }
+  return reconnect;
 }

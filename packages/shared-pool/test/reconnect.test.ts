@@ -1,0 +1,118 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HostLostError, HostUnavailableError, InvalidOptionError, PoolClient } from '../src/index.js';
+import { chat, run, sharedScene, useFakeClock } from './helpers.js';
+
+beforeEach(useFakeClock);
+afterEach(() => vi.useRealTimers());
+
+/**
+ * A connect() with nothing behind it while `hostUp` is false: the endpoint
+ * closes at once, as an extension's runtime port with no receiver does.
+ */
+function flakyHost(scene: ReturnType<typeof sharedScene>) {
+  const state = { hostUp: false, connects: 0, misses: [] as (HostUnavailableError | undefined)[] };
+  const connect = (lastMiss?: HostUnavailableError) => {
+    state.connects += 1;
+    state.misses.push(lastMiss);
+    const { port1, port2 } = new MessageChannel();
+    if (state.hostUp) scene.host.host.serve(port1);
+    else port1.close();
+    return port2;
+  };
+  return { state, connect };
+}
+
+describe('looking for a host that is not there', () => {
+  it('backs off (a handful of connects a second, not hundreds), then reaches the host once it appears', async () => {
+    const scene = sharedScene({ reply: 'a b c' }, { size: 1 });
+    const { state, connect } = flakyHost(scene);
+    const client = new PoolClient({ connect, locks: null, reconnect: { random: () => 0.5 } });
+    const loaded = client.load();
+    const job = client.submit(chat('hi'));
+    await run(1000);
+    // Pauses of 75, 150, 300, 600 ms (100 ms doubling, jittered to 75 %): 4 connects in the first second.
+    expect(state.connects).toBeGreaterThanOrEqual(2);
+    expect(state.connects).toBeLessThanOrEqual(5);
+    await run(3000);
+    expect(state.connects).toBeLessThanOrEqual(7);
+    // Each retry is told why the last one failed.
+    expect(state.misses[0]).toBeUndefined();
+    expect(state.misses[1]).toBeInstanceOf(HostUnavailableError);
+    expect(state.misses[1]?.message).toContain('closed before the host answered');
+    // Misses are not host losses: nothing was lost.
+    expect(client.hostLosses).toBe(0);
+    state.hostUp = true;
+    await run(2100);
+    expect(await loaded).toBe(1);
+    expect(await job).toMatchObject({ status: 'done', text: 'a b c' });
+    const before = state.connects;
+    // A welcome resets the pause: a later host loss reconnects at once.
+    const next = client.submit(chat('again'));
+    await run(50);
+    expect(await next).toMatchObject({ status: 'done' });
+    expect(state.connects).toBe(before);
+    client.close();
+    scene.close();
+  });
+
+  it('gives up after giveUpAfterMs with a typed error that says what to check; the next call tries again', async () => {
+    const scene = sharedScene({ reply: 'ok' }, { size: 1 });
+    const { state, connect } = flakyHost(scene);
+    const client = new PoolClient({ connect, locks: null, reconnect: { giveUpAfterMs: 3000 } });
+    const job = client.submit(chat('hi'));
+    const load = client.load();
+    const loadFailed = expect(load).rejects.toBeInstanceOf(HostUnavailableError);
+    await run(6000);
+    const result = await job;
+    expect(result.status).toBe('error');
+    expect(result.error).toBeInstanceOf(HostUnavailableError);
+    expect(result.error).toBeInstanceOf(HostLostError);
+    expect(result.error?.message).toMatch(/No pool host answered for \d+ ms \(\d+ tries/);
+    await loadFailed;
+    expect(client.getSnapshot().phase).toBe('error');
+    const tries = state.connects;
+    expect(tries).toBeLessThanOrEqual(8);
+    await run(2000);
+    expect(state.connects).toBe(tries); // given up: nothing more until asked
+    state.hostUp = true;
+    const again = client.submit(chat('again'));
+    await run(100);
+    expect(await again).toMatchObject({ status: 'done', text: 'ok' });
+    client.close();
+    scene.close();
+  });
+
+  it('counts an endpoint that never answers as a miss after handshakeTimeoutMs', async () => {
+    const scene = sharedScene({ reply: 'ok' }, { size: 1 });
+    let connects = 0;
+    const silent: MessagePort[] = [];
+    const client = new PoolClient({
+      connect: () => {
+        connects += 1;
+        const { port1, port2 } = new MessageChannel();
+        if (connects === 1) silent.push(port1); // opened, but nobody serves it
+        else scene.host.host.serve(port1);
+        return port2;
+      },
+      locks: null,
+      reconnect: { handshakeTimeoutMs: 500 },
+    });
+    void client.load();
+    const job = client.submit(chat('hi'));
+    await run(400);
+    expect(connects).toBe(1);
+    await run(400);
+    expect(connects).toBe(2);
+    expect(await job).toMatchObject({ status: 'done', text: 'ok' });
+    client.close();
+    for (const port of silent) port.close();
+    scene.close();
+  });
+
+  it('refuses bad reconnect settings with a typed error naming the option', () => {
+    const connect = () => new MessageChannel().port1;
+    expect(() => new PoolClient({ connect, reconnect: { delayMs: -1 } })).toThrow(InvalidOptionError);
+    expect(() => new PoolClient({ connect, reconnect: { giveUpAfterMs: 'soon' as never } })).toThrow(/reconnect\.giveUpAfterMs/);
+    expect(() => new PoolClient({ connect, timers: {} as never })).toThrow(/"timers"/);
+  });
+});
