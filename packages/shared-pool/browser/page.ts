@@ -5,10 +5,13 @@ import { manualPresence } from '../src/testing/index.js';
 import { BUILDS_CHANNEL, CRASH_CHANNEL, ENGINE, POOL_NAME } from './scene.js';
 
 // One tab of the browser suite. `?mode=tab` forces the tab-hosted fallback; `?mode=broken` gives a
-// SharedWorker whose script does not exist, so the pool must fall back on its own.
+// SharedWorker whose script does not exist, `?mode=throwing` one whose script throws as it starts, so
+// the pool must fall back on its own.
 const asked = new URLSearchParams(location.search).get('mode');
-const mode = asked === 'tab' ? 'tab' : asked === 'broken' ? 'auto' : 'shared-worker';
+const mode = asked === 'tab' ? 'tab' : asked === 'broken' || asked === 'throwing' ? 'auto' : 'shared-worker';
 const brokenWorker = () => new SharedWorker('/no-such-pool-host.js', { type: 'module', name: `${POOL_NAME}-broken` });
+const throwingWorker = () => new SharedWorker(new URL('./throwingHost.ts', import.meta.url), { type: 'module', name: 'inkling-test-throwing' });
+const workers: Record<string, () => SharedWorker> = { broken: brokenWorker, throwing: throwingWorker };
 const presence = manualPresence({ visible: true, focused: true });
 
 // Builds anywhere (the worker, another tab) are heard from the time this tab opened; its own are counted apart.
@@ -27,9 +30,10 @@ const createEngine: CreateEngine = (index, onProgress, options) => {
 const pool = sharedPool({
   name: POOL_NAME,
   mode,
-  worker: asked === 'broken' ? brokenWorker : () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: POOL_NAME }),
+  worker: workers[asked ?? ''] ?? (() => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: POOL_NAME })),
   pool: { createEngine, size: 1 },
   presence,
+  reconnect: { handshakeTimeoutMs: 1000 },
 });
 
 /** What a test reads of a finished job. */
@@ -62,6 +66,7 @@ function start(key: string, spec: Omit<ChatJobSpec, 'onChunk'>): void {
 /** The page's test API, driven by playwright's `page.evaluate`. */
 const api = {
   mode: () => pool.mode,
+  workerError: () => (pool.workerError ? { name: pool.workerError.name, message: pool.workerError.message } : null),
   isHost: () => pool.isHost(),
   builds: () => ({ heard: heardBuilds, own: ownBuilds }),
   clientId: () => pool.clientId,

@@ -172,4 +172,33 @@ describe('a SharedWorker that cannot start', () => {
       await context.close();
     }
   });
+
+  it('gives way to the tab-hosted pool in a second tab too when its script throws (no error event there): a bounded handshake', async () => {
+    const context = await browser.newContext();
+    try {
+      const open = async () => {
+        const page = await context.newPage();
+        await page.goto(`${server.url}/?mode=throwing`);
+        await page.waitForFunction(() => 'inkling' in globalThis);
+        // Bounded here, so today's code (no handshake timeout) fails instead of hanging the suite.
+        const load = await page.evaluate(() => Promise.race([inkling.load(), new Promise((resolve) => setTimeout(resolve, 8000, 'never settled'))]));
+        expect(load).toBe('ready');
+        return page;
+      };
+      const first = await open();
+      const startedAt = Date.now();
+      const second = await open();
+      const secondMs = Date.now() - startedAt;
+      expect(await first.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', true]);
+      expect(await second.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', false]);
+      // The first tab heard the worker's error event; the second waited out the handshake (1 s in these pages).
+      expect(await first.evaluate(() => inkling.workerError())).toMatchObject({ name: 'HostUnavailableError', message: expect.stringContaining('fired "error"') });
+      expect(await second.evaluate(() => inkling.workerError())).toMatchObject({ name: 'HostUnavailableError', message: expect.stringContaining('did not answer within 1000 ms') });
+      await second.evaluate((spec) => inkling.start('ghost', spec), GHOST);
+      expect(await second.evaluate(() => inkling.outcome('ghost'))).toMatchObject({ status: 'done', text: 'w0 w1 w2 w3 w4 w5' });
+      report(`[throwing worker] the second tab's pool was ready ${secondMs} ms after it opened (handshake timeout 1000 ms)`);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -2,8 +2,9 @@ import { type EnginePoolOptions, InvalidOptionError } from '@inkling/scheduler';
 import { type BroadcastChannelLike, type OpenChannel, broadcastClientEndpoint } from './broadcastEndpoints.js';
 import { channelName, electTabHost } from './electTabHost.js';
 import type { ErrorClasses } from './errorCodec.js';
+import { HostUnavailableError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks, post } from './messageEndpoint.js';
-import { PoolClient } from './poolClient.js';
+import { PoolClient, type PoolClientOptions } from './poolClient.js';
 import type { PresenceSource } from './presence.js';
 
 /** Where a shared pool's engines run. */
@@ -16,7 +17,9 @@ export interface SharedPoolOptions {
   /**
    * Opens the SharedWorker that runs `hostSharedWorker`, e.g.
    * `() => new SharedWorker(new URL('./poolHost.js', import.meta.url), { type: 'module', name })`.
-   * If the worker fires `error` (its script failed to load or threw), the
+   * If the worker fires `error` (its script failed to load or threw), or its
+   * port gives no welcome within `reconnect.handshakeTimeoutMs` (a tab that
+   * attaches to a worker whose script threw gets no `error` event), the
    * tab-hosted pool takes over where `pool` is given. Default: none (the
    * tab-hosted pool is used).
    */
@@ -41,6 +44,8 @@ export interface SharedPoolOptions {
   locks?: LockManagerLike;
   /** Opens a broadcast channel (the fallback's transport). Default: `new BroadcastChannel(name)`. */
   openChannel?: OpenChannel;
+  /** How to look for a host that does not answer, as `PoolClient`'s. Default: `PoolClient`'s defaults. */
+  reconnect?: PoolClientOptions['reconnect'];
 }
 
 /**
@@ -53,18 +58,31 @@ export interface SharedPoolOptions {
  */
 export class SharedPool extends PoolClient {
   readonly #mode: () => SharedPoolMode;
+  readonly #workerError: () => HostUnavailableError | undefined;
 
   /**
    * @param mode where the engines run now (a SharedWorker that cannot start gives way to the tab-hosted pool)
    * @param isHost whether this tab hosts the pool now (always false with a SharedWorker)
+   * @param workerError why the SharedWorker was given up, if it was
    */
   constructor(
     options: ConstructorParameters<typeof PoolClient>[0],
     mode: () => SharedPoolMode,
     readonly isHost: () => boolean,
+    workerError: () => HostUnavailableError | undefined = () => undefined,
   ) {
     super(options);
     this.#mode = mode;
+    this.#workerError = workerError;
+  }
+
+  /**
+   * Why this tab gave the SharedWorker up (its `error` event, or a port
+   * that gave no welcome within `reconnect.handshakeTimeoutMs`); undefined
+   * while it serves, or when none was used.
+   */
+  get workerError(): HostUnavailableError | undefined {
+    return this.#workerError();
   }
 
   /** Where the engines run now. */
@@ -107,24 +125,30 @@ export function sharedPool(options: SharedPoolOptions): SharedPool {
         : tab,
     );
   }
-  let workerFailed = false;
-  const connect = (): MessageEndpoint => {
-    if (current === 'shared-worker' && !workerFailed) {
-      return workerEndpoint(worker as NonNullable<typeof worker>, () => {
-        workerFailed = true;
-        if (typeof tab !== 'string') current = 'tab';
-      });
+  let workerError: HostUnavailableError | undefined;
+  const giveUpWorker = (error: HostUnavailableError) => {
+    workerError ??= error;
+    if (typeof tab !== 'string') current = 'tab';
+  };
+  const connect = (lastMiss?: HostUnavailableError): MessageEndpoint => {
+    // The worker's port said nothing (or closed) before a welcome: its script threw or hangs.
+    if (lastMiss && current === 'shared-worker') giveUpWorker(new HostUnavailableError(`The shared pool's SharedWorker did not answer. ${lastMiss.message}`, { cause: lastMiss }));
+    if (current === 'shared-worker' && !workerError) {
+      return workerEndpoint(worker as NonNullable<typeof worker>, () =>
+        giveUpWorker(new HostUnavailableError('The shared pool\'s SharedWorker fired "error" as it started: its script failed to load or threw (see the console).')),
+      );
     }
     if (typeof tab === 'string') {
       throw new InvalidOptionError(
-        'The SharedWorker of the shared pool could not start (see the console), and no pool: { createEngine } was given for a tab to host instead.',
+        `The SharedWorker of the shared pool could not start (${workerError?.message ?? 'see the console'}), and no pool: { createEngine } was given for a tab to host instead.`,
       );
     }
     return tab.connect();
   };
   const locks = options.locks ?? platformLocks() ?? undefined;
   const isHost = () => typeof tab !== 'string' && tab.isHost();
-  return new SharedPool({ errorClasses: options.errorClasses, presence: options.presence, locks, connect }, () => current, isHost);
+  const { errorClasses, presence, reconnect } = options;
+  return new SharedPool({ errorClasses, presence, locks, connect, reconnect }, () => current, isHost, () => workerError);
 }
 
 /** The tab-hosted pool's connector, or why this browser cannot have one. */

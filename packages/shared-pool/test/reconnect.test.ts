@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HostLostError, HostUnavailableError, InvalidOptionError, PoolClient } from '../src/index.js';
+import { InvalidOptionError } from '@inkling/scheduler';
+import { HostLostError, HostUnavailableError, PoolClient } from '../src/index.js';
 import { chat, run, sharedScene, useFakeClock } from './helpers.js';
 
 beforeEach(useFakeClock);
