@@ -46,7 +46,7 @@ interface Connection {
   /** The handshake timer, or the pause before connecting. */
   timer: unknown;
   readonly listener: (event: { data: unknown }) => void;
-  readonly onClose: () => void;
+  readonly onClose: (event: { data: unknown }) => void;
 }
 
 /**
@@ -129,7 +129,8 @@ export class HostLink {
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
       },
-      onClose: () => this.#lost(conn),
+      // An endpoint may say why it closed (a runtime port: "Receiving end does not exist").
+      onClose: (event) => this.#lost(conn, typeof event?.data === 'string' && event.data !== '' ? `the endpoint closed (${event.data})` : undefined),
     };
     this.#conn = conn;
     this.events.replay();
@@ -167,8 +168,13 @@ export class HostLink {
         () => this.#lost(conn, `the host did not answer within ${handshakeTimeoutMs} ms (handshakeTimeoutMs)`),
         handshakeTimeoutMs,
       );
-      post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
-      for (const message of conn.outbox.splice(0)) post(endpoint, message);
+      try {
+        post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
+        for (const message of conn.outbox.splice(0)) post(endpoint, message);
+      } catch (error) {
+        // An endpoint that is already closed (a runtime port with no receiver): a miss, tried again.
+        this.#lost(conn, `sending to it failed (${error instanceof Error ? error.message : String(error)})`);
+      }
     } catch (error) {
       this.#teardown(conn);
       this.events.failed(error);

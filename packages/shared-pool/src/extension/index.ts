@@ -1,0 +1,11 @@
+export { extensionBackground } from './extensionBackground.js';
+export { hostOffscreenPool } from './hostOffscreenPool.js';
+export { extensionPoolClient } from './extensionPoolClient.js';
+export { extensionPresence } from './extensionPresence.js';
+export { runtimePortEndpoint } from './runtimePortEndpoint.js';
+export { POOL_PORT } from './messages.js';
+export { HostLostError, HostUnavailableError } from '../errors.js';
+export type { ExtensionBackground, ExtensionBackgroundOptions } from './extensionBackground.js';
+export type { HostOffscreenPoolOptions } from './hostOffscreenPool.js';
+export type { ExtensionPoolClientOptions } from './extensionPoolClient.js';
+export type { ChromeEventLike, ChromeLike, ChromeSenderLike, RuntimeMessageListener, RuntimePortLike } from './chromeApi.js';
