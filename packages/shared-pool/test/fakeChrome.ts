@@ -5,15 +5,6 @@ const immediate = (globalThis as unknown as { setImmediate: (callback: () => voi
 
 const NO_RECEIVER = 'Could not establish connection. Receiving end does not exist.';
 
-/**
- * The calls of `chrome.*` the extension entry makes, for the browser suite to
- * check against the real namespace in each context (the fake's shape).
- */
-export const FAKE_CHROME_SHAPE = {
-  everywhere: ['runtime.connect', 'runtime.sendMessage', 'runtime.getURL', 'runtime.onConnect.addListener', 'runtime.onMessage.addListener', 'runtime.onMessage.removeListener'],
-  background: ['runtime.getContexts', 'offscreen.createDocument', 'offscreen.closeDocument'],
-};
-
 interface Context {
   readonly kind: 'background' | 'offscreen' | 'content' | 'page';
   readonly sender: ChromeSenderLike;
