@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,9 +8,12 @@ import type { ChatJobSpec } from '@inkling/scheduler';
 import { type BrowserContext, type CDPSession, type Page, type Worker, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
+// By path: this file runs in Node, outside the bundles' resolve conditions.
+import { makeTinyGguf } from '../../wllama/src/testing/index.js';
 import type { BackgroundTestApi } from './extension/background.js';
 import { buildExtension } from './extension/buildExtension.js';
 import type { ContentTestApi } from './extension/content.js';
+import { WLLAMA_MODEL_FILE } from './scene.js';
 
 // A real Manifest V3 extension built from the package's extension entry (esbuild bundles of the
 // service worker, the offscreen document and a content script), loaded in headless Chromium, on
@@ -262,5 +265,36 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
       return { settled: settled.map((s) => s.status), documents: await inklingBackground.offscreenDocuments() };
     });
     expect(now).toEqual({ settled: ['fulfilled', 'fulfilled'], documents: 1 });
+  });
+});
+
+describe('the pool in a real MV3 extension (wllama in the offscreen document)', () => {
+  it("answers a content script's ghost text from the generated test model", async () => {
+    const dir = fileURLToPath(new URL('./dist/extension-wllama/', import.meta.url));
+    await buildExtension(dir, 'offscreenWllama.ts');
+    writeFileSync(join(dir, WLLAMA_MODEL_FILE), makeTinyGguf({ seed: 1 }));
+    const launched = await launchWithExtension(dir);
+    try {
+      const page = launched.context.pages()[0] ?? (await launched.context.newPage());
+      const errors: string[] = [];
+      launched.context.on('weberror', (error) => errors.push(String(error.error())));
+      await page.goto(pageUrl);
+      await page.waitForFunction(() => document.documentElement.dataset.inklingContent === 'ready');
+      const loadedAt = Date.now();
+      expect(await content(page, 'load')).toBe('ready');
+      const loadMs = Date.now() - loadedAt;
+      await content(page, 'start', 'ghost', { ...GHOST, params: { messages: say('Dear team, the'), max_tokens: 8 } });
+      const ghost = await content(page, 'outcome', 'ghost');
+      expect(ghost).toMatchObject({ status: 'done', error: null });
+      expect(ghost.text.length).toBeGreaterThan(0);
+      expect(ghost.chunks).toBeGreaterThan(1);
+      const offscreen = (await content(page, 'offscreen')) as { builds: number; workers?: number };
+      expect(offscreen).toMatchObject({ builds: 1, workers: 1 });
+      report(`[extension, wllama] model ready ${loadMs} ms after the content script's load(); ghost text "${ghost.text}" (${ghost.chunks} chunks, first after ${ghost.firstTokenMs?.toFixed(0)} ms)`);
+      expect(errors).toEqual([]);
+    } finally {
+      await launched.context.close();
+      rmSync(launched.profile, { recursive: true, force: true });
+    }
   });
 });
