@@ -12,7 +12,7 @@ import { CHROMIUM, chromiumFlags } from '../../../e2e/support/chromiumFlags.js';
 import { makeTinyGguf } from '../../wllama/src/testing/index.js';
 import type { BackgroundTestApi } from './extension/background.js';
 import { buildExtension } from './extension/buildExtension.js';
-import type { ContentTestApi } from './extension/content.js';
+import type { ClientTestApi as ContentTestApi } from './extension/clientTestApi.js';
 import { WLLAMA_MODEL_FILE } from './scene.js';
 
 // A real Manifest V3 extension built from the package's extension entry (esbuild bundles of the
@@ -21,6 +21,7 @@ import { WLLAMA_MODEL_FILE } from './scene.js';
 
 declare global {
   var inklingBackground: BackgroundTestApi;
+  var inklingClient: ContentTestApi;
 }
 
 // Under dist/ (ignored; vite's build of the other pages empties it first).
@@ -187,6 +188,25 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
     expect(await content(b, 'outcome', 'batch-2')).toMatchObject({ status: 'done' });
     expect(await content(a, 'outcome', 'ghost-2')).toMatchObject({ status: 'done', text: 'w0 w1 w2 w3 w4 w5' });
     await a.bringToFront();
+  });
+
+  it('a popup counts as focused while open (its document need not have focus), and its ghost text preempts a background tab', async () => {
+    const worker = await serviceWorker();
+    const popup = await context.newPage();
+    await popup.goto(new URL('popup.html', worker.url()).href);
+    await popup.waitForFunction(() => 'inklingClient' in globalThis);
+    await realFocus(popup);
+    await a.bringToFront();
+    expect(await popup.evaluate(() => inklingClient.hasFocus())).toBe(false);
+    expect(await popup.evaluate(() => inklingClient.presence())).toEqual({ visible: true, focused: true });
+    expect(await popup.evaluate(() => inklingClient.load())).toBe('ready');
+    content(b, 'start', 'batch-popup', BATCH(6));
+    await streaming(b);
+    await popup.evaluate((spec) => inklingClient.start('ghost', spec), GHOST);
+    expect(await popup.evaluate(() => inklingClient.outcome('ghost'))).toMatchObject({ status: 'done', text: 'w0 w1 w2 w3 w4 w5' });
+    expect((await content(b, 'outcome', 'batch-popup')).status).toBe('preempted');
+    expect(await content(a, 'offscreen')).toMatchObject({ builds: 1 });
+    await popup.close();
   });
 
   it('the offscreen document closed mid-stream: live jobs end HostLostError with their text, a new document comes on the next request, queued jobs finish, few connects', async () => {

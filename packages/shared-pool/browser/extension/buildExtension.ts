@@ -15,7 +15,7 @@ export async function buildExtension(outDir: string, offscreen: 'offscreen.ts' |
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: { background: here('./background.ts'), offscreen: here(`./${offscreen}`), content: here('./content.ts') },
+    entryPoints: { background: here('./background.ts'), offscreen: here(`./${offscreen}`), content: here('./content.ts'), popup: here('./popup.ts') },
     outdir: outDir,
     bundle: true,
     format: 'iife',
@@ -24,12 +24,14 @@ export async function buildExtension(outDir: string, offscreen: 'offscreen.ts' |
     logLevel: 'warning',
   });
   writeFileSync(`${outDir}/offscreen.html`, '<!doctype html><meta charset="utf-8"><script type="module" src="offscreen.js"></script>\n');
+  writeFileSync(`${outDir}/popup.html`, '<!doctype html><meta charset="utf-8"><title>Popup</title><script type="module" src="popup.js"></script>\n');
   const manifest = {
     manifest_version: 3,
     name: 'Inkling pool test',
     version: '1.0',
     background: { service_worker: 'background.js', type: 'module' },
     permissions: ['offscreen'],
+    action: { default_popup: 'popup.html' },
     content_scripts: [{ matches: ['http://127.0.0.1/*'], js: ['content.js'], run_at: 'document_start' }],
     content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" },
   };
