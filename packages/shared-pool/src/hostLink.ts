@@ -45,6 +45,8 @@ interface Connection {
   stopWatch: () => void;
   /** The handshake timer, or the pause before connecting. */
   timer: unknown;
+  /** Ends the pause early (the connection was dropped meanwhile). */
+  wake: () => void;
   readonly listener: (event: { data: unknown }) => void;
   readonly onClose: (event: { data: unknown }) => void;
 }
@@ -126,6 +128,7 @@ export class HostLink {
       dead: false,
       stopWatch: () => {},
       timer: undefined,
+      wake: () => {},
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
       },
@@ -201,7 +204,10 @@ export class HostLink {
       return false;
     }
     const pause = Math.min(maxDelayMs, delayMs * 2 ** (this.#misses - 1)) * (0.5 + random() / 2);
-    await new Promise<void>((resume) => (conn.timer = timers.setTimeout(resume, pause)));
+    await new Promise<void>((resume) => {
+      conn.wake = resume;
+      conn.timer = timers.setTimeout(resume, pause);
+    });
     return !conn.dead;
   }
 
@@ -234,6 +240,7 @@ export class HostLink {
   #teardown(conn: Connection): void {
     conn.dead = true;
     this.seeking.timers.clearTimeout(conn.timer);
+    conn.wake();
     conn.stopWatch();
     conn.endpoint?.removeEventListener('message', conn.listener);
     conn.endpoint?.removeEventListener('close', conn.onClose);

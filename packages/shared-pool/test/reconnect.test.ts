@@ -84,6 +84,20 @@ describe('looking for a host that is not there', () => {
     scene.close();
   });
 
+  it('close() while it waits between tries stops looking, and its jobs end cancelled', async () => {
+    const scene = sharedScene({ reply: 'x' }, { size: 1 });
+    const { state, connect } = flakyHost(scene);
+    const client = new PoolClient({ connect, locks: null });
+    const job = client.submit(chat('hi'));
+    await run(120);
+    const tries = state.connects;
+    client.close();
+    expect(await job).toMatchObject({ status: 'cancelled', cancelReason: 'cancel' });
+    await run(5000);
+    expect(state.connects).toBe(tries);
+    scene.close();
+  });
+
   it('counts an endpoint that never answers as a miss after handshakeTimeoutMs', async () => {
     const scene = sharedScene({ reply: 'ok' }, { size: 1 });
     let connects = 0;

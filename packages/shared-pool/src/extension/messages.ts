@@ -1,4 +1,10 @@
-/** The runtime port name clients open and the offscreen host serves. */
+/**
+ * The runtime port name `extensionPoolClient` opens and `hostOffscreenPool`
+ * serves (both take `portName` to use another).
+ *
+ * @example
+ * chrome.runtime.onConnect.addListener((port) => console.log(port.name === POOL_PORT));
+ */
 export const POOL_PORT = 'inkling-pool';
 
 /**
