@@ -51,8 +51,10 @@ export function documentPresence(
 }
 
 /**
- * A presence you set by hand: for tests, and for hosts that know better than
- * the document (an extension's popup is always focused while open).
+ * A presence you set by hand: for tests, and for pages that know better than
+ * the document (in an extension, `extensionPresence()` from
+ * `@inkling/shared-pool/extension` already counts a popup as focused while
+ * open).
  *
  * @example
  * const presence = manualPresence({ visible: true, focused: false });
