@@ -83,6 +83,9 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
       if (!(await exists())) await create();
       if (await listens()) return;
       if (await ready) return;
+    } catch (error) {
+      if (error instanceof HostUnavailableError) throw error;
+      throw new HostUnavailableError(`Could not look for the offscreen document ${url}: ${messageOf(error)}`, { cause: error });
     } finally {
       for (const onReady of [...waiting]) onReady();
     }
