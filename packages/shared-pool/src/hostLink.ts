@@ -194,7 +194,7 @@ export class HostLink {
     const waited = now() - this.#missingSince;
     if (waited >= giveUpAfterMs) {
       const error = new HostUnavailableError(
-        `No pool host answered for ${Math.round(waited)} ms (${this.#misses} tries; the last: ${this.#lastMiss?.message}). Check that the host runs (the SharedWorker's script, the offscreen document); the next call tries again.`,
+        `No pool host answered for ${Math.round(waited)} ms (${this.#misses} tries). ${this.#lastMiss?.message ?? ''} Check that the host runs (the SharedWorker's script, the offscreen document); the next call tries again.`,
         { cause: this.#lastMiss },
       );
       this.#misses = 0;
@@ -233,7 +233,7 @@ export class HostLink {
     }
     if (this.#misses === 0) this.#missingSince = this.seeking.now();
     this.#misses += 1;
-    this.#lastMiss = new HostUnavailableError(`No welcome from the pool's host: ${why}.`);
+    this.#lastMiss = new HostUnavailableError(`No welcome from the pool's host: ${why.replace(/\.+$/, '')}.`);
     this.events.missed();
   }
 

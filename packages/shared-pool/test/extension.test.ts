@@ -109,7 +109,7 @@ describe('the extension entry', () => {
     await run(5000, 20);
     const result = await job;
     expect(result.error).toBeInstanceOf(HostUnavailableError);
-    expect(result.error?.message).toContain('Page failed to load.');
+    expect(result.error?.message).toContain('the endpoint closed (no offscreen document (Could not create the offscreen document offscreen.html: Page failed to load))');
     // Pauses of 100, 200, 400, 800, 1600 ms (the jitter at its top): 6 tries in the 3 s bound (was ~800 a second).
     expect(world.counts.connects).toBe(6);
   });

@@ -69,7 +69,7 @@ describe('looking for a host that is not there', () => {
     expect(result.status).toBe('error');
     expect(result.error).toBeInstanceOf(HostUnavailableError);
     expect(result.error).toBeInstanceOf(HostLostError);
-    expect(result.error?.message).toMatch(/No pool host answered for \d+ ms \(\d+ tries/);
+    expect(result.error?.message).toMatch(/No pool host answered for \d+ ms \(\d+ tries\)\. No welcome from the pool's host: /);
     expect(await load).toBeInstanceOf(HostUnavailableError);
     expect(client.getSnapshot().phase).toBe('error');
     const tries = state.connects;

@@ -48,7 +48,7 @@ export function extensionPoolClient(options: ExtensionPoolClientOptions = {}): P
       refused = `the service worker could not be reached (${messageOf(error)})`;
     }
     const endpoint = runtimePortEndpoint(api.runtime.connect({ name: portName }), api);
-    return refused === undefined ? endpoint : sayingWhy(endpoint, `no offscreen document: ${refused}`);
+    return refused === undefined ? endpoint : sayingWhy(endpoint, `no offscreen document (${refused.replace(/\.+$/, '')})`);
   };
   return new PoolClient({ ...clientOptions, presence: presence ?? extensionPresence(), locks: null, connect });
 }
