@@ -1,6 +1,6 @@
 import { type LoadProgress, type PoolTimers, globalTimers } from '@inkling/scheduler';
 import type { CreateMonitorOptions } from './builtInApis.js';
-import { BuiltInDownloadStalledError, BuiltInLoadCancelledError } from './errors.js';
+import { BuiltInDownloadStalledError, BuiltInGestureRequiredError, BuiltInLoadCancelledError } from './errors.js';
 
 /** How `createWithDownload` reports and bounds a download. */
 export interface DownloadWatch {
@@ -83,9 +83,21 @@ export function createWithDownload<T extends { destroy(): void }>(
         if (settled) value.destroy();
         else finish(undefined, value);
       },
-      (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))),
+      (error: unknown) => finish(createError(error, what)),
     );
   });
+}
+
+/** The browser's refusal, typed where it is one we can name. */
+function createError(error: unknown, what: string): Error {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  if (name === 'NotAllowedError' && /gesture|activation/i.test(String(message))) {
+    return new BuiltInGestureRequiredError(
+      `The browser downloads ${what} only when a person clicks or presses a key: call pool.load() from the click handler of a button (it answered: ${String(message)}).`,
+      { cause: error },
+    );
+  }
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 function capitalize(text: string): string {

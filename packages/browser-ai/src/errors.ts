@@ -39,6 +39,19 @@ export class BuiltInDownloadStalledError extends EngineLoadError {
 }
 
 /**
+ * The browser downloads a model only in answer to a person's click or key
+ * press ("transient activation"), and this load was not: call `pool.load()`
+ * from the click handler of a button the person presses (a "Use Chrome's
+ * built-in model" button), not at start-up or from a timer.
+ *
+ * @example
+ * button.onclick = () => void pool.load(); // the click lets Chrome download
+ */
+export class BuiltInGestureRequiredError extends EngineLoadError {
+  override name = 'BuiltInGestureRequiredError';
+}
+
+/**
  * The load was cancelled (`pool.unload()` while it ran): the browser's
  * download is abandoned.
  *

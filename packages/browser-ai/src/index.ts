@@ -7,6 +7,7 @@ export { preferBuiltIn } from './preferBuiltIn.js';
 export {
   BuiltInAIUnavailableError,
   BuiltInDownloadStalledError,
+  BuiltInGestureRequiredError,
   BuiltInLoadCancelledError,
   InputTooLongError,
   UnsupportedLanguageError,

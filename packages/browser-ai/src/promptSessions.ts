@@ -55,7 +55,7 @@ export class PromptSessions {
   async open(system: string, messages: LanguageModelMessage[], key: string | undefined, signal: AbortSignal): Promise<OpenedSession> {
     const kept = key === undefined ? undefined : this.#kept.get(key);
     if (kept && key !== undefined) this.#kept.delete(key);
-    if (kept && kept.system === system && extends_(kept.history, messages)) {
+    if (kept && kept.system === system && continues(kept.history, messages)) {
       const added = messages.slice(kept.history.length);
       const cachedTokens = kept.session.contextUsage;
       try {
@@ -134,7 +134,7 @@ export class PromptSessions {
 const MAX_BASES = 4;
 
 /** Whether `messages` is `history` and then at least one new message, the last a user's. */
-function extends_(history: readonly LanguageModelMessage[], messages: readonly LanguageModelMessage[]): boolean {
+function continues(history: readonly LanguageModelMessage[], messages: readonly LanguageModelMessage[]): boolean {
   if (messages.length <= history.length || messages.at(-1)?.role !== 'user') return false;
   return history.every((message, i) => message.role === messages[i]?.role && message.content === messages[i]?.content);
 }

@@ -13,6 +13,9 @@ import {
 } from '../src/index.js';
 import { createFakeBuiltInAI } from '../src/testing/index.js';
 
+const user = (content: string) => ({ role: 'user' as const, content });
+const cpu = () => ({ kind: 'cpu' as const, reason: 'No WebGPU: the CPU.', createEngine: async () => Promise.reject(new Error('unused')) });
+
 const ghost = (text: string, session = 'note', max_tokens = 50) => ({
   session,
   priority: 'interactive' as const,
@@ -44,7 +47,6 @@ describe('promptEngines on a fake of the Prompt API', () => {
     const fake = createFakeBuiltInAI({ reply: (context) => `reply ${context.length}` });
     const pool = new EnginePool({ size: 1, createEngine: promptEngines({ globals: fake.globals }) });
     await pool.load();
-    const user = (content: string) => ({ role: 'user' as const, content });
     const one = await pool.submit({ session: 'chat', params: { messages: [user('hi')] } });
     const assistant = { role: 'assistant' as const, content: one.text };
     await pool.submit({ session: 'chat', params: { messages: [user('hi'), assistant, user('and?'), assistant, user('more')] } });
@@ -113,7 +115,7 @@ describe('loading: availability as the pool’s phases', () => {
     await pool.load((report) => seen.push(report));
     expect(fake.stats.downloads).toBe(1);
     const values = seen.map((r) => r.progress);
-    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(values).toEqual(values.toSorted((a, b) => a - b));
     expect(values).toContain(0.6);
     expect(values.at(-1)).toBe(1);
   });
@@ -194,7 +196,6 @@ describe('builtInEngines, detectBuiltInAI and preferBuiltIn', () => {
     const probe = await detectBuiltInAI({ globals: fake.globals });
     expect(probe.prompt).toMatchObject({ state: 'unavailable', usable: false });
     expect(probe.translation).toMatchObject({ state: 'downloadable', usable: true });
-    const cpu = () => ({ kind: 'cpu' as const, reason: 'No WebGPU: the CPU.', createEngine: async () => Promise.reject(new Error('unused')) });
     const forTranslation = preferBuiltIn({ probe, feature: 'translation', builtIn: () => translatorEngines({ globals: fake.globals }), otherwise: cpu });
     expect(forTranslation.kind).toBe('built-in');
     const forPrompt = preferBuiltIn({ probe, feature: 'prompt', builtIn: () => promptEngines(), otherwise: cpu });

@@ -59,6 +59,8 @@ export interface FakeBuiltInAI {
   readonly stats: FakeBuiltInAIStats;
 }
 
+const aborted = (signal: AbortSignal | undefined): Promise<never> | undefined =>
+  signal?.aborted ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError')) : undefined;
 const tokens = (text: string): number => Math.ceil(text.length / 4);
 const sizeOf = (input: string | readonly LanguageModelMessage[]): number =>
   typeof input === 'string' ? tokens(input) : input.reduce((n, m) => n + tokens(m.content) + 1, 0);
@@ -160,9 +162,6 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
       },
     });
   }
-
-  const aborted = (signal: AbortSignal | undefined) =>
-    signal?.aborted ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError')) : undefined;
 
   class LanguageModel {
     static availability(): Promise<Availability> {
