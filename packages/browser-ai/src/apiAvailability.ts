@@ -34,7 +34,7 @@ export async function apiAvailability(
   const target = globals[api] as { availability: (options?: object) => Promise<Availability> };
   try {
     const state = await target.availability(options);
-    return probe(state, REASON[state]?.(what) ?? `${what} answered "${String(state)}".`);
+    return probe(state, REASON[state]?.(what, api) ?? `${what} answered "${String(state)}".`);
   } catch (error) {
     const name = (error as { name?: unknown } | null)?.name;
     if (name === 'NotAllowedError') {
@@ -58,11 +58,12 @@ export function presenceProblem(globals: BuiltInAIGlobals, api: BuiltInApiName):
   return undefined;
 }
 
-const REASON: Partial<Record<BuiltInState, (what: string) => string>> = {
+const REASON: Partial<Record<BuiltInState, (what: string, api: BuiltInApiName) => string>> = {
   available: (what) => `${what} is ready on this device.`,
   downloadable: (what) => `${what} can run here after a one-time download by the browser (shared by every site), which starts when you ask for it.`,
   downloading: (what) => `${what} is being downloaded by the browser.`,
-  unavailable: (what) => `${what} cannot run on this device (Chrome asks for 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM) or for these languages.`,
+  unavailable: (what, api) =>
+    `${what} cannot run on this device${api === 'Translator' ? ' for this language pair' : ''} (Chrome asks for 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM).`,
 };
 
 function probe(state: BuiltInState, reason: string): FeatureProbe {
