@@ -10,6 +10,7 @@ export default defineProject({
   resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
   // Listed up front: a dependency found mid-run makes Vite reload the page under a running test.
   optimizeDeps: {
+    exclude: ['@wllama/wllama'],
     include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
   },
   test: {

@@ -11,6 +11,7 @@ import {
 } from '@inkling/browser-ai';
 import { BUILT_IN_SURFACE, createFakeBuiltInAI } from '@inkling/browser-ai/testing';
 import { EnginePool } from '@inkling/scheduler';
+import { chooseEngines, wllamaEngines } from '@inkling/wllama';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 
@@ -78,6 +79,26 @@ describe("Chromium's real built-in AI interfaces", () => {
     expect([translation.kind, prompt.kind]).toEqual(['built-in', 'cpu']);
     expect(prompt.reason).toMatch(/cannot run on this device.*llama\.cpp on the CPU/);
     expect(creates).toEqual({ LanguageModel: 0, Translator: 0, LanguageDetector: 0 });
+  });
+
+  it("composes with wllama's chooseEngines: built-in translation, and for prompts this browser's real WebGPU answer decides", async () => {
+    const { globals } = counted();
+    const probe = await detectBuiltInAI({ globals });
+    const gpu = navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } };
+    const adapter = await gpu.gpu?.requestAdapter().catch(() => null);
+    const webgpu = { supported: Boolean(adapter), reason: adapter ? null : 'no WebGPU adapter (this Chromium runs with --disable-gpu)' };
+    const otherwise = () =>
+      chooseEngines({
+        probe: webgpu,
+        webgpu: () => () => Promise.reject(new Error('not loaded in this test')),
+        cpu: () => wllamaEngines({ model: '/never-fetched.gguf', wasmUrl: '/never-fetched.wasm' }),
+      });
+    const translation = preferBuiltIn({ probe, feature: 'translation', builtIn: () => translatorEngines({ globals }), otherwise });
+    const prompt = preferBuiltIn({ probe, feature: 'prompt', builtIn: () => promptEngines({ globals }), otherwise });
+    expect(translation.kind).toBe('built-in');
+    expect(prompt.kind).toBe(webgpu.supported ? 'webgpu' : 'cpu');
+    expect(prompt.reason).toMatch(/Prompt API\) cannot run on this device.*(running llama\.cpp on the CPU|running WebLLM on the GPU)/);
+    expect(prompt.builtInReason).toBe(probe.prompt.reason);
   });
 
   it('absent APIs (a browser without them) fail the load typed, at once', async () => {
