@@ -1,10 +1,21 @@
 import { type Availability, type BuiltInAIGlobals, type BuiltInApiName, POLICY_FEATURE } from './builtInApis.js';
 import { BuiltInAIUnavailableError } from './errors.js';
 
-/** An API's state here: what `availability()` answers, or why it cannot be asked. */
+/**
+ * An API's state here: what `availability()` answers, or why it cannot be asked.
+ *
+ * @example
+ * const state: BuiltInState = (await detectBuiltInAI()).translation.state; // 'downloadable'
+ */
 export type BuiltInState = Availability | 'absent' | 'blocked';
 
-/** What a probe found for one feature, with the reason in words for a settings screen. */
+/**
+ * What a probe found for one feature, with the reason in words for a settings screen.
+ *
+ * @example
+ * const { prompt } = await detectBuiltInAI();
+ * if (!prompt.usable) notice.textContent = prompt.reason;
+ */
 export interface FeatureProbe {
   readonly state: BuiltInState;
   /** Whether it can be used, now or after a download the person asks for. */

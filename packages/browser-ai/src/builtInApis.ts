@@ -80,6 +80,9 @@ export interface LanguageDetectorApi {
  * iframe, or a fake (`createFakeBuiltInAI` of `@inkling/browser-ai/testing`).
  * `document.featurePolicy` is read, where the browser has it, to tell a
  * permissions policy that blocks an API from a device that cannot run it.
+ *
+ * @example
+ * detectBuiltInAI({ globals: iframe.contentWindow as unknown as BuiltInAIGlobals });
  */
 export interface BuiltInAIGlobals {
   LanguageModel?: LanguageModelApi;

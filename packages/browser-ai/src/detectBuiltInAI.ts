@@ -1,7 +1,13 @@
 import { type FeatureProbe, apiAvailability } from './apiAvailability.js';
 import { type BuiltInAIGlobals, builtInGlobals } from './builtInApis.js';
 
-/** What `detectBuiltInAI` found, per feature. */
+/**
+ * What `detectBuiltInAI` found, per feature.
+ *
+ * @example
+ * const probe: BuiltInAIProbe = await detectBuiltInAI();
+ * const offer = probe.prompt.usable || probe.translation.usable;
+ */
 export interface BuiltInAIProbe {
   /** The Prompt API (`LanguageModel`): chat, completion, ghost text. */
   readonly prompt: FeatureProbe;

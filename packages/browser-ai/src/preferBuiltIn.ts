@@ -4,7 +4,12 @@ import type { BuiltInAIProbe } from './detectBuiltInAI.js';
 /** A feature the built-in APIs may serve. */
 export type BuiltInFeature = 'prompt' | 'translation';
 
-/** What another chooser decided (`chooseEngines` of `@inkling/wllama` returns this shape). */
+/**
+ * What another chooser decided (`chooseEngines` of `@inkling/wllama` returns this shape).
+ *
+ * @example
+ * const cpu = (): OtherEngineChoice<'cpu'> => ({ kind: 'cpu', reason: 'No WebGPU.', createEngine: wllamaEngines({ model, wasmUrl }) });
+ */
 export interface OtherEngineChoice<Kind extends string = string> {
   kind: Kind;
   reason: string;

@@ -37,7 +37,13 @@ export interface PromptEnginesOptions {
   timers?: PoolTimers;
 }
 
-/** An engine over Chrome's Prompt API. */
+/**
+ * An engine over Chrome's Prompt API, as `promptEngines()` builds it.
+ *
+ * @example
+ * const engine = (await promptEngines()(0, () => {})) as PromptEngine;
+ * engine.keptSessions; // 0
+ */
 export interface PromptEngine extends Engine {
   readonly concurrency: 1;
   /** Sessions kept for job sessions now. */

@@ -36,7 +36,13 @@ export interface TranslatorEnginesOptions {
   timers?: PoolTimers;
 }
 
-/** An engine over Chrome's Translator API. */
+/**
+ * An engine over Chrome's Translator API, as `translatorEngines()` builds it.
+ *
+ * @example
+ * const engine = (await translatorEngines()(0, () => {})) as TranslatorEngine;
+ * engine.pairs; // ['en→fr'] once an en→fr item ran
+ */
 export interface TranslatorEngine extends Engine {
   translation: NonNullable<Engine['translation']>;
   readonly concurrency: 1;

@@ -3,7 +3,12 @@ import type { LanguageDetectorApi, LanguageDetectorInstance, TranslatorApi, Tran
 import { createWithDownload } from './createWithDownload.js';
 import { UnsupportedLanguageError } from './errors.js';
 
-/** A language pair. */
+/**
+ * A language pair, as BCP 47 tags.
+ *
+ * @example
+ * translatorEngines({ languages: [{ from: 'en', to: 'fr' } satisfies LanguagePair] });
+ */
 export interface LanguagePair {
   from: string;
   to: string;

@@ -300,6 +300,10 @@ export interface EmbeddingJobSpec extends JobSpecBase {
  * A translation job: streamed like a chat. An engine with `translation` runs
  * it as it is; any other engine gets the chat prompt of `translationRequest`.
  * Preemptible, cancellable and superseded like a chat.
+ *
+ * @example
+ * const spec: TranslationJobSpec = { kind: 'translation', task: 'page', preemptible: true, params: { text: 'Hello', to: 'fr' } };
+ * const { text } = await pool.submit(spec);
  */
 export interface TranslationJobSpec extends JobSpecBase {
   kind: 'translation';
