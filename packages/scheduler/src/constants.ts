@@ -32,4 +32,10 @@ export const JOB_KIND = {
   CHAT: 'chat',
   /** One embedding request (`engine.embeddings.create`). */
   EMBEDDING: 'embedding',
+  /**
+   * One text from one language into another (`engine.translation.create`
+   * where the engine translates natively, else a chat prompt built by
+   * `translationRequest`), streamed like a chat.
+   */
+  TRANSLATION: 'translation',
 } as const;

@@ -2,6 +2,7 @@ export { EnginePool } from './enginePool.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
+export { languageName, translationRequest } from './translationRequest.js';
 export { Subscribable } from './subscribable.js';
 export {
   EngineCrashedError,
@@ -46,4 +47,6 @@ export type {
   Priority,
   StreamingChatCompletionRequest,
   ToolCall,
+  TranslationJobSpec,
+  TranslationParams,
 } from './types.js';

@@ -1,12 +1,15 @@
 import { InvalidJobError } from './errors.js';
 import { type Job, isStopping } from './job.js';
+import { translationRequest } from './translationRequest.js';
 import type {
   ChatCompletionChunk,
   ChatCompletionRequest,
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   Engine,
+  EngineCallOptions,
   JobIdentity,
+  TranslationParams,
 } from './types.js';
 
 /** What `runJob` tells the pool while it drives the engine call of a job. */
@@ -57,10 +60,7 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     return;
   }
 
-  const stream = await engine.chat.completions.create(
-    { ...(params as ChatCompletionRequest), stream: true, stream_options: { include_usage: true } },
-    options,
-  );
+  const stream = await openStream(engine, job, options);
   const iterator = stream[Symbol.asyncIterator]();
   if (isStopping(job)) {
     await closeUnstarted(iterator);
@@ -75,6 +75,20 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     if (isStopping(job) && !isTerminal(step.value)) call.interrupt();
     call.chunk(step.value);
   }
+}
+
+/** A chat's stream, or a translation's: native where the engine translates, else the translation prompt as a chat. */
+function openStream(engine: Engine, job: Job, options: EngineCallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
+  if (job.kind === 'translation') {
+    const params = { ...(job.spec.params as TranslationParams) };
+    if (engine.translation) return engine.translation.create(params, options);
+    return chat(engine, translationRequest(params), options);
+  }
+  return chat(engine, job.spec.params as ChatCompletionRequest, options);
+}
+
+function chat(engine: Engine, params: ChatCompletionRequest, options: EngineCallOptions): Promise<AsyncIterable<ChatCompletionChunk>> {
+  return engine.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, options);
 }
 
 function identityOf(job: Job): JobIdentity {

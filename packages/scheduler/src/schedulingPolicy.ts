@@ -134,14 +134,14 @@ export function preemptionsWanted<J extends PolicyJob>(
 
 /**
  * The running jobs an interactive job may take a lane from, best first: ones
- * that opted in, are chats (an embedding cannot be interrupted), are not
+ * that opted in, stream (chats and translations; an embedding cannot be interrupted), are not
  * interactive themselves and are not already stopping. Lowest band first,
  * then the most recently started, which loses the least work.
  */
 export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlot<J>[], isStopping: (job: J) => boolean): J[] {
   return slots
     .flatMap((slot) => (slot.ready ? [...slot.jobs] : []))
-    .filter((job) => job.preemptible && job.kind === 'chat' && job.priority !== 'interactive' && !isStopping(job))
+    .filter((job) => job.preemptible && job.kind !== 'embedding' && job.priority !== 'interactive' && !isStopping(job))
     .toSorted((a, b) => rank(b) - rank(a) || (b.startedAt ?? 0) - (a.startedAt ?? 0));
 }
 

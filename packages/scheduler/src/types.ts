@@ -4,7 +4,7 @@ import type { InklingError } from './errors.js';
 /** One of `'interactive' | 'high' | 'normal' | 'low'`. */
 export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
 
-/** One of `'chat' | 'embedding'`. */
+/** One of `'chat' | 'embedding' | 'translation'`. */
 export type JobKind = (typeof JOB_KIND)[keyof typeof JOB_KIND];
 
 // --------------------------------------------------------------- wire shapes --
@@ -105,6 +105,24 @@ export interface CreateEmbeddingResponse {
 }
 
 /**
+ * The parameters of a translation job.
+ *
+ * @example
+ * pool.submit({ kind: 'translation', params: { text: 'Good morning', from: 'en', to: 'fr' } });
+ */
+export interface TranslationParams {
+  /** The text to translate. */
+  text: string;
+  /**
+   * Target language: a BCP 47 code (`'fr'`). A chat engine also takes a name
+   * (`'French'`); a native translator (Chrome's Translator API) needs a code.
+   */
+  to: string;
+  /** Source language, the same way. Default: the engine works it out (a detector, or the model). */
+  from?: string;
+}
+
+/**
  * Who a call is for, as the scheduler knows it. Engines may ignore it; it is
  * what lets an engine keep a cache per session (a KV prefix, a cloned browser
  * session, a server slot) or tell a server how urgent a request is.
@@ -161,6 +179,14 @@ export interface Engine {
       request: EmbeddingCreateParams,
       options?: EngineCallOptions,
     ): Promise<CreateEmbeddingResponse>;
+  };
+  /**
+   * Translation done natively (Chrome's Translator API), streamed as chat
+   * chunks whose content is the translation. Without it the pool runs a
+   * translation job as a chat on `translationRequest(params)`.
+   */
+  translation?: {
+    create(params: TranslationParams, options?: EngineCallOptions): Promise<AsyncIterable<ChatCompletionChunk>>;
   };
   /** Stops the generation running now, between two decode steps. */
   interruptGenerate(): void;
@@ -270,8 +296,24 @@ export interface EmbeddingJobSpec extends JobSpecBase {
   onChunk?: undefined;
 }
 
+/**
+ * A translation job: streamed like a chat. An engine with `translation` runs
+ * it as it is; any other engine gets the chat prompt of `translationRequest`.
+ * Preemptible, cancellable and superseded like a chat.
+ *
+ * @example
+ * const spec: TranslationJobSpec = { kind: 'translation', task: 'page', preemptible: true, params: { text: 'Hello', to: 'fr' } };
+ * const { text } = await pool.submit(spec);
+ */
+export interface TranslationJobSpec extends JobSpecBase {
+  kind: 'translation';
+  params: TranslationParams;
+  /** Called with each chunk the engine streams, verbatim, until the job is cancelled. */
+  onChunk?: (chunk: ChatCompletionChunk) => void;
+}
+
 /** What `EnginePool.submit` takes. */
-export type JobSpec = ChatJobSpec | EmbeddingJobSpec;
+export type JobSpec = ChatJobSpec | EmbeddingJobSpec | TranslationJobSpec;
 
 /** How a job ended. */
 export type JobStatus = 'done' | 'cancelled' | 'preempted' | 'error';

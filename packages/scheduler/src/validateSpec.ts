@@ -6,7 +6,7 @@ import { type Rule, firstProblem, isFunction, isObject, isText, mustBe, optional
 const SPEC: readonly Rule[] = [
   ...['id', 'task', 'session', 'owner'].map((field): Rule => [field, optional(isText), 'a non-empty string']),
   ['priority', optional((p) => PRIORITY_ORDER.includes(p as Priority)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
-  ['kind', optional((kind) => kind === 'chat' || kind === 'embedding'), '"chat" or "embedding"'],
+  ['kind', optional((kind) => kind === 'chat' || kind === 'embedding' || kind === 'translation'), '"chat", "embedding" or "translation"'],
   ['preemptible', optional((flag) => typeof flag === 'boolean'), 'true or false'],
   ['onChunk', optional(isFunction), 'a function'],
   ['signal', optional(isAbortSignal), 'an AbortSignal'],
@@ -26,6 +26,15 @@ const EMBEDDING: readonly Rule[] = [
   ],
 ];
 
+const TRANSLATION: readonly Rule[] = [
+  ['params', isObject, 'the text and languages, e.g. { text: "Hello", from: "en", to: "fr" }'],
+  ['params.text', (text) => typeof text === 'string', 'a string'],
+  ['params.to', isText, 'a language such as "fr"'],
+  ['params.from', optional(isText), 'a language such as "en", or left out to have it detected'],
+];
+
+const PARAMS = { chat: CHAT, embedding: EMBEDDING, translation: TRANSLATION } as const;
+
 /**
  * Checks a job spec before the pool touches anything. Returns the problem as
  * an `InvalidJobError`, or `undefined` when the spec is sound.
@@ -38,8 +47,9 @@ export function validateSpec(spec: unknown, isLiveId: (id: string) => boolean): 
 }
 
 function specProblem(spec: Record<string, unknown>, isLiveId: (id: string) => boolean): string | undefined {
-  const chat = spec.kind !== 'embedding';
-  const problem = firstProblem(spec, SPEC, "The job's ") ?? firstProblem(spec, chat ? CHAT : EMBEDDING, "The job's ");
+  const kind = (spec.kind ?? 'chat') as keyof typeof PARAMS;
+  const chat = kind === 'chat';
+  const problem = firstProblem(spec, SPEC, "The job's ") ?? firstProblem(spec, PARAMS[kind], "The job's ");
   if (problem) return problem;
   if (typeof spec.id === 'string' && isLiveId(spec.id)) {
     return `A job with id "${spec.id}" is already queued or running: give each job its own id, or none.`;

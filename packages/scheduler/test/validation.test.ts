@@ -28,7 +28,7 @@ describe('bad input', () => {
     ['empty messages', { params: { messages: [] } }, /non-empty array/],
     ['a message without role', { params: { messages: [{ content: 'x' }] } }, /messages\[0\]/],
     ['an unknown priority', { ...chat('x'), priority: 'urgent' }, /"priority" must be one of "interactive", "high", "normal", "low"; it got "urgent"/],
-    ['an unknown kind', { ...chat('x'), kind: 'image' }, /"kind" must be "chat" or "embedding"; it got "image"/],
+    ['an unknown kind', { ...chat('x'), kind: 'image' }, /"kind" must be "chat", "embedding" or "translation"; it got "image"/],
     ['a bad max_tokens', { params: { messages: [{ role: 'user', content: 'x' }], max_tokens: -2 } }, /max_tokens/],
     ['an embedding without input', { kind: 'embedding', params: {} }, /params\.input/],
     ['a signal that is not one', { ...chat('x'), signal: {} }, /AbortSignal/],

@@ -4,7 +4,7 @@ import { type ResultCache, inklingKeys } from './cacheKeys.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
-import { type TranslateParamsInput, defaultTranslateParams } from './translatePrompt.js';
+import type { TranslateParamsInput } from './translatePrompt.js';
 
 /** Where one item of a batch is. `streaming` shows partial text; only `done` text is a translation. */
 export type TranslationStatus = 'queued' | 'streaming' | 'done' | 'error' | 'cancelled';
@@ -46,7 +46,13 @@ export interface BatchTranslateOptions {
   from?: string;
   /** Start as soon as there are items (and again when they change). Off: wait for `start()`. Default `true`. */
   enabled?: boolean;
-  /** Builds each item's request. Default: `defaultTranslateParams`. Cache keys do not see it. */
+  /**
+   * Builds each item's chat request, for a prompt of your own: items then run
+   * as chat jobs. Default: none, and items run as translation jobs (`kind:
+   * 'translation'`), which an engine that translates natively (Chrome's
+   * Translator API) runs as they are and a chat engine turns into
+   * `defaultTranslateParams`. Cache keys do not see it.
+   */
   buildParams?: (input: TranslateParamsInput) => ChatCompletionRequest;
   /**
    * Let interactive work (ghost text) interrupt an item when no engine is
@@ -211,7 +217,17 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     const job = new StreamedJob();
     this.#jobs.set(source, job);
     this.#item(source, QUEUED);
-    const { to, from, buildParams = defaultTranslateParams } = this.#options;
+    const { to, from, buildParams } = this.#options;
+    const base = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false };
+    const handlers = {
+      onText: (text: string) => this.#item(source, { text, status: 'streaming', error: null }),
+      onEnd: (result: JobResult) => this.#finished(source, result),
+    };
+    if (!buildParams) {
+      const params = from === undefined ? { text: source, to } : { text: source, to, from };
+      void job.start(this.#pool, { ...base, kind: 'translation', params }, handlers);
+      return;
+    }
     let params: ChatCompletionRequest;
     try {
       params = buildParams({ text: source, to, from });
@@ -221,11 +237,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
       this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) });
       return;
     }
-    const spec = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false, params };
-    void job.start(this.#pool, spec, {
-      onText: (text) => this.#item(source, { text, status: 'streaming', error: null }),
-      onEnd: (result) => this.#finished(source, result),
-    });
+    void job.start(this.#pool, { ...base, params }, handlers);
   }
 
   /** An item's job ended while it was still wanted. */

@@ -1,4 +1,4 @@
-import type { ChatJobSpec, JobResult, Pool } from '@inkling/scheduler';
+import type { ChatJobSpec, JobResult, Pool, TranslationJobSpec } from '@inkling/scheduler';
 import { chunkText } from './chunkText.js';
 
 /** What a `StreamedJob` tells its owner. */
@@ -34,13 +34,16 @@ export class StreamedJob {
   }
 
   /** Submits `spec`, stopping the job before. Resolves with the result; never rejects. */
-  start(pool: Pool, spec: Omit<ChatJobSpec, 'signal' | 'onChunk'>, handlers: StreamedJobHandlers): Promise<JobResult> {
+  start(
+    pool: Pool,
+    spec: Omit<ChatJobSpec, 'signal' | 'onChunk'> | Omit<TranslationJobSpec, 'signal' | 'onChunk'>,
+    handlers: StreamedJobHandlers): Promise<JobResult> {
     this.stop();
     const abort = new AbortController();
     this.#abort = abort;
     let text = '';
     const job = pool.submit({
-      ...spec,
+      ...(spec as Omit<ChatJobSpec, 'signal' | 'onChunk'>),
       signal: abort.signal,
       onChunk: (chunk) => {
         const delta = chunkText(chunk);

@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from '@inkling/scheduler';
+import { type ChatCompletionRequest, languageName, translationRequest } from '@inkling/scheduler';
 
 /** What `buildParams` of `useBatchTranslate` is given for each item. */
 export interface TranslateParamsInput {
@@ -10,40 +10,20 @@ export interface TranslateParamsInput {
   readonly from: string | undefined;
 }
 
-/**
- * A language's English name for a prompt; a name or anything unknown stays as it is.
- *
- * @example
- * languageName('fr'); // 'French'
- * languageName('Klingon'); // 'Klingon'
- */
-export function languageName(language: string): string {
-  try {
-    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language);
-    return name && name !== language ? name : language;
-  } catch {
-    return language;
-  }
-}
+// The prompt lives in the scheduler, which gives it to every chat engine that
+// runs a translation job; these names stay for code that built on them.
+export { languageName };
 
 /**
- * The default request of `useBatchTranslate`: translate one string, reply
- * with the translation only, keep formatting and placeholders, temperature 0
- * (so the cached answer is the answer).
+ * The chat request a translation becomes on a chat engine (the scheduler's
+ * `translationRequest`): translate one string, reply with the translation
+ * only, keep formatting and placeholders, temperature 0. `useBatchTranslate`
+ * without `buildParams` submits translation jobs, which a chat engine turns
+ * into this same request.
  *
  * @example
  * defaultTranslateParams({ text: 'Good morning', to: 'ja', from: 'en' });
  */
 export function defaultTranslateParams({ text, to, from }: TranslateParamsInput): ChatCompletionRequest {
-  const source = from ? `from ${languageName(from)} ` : '';
-  return {
-    messages: [
-      {
-        role: 'system',
-        content: `You are a translation engine. Translate the user's text ${source}into ${languageName(to)}. Reply with the translation only: no notes, no quotes. Keep formatting, punctuation style, numbers and placeholders such as {name} or %s unchanged.`,
-      },
-      { role: 'user', content: text },
-    ],
-    temperature: 0,
-  };
+  return translationRequest(from === undefined ? { text, to } : { text, to, from });
 }

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { InklingError, type JobResult, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { InklingError, type JobResult, type JobSpec, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type BatchTranslateOptions,
@@ -222,6 +222,33 @@ describe('BatchTranslateController', () => {
     expect(grown.slice(0, 4).every((r, i) => r === last.results[i])).toBe(true);
   });
 
+  it('submits translation jobs carrying the text and languages; a buildParams of your own makes them chats', async () => {
+    const specs: JobSpec[] = [];
+    const pool: Pool = {
+      submit: async (spec) => {
+        specs.push(spec);
+        return { ...base, status: 'done', text: 'x' };
+      },
+      cancel: () => 0,
+      subscribe: () => () => {},
+      getSnapshot: () => {
+        throw new Error('not read');
+      },
+      load: async () => 1,
+      unload: async () => {},
+      configure: () => 0,
+    };
+    const native = { task: 'page', items: ['hello'], to: 'fr', from: 'en' };
+    new BatchTranslateController(pool, native).setOptions(native);
+    const custom = { task: 'mine', items: ['night'], to: 'fr', buildParams: ({ text }: { text: string }) => ({ messages: [{ role: 'user' as const, content: `say ${text}` }] }) };
+    new BatchTranslateController(pool, custom).setOptions(custom);
+    await flushMicrotasks();
+    expect(specs.map(({ kind, task, params }) => ({ kind, task, params }))).toEqual([
+      { kind: 'translation', task: 'page', params: { text: 'hello', to: 'fr', from: 'en' } },
+      { kind: undefined, task: 'mine', params: { messages: [{ role: 'user', content: 'say night' }] } },
+    ]);
+  });
+
   it('resubmits an item whose error is retryable, twice in a row at most', async () => {
     // A pool that answers from a script: two passing failures then a translation; three for the other item.
     const script: Record<string, Array<() => JobResult>> = {
@@ -231,7 +258,8 @@ describe('BatchTranslateController', () => {
     const asked: string[] = [];
     const pool: Pool = {
       submit: async (spec) => {
-        const source = lastContent(spec.params).includes('hello') ? 'hello' : 'night';
+        const text = spec.kind === 'translation' ? spec.params.text : lastContent(spec.params);
+        const source = text.includes('hello') ? 'hello' : 'night';
         asked.push(source);
         return script[source]!.shift()!();
       },

@@ -1,0 +1,195 @@
+import {
+  type ChatCompletionChunk,
+  type ChatMessage,
+  type CreateEngine,
+  type Engine,
+  type EngineCallOptions,
+  InvalidJobError,
+  type PoolTimers,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
+import { apiAvailability, assertUsable } from './apiAvailability.js';
+import { type BuiltInAIGlobals, type LanguageModelApi, type LanguageModelMessage, builtInGlobals } from './builtInApis.js';
+import { createWithDownload } from './createWithDownload.js';
+import { InputTooLongError } from './errors.js';
+import { type OpenedSession, PromptSessions } from './promptSessions.js';
+import { type PiecesEnd, chunk, chunkId, pieceChunks, usageChunk } from './streamChunks.js';
+import { DEFAULT_DOWNLOAD_STALL_MS } from './translatorEngines.js';
+
+/** Options of `promptEngines`. */
+export interface PromptEnginesOptions {
+  /**
+   * Passed to `LanguageModel.availability()` and `create()` as they are, e.g.
+   * `{ expectedInputs: [{ type: 'text', languages: ['en'] }] }`. Default: none.
+   */
+  createOptions?: Record<string, unknown>;
+  /** Sessions kept for job sessions (a conversation, a ghost-text field), least recently used dropped first. Default `4`. */
+  maxSessions?: number;
+  /**
+   * How long the model's download may go without progress before the load
+   * fails with `BuiltInDownloadStalledError`, in ms (`Infinity`: for ever).
+   * Default `30_000`.
+   */
+  downloadStallMs?: number;
+  /** Where the APIs are found. Default: `globalThis`, read when the engine loads. */
+  globals?: BuiltInAIGlobals;
+  /** Timers for the stall bound. Default: the global ones. */
+  timers?: PoolTimers;
+}
+
+/**
+ * An engine over Chrome's Prompt API, as `promptEngines()` builds it.
+ *
+ * @example
+ * const engine = (await promptEngines()(0, () => {})) as PromptEngine;
+ * engine.keptSessions; // 0
+ */
+export interface PromptEngine extends Engine {
+  readonly concurrency: 1;
+  /** Sessions kept for job sessions now. */
+  readonly keptSessions: number;
+}
+
+/**
+ * Engines over Chrome's Prompt API (`LanguageModel`, Gemini Nano in Chrome):
+ * chat, completion and ghost text jobs, streamed. The load asks
+ * `availability()` and fails with `BuiltInAIUnavailableError` where the API
+ * is absent, blocked or `'unavailable'`; a `'downloadable'` model downloads
+ * then (only then: a load is the person asking), with its progress as the
+ * load's. A job's `session` keeps its own clone of the system prompt's
+ * session, continued with `append()` when the next request extends it.
+ * `max_tokens` is kept by stopping the stream; `response_format` `{ type:
+ * 'json_schema', json_schema: { schema } }` becomes `responseConstraint`.
+ * Temperature and other sampling settings are not the page's to set here
+ * and are ignored.
+ *
+ * @example
+ * import { EnginePool } from '@inkling/scheduler';
+ * import { promptEngines } from '@inkling/browser-ai';
+ *
+ * const pool = new EnginePool({ size: 1, createEngine: promptEngines() });
+ * await pool.load(); // when the person asks: may download Gemini Nano
+ */
+export function promptEngines(options: PromptEnginesOptions = {}): CreateEngine {
+  const createOptions = options.createOptions ?? {};
+  return async (_index, onProgress, { signal } = { signal: new AbortController().signal }) => {
+    const globals = builtInGlobals(options.globals);
+    assertUsable('LanguageModel', await apiAvailability(globals, 'LanguageModel', createOptions));
+    const api = globals.LanguageModel as LanguageModelApi;
+    const root = await createWithDownload((monitored) => api.create({ ...createOptions, ...monitored }), {
+      what: "Chrome's built-in model",
+      signal,
+      onProgress,
+      stallMs: options.downloadStallMs ?? DEFAULT_DOWNLOAD_STALL_MS,
+      timers: options.timers,
+    });
+    onProgress({ progress: 1, text: "Chrome's built-in model is ready." });
+    return promptEngine(new PromptSessions(api, root, createOptions, options.maxSessions ?? 4));
+  };
+}
+
+function promptEngine(sessions: PromptSessions): PromptEngine {
+  const running = new Set<AbortController>();
+  const run = async function* (request: StreamingChatCompletionRequest, options: EngineCallOptions | undefined): AsyncGenerator<ChatCompletionChunk> {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    options?.signal?.addEventListener('abort', stop, { once: true });
+    if (options?.signal?.aborted) controller.abort();
+    running.add(controller);
+    const key = options?.job?.session;
+    const { system, messages } = toPromptMessages(request.messages);
+    let opened: OpenedSession | undefined;
+    const end: PiecesEnd = { finish: 'stop', pieces: 0 };
+    let reply = '';
+    try {
+      opened = await sessions.open(system, messages, key, controller.signal);
+      let needed = await opened.session.measureContextUsage(opened.input, { signal: controller.signal });
+      if (needed > room(opened) && opened.continued) {
+        // The kept conversation is full: start over from the system prompt with the whole request.
+        opened.session.destroy();
+        opened = await sessions.fresh(system, messages, controller.signal);
+        needed = await opened.session.measureContextUsage(opened.input, { signal: controller.signal });
+      }
+      if (needed > room(opened)) {
+        throw new InputTooLongError(
+          `The prompt needs ${needed} tokens but Chrome's built-in model has ${room(opened)} of its ${opened.session.contextWindow} left: shorten the text or the conversation.`,
+          needed,
+          room(opened),
+        );
+      }
+      const before = opened.session.contextUsage;
+      const id = chunkId('prompt');
+      const model = 'chrome-built-in';
+      const stream = opened.session.promptStreaming(opened.input, { signal: controller.signal, ...constraintOf(request) });
+      for await (const piece of pieceChunks(stream, { id, model, controller, maxTokens: request.max_tokens }, end)) {
+        reply += piece.choices[0]?.delta.content ?? '';
+        yield piece;
+      }
+      yield chunk(id, model, '', end.finish);
+      const completion = Math.max(end.pieces, opened.session.contextUsage - before - needed);
+      yield usageChunk(id, model, { prompt_tokens: opened.cachedTokens + needed, completion_tokens: completion, total_tokens: opened.cachedTokens + needed + completion, cachedTokens: opened.cachedTokens });
+    } finally {
+      running.delete(controller);
+      options?.signal?.removeEventListener('abort', stop);
+      // Only a reply that ran to its natural end leaves a context worth continuing.
+      if (opened) sessions.close(opened, key, { ok: end.finish === 'stop' && !controller.signal.aborted, system, messages, reply });
+    }
+  };
+  return {
+    concurrency: 1,
+    get keptSessions() {
+      return sessions.kept;
+    },
+    chat: {
+      completions: {
+        create: async (request, options) => {
+          toPromptMessages(request.messages); // bad messages fail the call now, not on the first read
+          return run(request, options);
+        },
+      },
+    },
+    interruptGenerate() {
+      for (const controller of running) controller.abort();
+    },
+    unload: () => sessions.destroyAll(),
+  };
+}
+
+function room(opened: OpenedSession): number {
+  return opened.session.contextWindow - opened.session.contextUsage;
+}
+
+/** A JSON Schema asked for in OpenAI's `response_format`, as the Prompt API's `responseConstraint`. */
+function constraintOf(request: StreamingChatCompletionRequest): { responseConstraint?: unknown } {
+  const format = request.response_format as { type?: string; json_schema?: { schema?: unknown }; schema?: unknown } | undefined;
+  if (format?.type === 'json_schema' && format.json_schema?.schema !== undefined) return { responseConstraint: format.json_schema.schema };
+  return {};
+}
+
+/** OpenAI messages as the Prompt API's: the leading system message apart, text content only (internal). */
+export function toPromptMessages(messages: readonly ChatMessage[]): { system: string; messages: LanguageModelMessage[] } {
+  let system = '';
+  const out: LanguageModelMessage[] = [];
+  messages.forEach((message, index) => {
+    const content = textOf(message.content, index);
+    if (message.role === 'system') {
+      if (out.length > 0) throw new InvalidJobError(`Chrome's built-in model takes a system message only first; message ${index} is a system message after others.`);
+      system = system ? `${system}\n\n${content}` : content;
+      return;
+    }
+    if (message.role !== 'user' && message.role !== 'assistant') {
+      throw new InvalidJobError(`Chrome's built-in model takes system, user and assistant messages; message ${index} has role "${message.role}".`);
+    }
+    out.push({ role: message.role, content });
+  });
+  if (out.at(-1)?.role !== 'user') throw new InvalidJobError("Chrome's built-in model needs the last message to be the user's.");
+  return { system, messages: out };
+}
+
+function textOf(content: ChatMessage['content'], index: number): string {
+  if (typeof content === 'string') return content;
+  if (content === null) return '';
+  const parts = content.map((part) => (part as { type?: unknown; text?: unknown }));
+  if (parts.every((part) => part.type === 'text' && typeof part.text === 'string')) return parts.map((part) => part.text).join('');
+  throw new InvalidJobError(`Chrome's built-in model is given text only here; message ${index} has other content.`);
+}

@@ -1,0 +1,307 @@
+import type {
+  Availability,
+  BuiltInAIGlobals,
+  CreateMonitorOptions,
+  LanguageModelMessage,
+  LanguagePairOptions,
+} from '../builtInApis.js';
+
+/** How a fake API answers `availability()`, or `'absent'` to leave it out. */
+export type FakeAvailability = Availability | 'absent';
+
+/** Options of `createFakeBuiltInAI`. */
+export interface FakeBuiltInAIOptions {
+  /** The Prompt API's answer. Default `'available'`. */
+  prompt?: FakeAvailability;
+  /** The Translator API's answer for a pair. Default `'available'` for every pair. */
+  translation?: FakeAvailability | ((from: string, to: string) => Availability);
+  /** The Language Detector API's answer. Default `'available'`. */
+  detector?: FakeAvailability;
+  /** The built-in model's reply to a session's context. Default: `'This is a built-in reply.'` */
+  reply?: (context: readonly LanguageModelMessage[]) => string;
+  /** A translation. Default: `«to» text`, e.g. `«fr» Hello`. */
+  translate?: (text: string, from: string, to: string) => string;
+  /** The language `detect()` finds. Default `'en'`. */
+  detect?: (text: string) => string;
+  /** Real milliseconds between two streamed pieces (words). Default `1`. */
+  pieceMs?: number;
+  /** The model's context window, in tokens (4 characters a token). Default `4096`. */
+  contextWindow?: number;
+  /** A translator's input quota, in the same tokens. Default `1000`. */
+  inputQuota?: number;
+  /** What a download does when `create()` must download: progress steps then ready, or `'never'` settle. Default `[0, 0.5, 1]`. */
+  download?: readonly number[] | 'never';
+}
+
+/** What the fake counts, for tests to assert on. */
+export interface FakeBuiltInAIStats {
+  /** `LanguageModel.create()` calls that made a session. */
+  sessionsCreated: number;
+  clones: number;
+  appends: number;
+  prompts: Array<{ input: LanguageModelMessage[]; contextBefore: number; responseConstraint: unknown }>;
+  /** Prompt API sessions destroyed. */
+  sessionsDestroyed: number;
+  /** Prompt API sessions alive now. */
+  readonly liveSessions: number;
+  /** Translators made, by pair (`'en→fr'`). */
+  translatorsCreated: Map<string, number>;
+  translations: number;
+  translatorsDestroyed: number;
+  detectorsCreated: number;
+  /** `create()` calls that had to download (each API). */
+  downloads: number;
+}
+
+/** A fake of Chrome's built-in AI APIs: `globals` to hand to the engines, `stats` to assert on. */
+export interface FakeBuiltInAI {
+  readonly globals: BuiltInAIGlobals;
+  readonly stats: FakeBuiltInAIStats;
+}
+
+const aborted = (signal: AbortSignal | undefined): Promise<never> | undefined =>
+  signal?.aborted ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError')) : undefined;
+const tokens = (text: string): number => Math.ceil(text.length / 4);
+const sizeOf = (input: string | readonly LanguageModelMessage[]): number =>
+  typeof input === 'string' ? tokens(input) : input.reduce((n, m) => n + tokens(m.content) + 1, 0);
+const asMessages = (input: string | LanguageModelMessage[]): LanguageModelMessage[] =>
+  typeof input === 'string' ? [{ role: 'user', content: input }] : input.map((m) => ({ ...m }));
+
+/**
+ * A fake of Chrome's `LanguageModel`, `Translator` and `LanguageDetector`,
+ * with only members the real interfaces have (`BUILT_IN_SURFACE`; the
+ * browser suite checks them against Chromium's prototypes), answering on
+ * real timers: words streamed `pieceMs` apart, signals honoured as Chrome
+ * does (the stream errors with an `AbortError`), downloads that report
+ * `downloadprogress`, or never settle.
+ *
+ * @example
+ * const fake = createFakeBuiltInAI({ translation: 'downloadable' });
+ * const pool = new EnginePool({ size: 1, createEngine: translatorEngines({ globals: fake.globals, languages: [{ from: 'en', to: 'fr' }] }) });
+ * await pool.load();
+ * fake.stats.downloads; // 1
+ */
+export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBuiltInAI {
+  const pieceMs = options.pieceMs ?? 1;
+  const contextWindow = options.contextWindow ?? 4096;
+  const inputQuota = options.inputQuota ?? 1000;
+  const reply = options.reply ?? (() => 'This is a built-in reply.');
+  const translate = options.translate ?? ((text: string, _from: string, to: string) => `«${to}» ${text}`);
+  const detect = options.detect ?? (() => 'en');
+  let live = 0;
+  const stats: FakeBuiltInAIStats = {
+    sessionsCreated: 0,
+    clones: 0,
+    appends: 0,
+    prompts: [],
+    sessionsDestroyed: 0,
+    get liveSessions() {
+      return live;
+    },
+    translatorsCreated: new Map(),
+    translations: 0,
+    translatorsDestroyed: 0,
+    detectorsCreated: 0,
+    downloads: 0,
+  };
+  const pairState = (from: string, to: string): Availability => {
+    const t = options.translation ?? 'available';
+    if (typeof t === 'function') return t(from, to);
+    return t === 'absent' ? 'unavailable' : t;
+  };
+
+  /** Resolves `make()` after the download steps when `state` says it must download first. */
+  function created<T>(state: Availability, monitored: CreateMonitorOptions | undefined, make: () => T): Promise<T> {
+    if (state === 'unavailable') return Promise.reject(new DOMException('Model not available', 'NotSupportedError'));
+    const signal = monitored?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const target = new EventTarget();
+    monitored?.monitor?.(target);
+    if (state === 'available') return Promise.resolve(make());
+    stats.downloads += 1;
+    const steps = options.download ?? [0, 0.5, 1];
+    return new Promise<T>((resolve, reject) => {
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      if (steps === 'never') return;
+      let i = 0;
+      const next = () => {
+        if (signal?.aborted) return;
+        if (i >= steps.length) return resolve(make());
+        target.dispatchEvent(Object.assign(new Event('downloadprogress'), { loaded: steps[i] }));
+        i += 1;
+        setTimeout(next, pieceMs);
+      };
+      next();
+    });
+  }
+
+  /** A stream of `text`'s words, `pieceMs` apart; errors with an AbortError when `signal` aborts. */
+  function words(text: string, signal: AbortSignal | undefined, onDone?: () => void): ReadableStream<string> {
+    const pieces = text.match(/\s*\S+/g) ?? [];
+    let i = 0;
+    return new ReadableStream<string>({
+      pull(controller) {
+        return new Promise<void>((resolve) => {
+          const step = () => {
+            signal?.removeEventListener('abort', abort);
+            if (i >= pieces.length) {
+              onDone?.();
+              controller.close();
+            } else controller.enqueue(pieces[i++] as string);
+            resolve();
+          };
+          const abort = () => {
+            clearTimeout(timer);
+            controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+            resolve();
+          };
+          if (signal?.aborted) return abort();
+          const timer = setTimeout(step, pieceMs);
+          signal?.addEventListener('abort', abort, { once: true });
+        });
+      },
+    });
+  }
+
+  class LanguageModel {
+    static availability(): Promise<Availability> {
+      return Promise.resolve(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'));
+    }
+
+    static create(createOptions: CreateMonitorOptions & { initialPrompts?: LanguageModelMessage[] } = {}): Promise<LanguageModel> {
+      return created(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'), createOptions, () => {
+        stats.sessionsCreated += 1;
+        return new LanguageModel(createOptions.initialPrompts ?? []);
+      });
+    }
+
+    #context: LanguageModelMessage[];
+    #destroyed = false;
+
+    constructor(context: LanguageModelMessage[]) {
+      this.#context = context.map((m) => ({ ...m }));
+      live += 1;
+    }
+
+    get contextUsage(): number {
+      return sizeOf(this.#context);
+    }
+
+    get contextWindow(): number {
+      return contextWindow;
+    }
+
+    measureContextUsage(input: string | LanguageModelMessage[], o?: { signal?: AbortSignal }): Promise<number> {
+      return aborted(o?.signal) ?? this.#alive() ?? Promise.resolve(sizeOf(input));
+    }
+
+    append(input: LanguageModelMessage[], o?: { signal?: AbortSignal }): Promise<void> {
+      const problem = aborted(o?.signal) ?? this.#alive();
+      if (problem) return problem;
+      stats.appends += 1;
+      this.#context.push(...asMessages(input));
+      return Promise.resolve();
+    }
+
+    clone(o?: { signal?: AbortSignal }): Promise<LanguageModel> {
+      const problem = aborted(o?.signal) ?? this.#alive();
+      if (problem) return problem;
+      stats.clones += 1;
+      return Promise.resolve(new LanguageModel(this.#context));
+    }
+
+    promptStreaming(input: string | LanguageModelMessage[], o?: { signal?: AbortSignal; responseConstraint?: unknown }): ReadableStream<string> {
+      if (this.#destroyed) throw new DOMException('The session was destroyed.', 'InvalidStateError');
+      const messages = asMessages(input);
+      if (this.contextUsage + sizeOf(messages) > contextWindow) throw new DOMException('The input is too large.', 'QuotaExceededError');
+      stats.prompts.push({ input: messages, contextBefore: this.contextUsage, responseConstraint: o?.responseConstraint });
+      const context = [...this.#context, ...messages];
+      const text = reply(context);
+      return words(text, o?.signal, () => {
+        this.#context = [...context, { role: 'assistant', content: text }];
+      });
+    }
+
+    destroy(): void {
+      if (this.#destroyed) return;
+      this.#destroyed = true;
+      live -= 1;
+      stats.sessionsDestroyed += 1;
+    }
+
+    #alive(): Promise<never> | undefined {
+      return this.#destroyed ? Promise.reject(new DOMException('The session was destroyed.', 'InvalidStateError')) : undefined;
+    }
+  }
+
+  class Translator {
+    static availability({ sourceLanguage, targetLanguage }: LanguagePairOptions): Promise<Availability> {
+      try {
+        Intl.getCanonicalLocales([sourceLanguage, targetLanguage]);
+      } catch {
+        return Promise.reject(new RangeError(`Invalid language tag: ${sourceLanguage}, ${targetLanguage}`));
+      }
+      return Promise.resolve(pairState(sourceLanguage, targetLanguage));
+    }
+
+    static create(o: LanguagePairOptions & CreateMonitorOptions): Promise<Translator> {
+      return created(pairState(o.sourceLanguage, o.targetLanguage), o, () => {
+        const key = `${o.sourceLanguage}→${o.targetLanguage}`;
+        stats.translatorsCreated.set(key, (stats.translatorsCreated.get(key) ?? 0) + 1);
+        return new Translator(o.sourceLanguage, o.targetLanguage);
+      });
+    }
+
+    readonly #from: string;
+    readonly #to: string;
+
+    constructor(from: string, to: string) {
+      this.#from = from;
+      this.#to = to;
+    }
+
+    get inputQuota(): number {
+      return inputQuota;
+    }
+
+    measureInputUsage(text: string, o?: { signal?: AbortSignal }): Promise<number> {
+      return aborted(o?.signal) ?? Promise.resolve(tokens(text));
+    }
+
+    translateStreaming(text: string, o?: { signal?: AbortSignal }): ReadableStream<string> {
+      if (tokens(text) > inputQuota) throw new DOMException('The input is too large.', 'QuotaExceededError');
+      stats.translations += 1;
+      return words(translate(text, this.#from, this.#to), o?.signal);
+    }
+
+    destroy(): void {
+      stats.translatorsDestroyed += 1;
+    }
+  }
+
+  class LanguageDetector {
+    static availability(): Promise<Availability> {
+      return Promise.resolve(options.detector === 'absent' ? 'unavailable' : (options.detector ?? 'available'));
+    }
+
+    static create(o?: CreateMonitorOptions): Promise<LanguageDetector> {
+      return created(options.detector === 'absent' ? 'unavailable' : (options.detector ?? 'available'), o, () => {
+        stats.detectorsCreated += 1;
+        return new LanguageDetector();
+      });
+    }
+
+    detect(text: string, o?: { signal?: AbortSignal }): Promise<Array<{ detectedLanguage: string; confidence: number }>> {
+      return aborted(o?.signal) ?? Promise.resolve([{ detectedLanguage: detect(text), confidence: 0.9 }]);
+    }
+
+    destroy(): void {}
+  }
+
+  const globals: BuiltInAIGlobals = {
+    ...(options.prompt === 'absent' ? {} : { LanguageModel: LanguageModel as unknown as BuiltInAIGlobals['LanguageModel'] }),
+    ...(options.translation === 'absent' ? {} : { Translator: Translator as unknown as BuiltInAIGlobals['Translator'] }),
+    ...(options.detector === 'absent' ? {} : { LanguageDetector: LanguageDetector as unknown as BuiltInAIGlobals['LanguageDetector'] }),
+  };
+  return { globals, stats };
+}
