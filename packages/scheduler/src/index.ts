@@ -3,6 +3,10 @@ export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
+export { checkJsonSchema, validateJson } from './jsonSchema.js';
+export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
+export { requestedSchema } from './responseFormat.js';
+export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 export {
   EngineCrashedError,
   EngineError,
@@ -44,6 +48,7 @@ export type {
   PoolStatus,
   PoolTimers,
   Priority,
+  ResponseFormat,
   StreamingChatCompletionRequest,
   ToolCall,
 } from './types.js';

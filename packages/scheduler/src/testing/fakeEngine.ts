@@ -1,4 +1,6 @@
 import { EngineCrashedError } from '../errors.js';
+import { requestedSchema } from '../responseFormat.js';
+import { UnsupportedConstraintError } from '../schemaErrors.js';
 import type {
   ChatCompletionChunk,
   CreateEmbeddingResponse,
@@ -10,6 +12,7 @@ import type {
 import { type ChunkMeta, abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
 import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
+import { jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';
 import { Sleeper } from './sleeper.js';
 
 export type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
@@ -163,8 +166,22 @@ class FakeEngineImpl implements FakeEngine {
       call.error = error;
       throw error;
     }
+    let answer: string | undefined;
+    try {
+      const schema = requestedSchema(request);
+      if (schema !== undefined && this.#options.constrain === false) {
+        throw new UnsupportedConstraintError(
+          'This engine cannot constrain its output to a schema; use an engine that can, or ask for the object by prompt and check it afterwards.',
+        );
+      }
+      if (schema !== undefined) answer = JSON.stringify(schemaInstance(schema, seedOf(JSON.stringify(request.messages))));
+    } catch (error) {
+      call.state = 'failed';
+      call.error = error;
+      throw error;
+    }
     call.state = 'created';
-    const generator = this.#generate(call, request, callOptions.signal);
+    const generator = this.#generate(call, request, callOptions.signal, answer);
     // WebLLM's stream does nothing until its first next(); one closed before
     // then never ran.
     const close = generator.return.bind(generator);
@@ -179,6 +196,7 @@ class FakeEngineImpl implements FakeEngine {
     call: FakeEngineCall,
     request: StreamingChatCompletionRequest,
     signal: AbortSignal | undefined,
+    answer?: string,
   ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
     call.state = 'waiting';
     const release = await this.#lock.acquire();
@@ -192,8 +210,10 @@ class FakeEngineImpl implements FakeEngine {
       call.state = 'prefill';
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
       const reply = this.#options.reply ?? DEFAULT_REPLY;
-      const text = typeof reply === 'function' ? reply(request) : reply;
-      const tokens = (this.#options.tokenize ?? splitWords)(text);
+      const tokens =
+        answer === undefined
+          ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
+          : jsonTokens(answer);
       const max = request.max_tokens ?? Number.POSITIVE_INFINITY;
       let finish: FinishReason = tokens.length > max ? 'length' : 'stop';
       const count = Math.min(tokens.length, max);
