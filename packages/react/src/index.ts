@@ -47,7 +47,8 @@ export type { DataAttributes } from './dataAttributes.js';
 export type { FrameScheduler } from './core/frameScheduler.js';
 export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';
-export type { ChatRequestParams, ChatState } from './core/chatController.js';
+export type { ChatRequestParams, ChatState, ChatStatus } from './core/chatController.js';
+export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.js';
 export type { GhostTextState, GhostTextStatus } from './core/projectGhostText.js';
 export type { GhostContext, GhostParamsInput } from './core/ghostPrompt.js';
 export type {

@@ -30,7 +30,8 @@ export type { CompletionOptions, CompletionState, StreamStatus } from './complet
 export type { DeepPartial, ObjectOptions, ObjectState } from './object/objectController.js';
 export type { InferObject, ObjectSchema, ResolvedSchema } from './object/objectSchema.js';
 export type { PartialJson } from './object/partialJson.js';
-export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
+export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chatController.js';
+export type { ChatTool, ToolCallState, ToolCallStatus } from './chatTools.js';
 export type { GhostTextEnvironment, GhostTextOptions } from './ghostTextController.js';
 export type {
   BatchStatus,

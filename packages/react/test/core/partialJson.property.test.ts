@@ -26,7 +26,7 @@ const texts = fc
   .map(([value, indent]) => JSON.stringify(value, null, indent));
 
 describe('parsePartialJson', () => {
-  it('shows only states that grow towards the final value, and the final value once whole', () => {
+  it('shows only states that grow towards the final value, and the final value once whole', { timeout: 30_000 }, () => {
     fc.assert(
       fc.property(texts, (text) => {
         const final: unknown = JSON.parse(text);
@@ -44,7 +44,7 @@ describe('parsePartialJson', () => {
         expect(whole.complete).toBe(true);
         expect(whole.value).toStrictEqual(final);
       }),
-      { numRuns: 400 },
+      { numRuns: 150 },
     );
   });
 

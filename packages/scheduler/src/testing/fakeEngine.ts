@@ -8,11 +8,12 @@ import type {
   EngineCallOptions,
   FinishReason,
   StreamingChatCompletionRequest,
+  ToolCall,
 } from '../types.js';
 import { type ChunkMeta, abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
 import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
-import { jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';
+import { fakeToolCalls, jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';
 import { Sleeper } from './sleeper.js';
 
 export type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
@@ -167,6 +168,7 @@ class FakeEngineImpl implements FakeEngine {
       throw error;
     }
     let answer: string | undefined;
+    let toolCalls: ToolCall[] | undefined;
     try {
       const schema = requestedSchema(request);
       if (schema !== undefined && this.#options.constrain === false) {
@@ -175,13 +177,14 @@ class FakeEngineImpl implements FakeEngine {
         );
       }
       if (schema !== undefined) answer = JSON.stringify(schemaInstance(schema, seedOf(JSON.stringify(request.messages))));
+      toolCalls = fakeToolCalls(request);
     } catch (error) {
       call.state = 'failed';
       call.error = error;
       throw error;
     }
     call.state = 'created';
-    const generator = this.#generate(call, request, callOptions.signal, answer);
+    const generator = this.#generate(call, request, callOptions.signal, answer, toolCalls);
     // WebLLM's stream does nothing until its first next(); one closed before
     // then never ran.
     const close = generator.return.bind(generator);
@@ -197,6 +200,7 @@ class FakeEngineImpl implements FakeEngine {
     request: StreamingChatCompletionRequest,
     signal: AbortSignal | undefined,
     answer?: string,
+    toolCalls?: ToolCall[],
   ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
     call.state = 'waiting';
     const release = await this.#lock.acquire();
@@ -211,7 +215,9 @@ class FakeEngineImpl implements FakeEngine {
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
       const reply = this.#options.reply ?? DEFAULT_REPLY;
       const tokens =
-        answer === undefined
+        toolCalls !== undefined
+          ? []
+          : answer === undefined
           ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
           : jsonTokens(answer);
       const max = request.max_tokens ?? Number.POSITIVE_INFINITY;
@@ -236,8 +242,17 @@ class FakeEngineImpl implements FakeEngine {
         if (call.interrupts > 0) call.tokensAfterInterrupt += 1;
         yield contentChunk(this.#meta(), tokens[i] ?? '', null);
       }
-      call.finishReason = finish;
-      yield contentChunk(this.#meta(), '', finish);
+      if (toolCalls !== undefined && finish !== 'abort') {
+        // WebLLM emits tool calls whole, in the chunk that ends the generation.
+        finish = 'tool_calls';
+        const chunk = contentChunk(this.#meta(), '', finish);
+        (chunk.choices[0] as { delta: { tool_calls?: ToolCall[] } }).delta.tool_calls = toolCalls;
+        call.finishReason = finish;
+        yield chunk;
+      } else {
+        call.finishReason = finish;
+        yield contentChunk(this.#meta(), '', finish);
+      }
       const prompt = promptTokens(request);
       yield usageChunk(this.#meta(), { prompt, completion: call.tokens, started, firstAt });
       call.state = 'done';

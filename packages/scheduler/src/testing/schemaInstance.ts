@@ -1,4 +1,5 @@
 import type { JsonSchema, JsonSchemaObject } from '../jsonSchema.js';
+import type { StreamingChatCompletionRequest, ToolCall } from '../types.js';
 import { UnsupportedConstraintError } from '../schemaErrors.js';
 import { seededRandom } from './seededRandom.js';
 
@@ -98,4 +99,23 @@ export function jsonTokens(text: string): string[] {
     else pieces[pieces.length - 1] += char;
     return pieces;
   }, []);
+}
+
+/**
+ * The tool calls a fake engine with tool calling answers with: when the
+ * request offers `tools` and the conversation's last message is the user's,
+ * one call of the tool the message names (else the first), its arguments
+ * drawn from the tool's parameter schema; otherwise none (after a tool's
+ * result the engine answers in words).
+ */
+export function fakeToolCalls(request: StreamingChatCompletionRequest): ToolCall[] | undefined {
+  const tools = (request.tools as Array<{ type?: string; function?: { name?: string; parameters?: JsonSchema } }> | undefined) ?? [];
+  const last = request.messages.at(-1);
+  if (tools.length === 0 || last?.role !== 'user') return undefined;
+  const said = typeof last.content === 'string' ? last.content : '';
+  const tool = tools.find((t) => t.function?.name !== undefined && said.includes(t.function.name)) ?? tools[0];
+  const name = tool?.function?.name ?? 'tool';
+  const seed = seedOf(JSON.stringify(request.messages));
+  const args = schemaInstance(tool?.function?.parameters ?? { type: 'object' }, seed);
+  return [{ id: `call_${seed.toString(36)}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }];
 }
