@@ -8,7 +8,7 @@ export default defineProject({
   ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
   test: {
     name: 'ai-sdk',
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     environment: 'node',
   },
 });

@@ -63,7 +63,7 @@ describe('createInkling with the real AI SDK', () => {
       })(),
     ).resolves.toBeUndefined();
     expect(pool.getSnapshot().jobs).toHaveLength(0);
-    expect(pool.getSnapshot().recent[0]).toMatchObject({ status: 'cancelled', cancelReason: 'abort' });
+    expect(pool.getSnapshot().recent.at(-1)).toMatchObject({ status: 'cancelled', cancelReason: 'abort' });
     const next = await generateText({ model: inkling('fake'), prompt: 'Next' });
     expect(next.text).toContain('w0');
   });
