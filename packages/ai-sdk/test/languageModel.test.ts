@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { aiSdkError } from '../src/aiSdkError.js';
 import { createInkling } from '../src/index.js';
 
+const execute = async ({ city }: { city: string }) => ({ city, sky: 'sun' });
+
 async function ready(options: Parameters<typeof fakePool>[0] = {}) {
   const made = fakePool({ tokenMs: 2, reply: 'Hello from the pool.', ...options }, { size: 1 });
   await made.pool.load();
@@ -124,7 +126,6 @@ describe('createInkling with the real AI SDK', () => {
 
   it('tools: the model calls a tool, the AI SDK runs it, the result goes back and the model answers', async () => {
     const { inkling, createEngine } = await ready({ reply: 'It is sunny in Oslo.' });
-    const execute = async ({ city }: { city: string }) => ({ city, sky: 'sun' });
     const result = await generateText({
       model: inkling('fake'),
       prompt: 'Use weather for Oslo',

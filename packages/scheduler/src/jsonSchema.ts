@@ -172,7 +172,7 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
   }
   if (schema.pattern !== undefined) {
     try {
-      new RegExp(schema.pattern as string, 'u');
+      new RegExp(schema.pattern as string, 'u').test('');
     } catch {
       return { path: at(path, 'pattern'), message: `pattern must be a regular expression; it got ${show(schema.pattern)}.` };
     }

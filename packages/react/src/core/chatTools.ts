@@ -16,9 +16,10 @@ export interface ChatTool {
    * aborts when the chat is stopped. Without it, the app answers with
    * `addToolResult`. Default: none.
    */
-  execute?: (args: any, context: { signal: AbortSignal; toolCallId: string }) => unknown;
+  // Method syntax, so a tool whose `execute` takes its own argument type fits the `unknown` here.
+  execute?(args: unknown, context: { signal: AbortSignal; toolCallId: string }): unknown;
   /** Ask the person first (`approveToolCall` / `denyToolCall`). Default `false`. */
-  needsApproval?: boolean | ((args: any) => boolean);
+  needsApproval?: boolean | { bivarianceHack(args: unknown): boolean }['bivarianceHack'];
 }
 
 /**

@@ -77,8 +77,9 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
     }
     const min = node.minLength ?? 0;
     const max = node.maxLength ?? Math.max(min, 40);
+    const wantsText = max > 0;
     let text = '';
-    while ([...text].length < min || (text === '' && max > 0)) text += (text ? ' ' : '') + pick(WORDS);
+    while ([...text].length < min || (text === '' && wantsText)) text += (text ? ' ' : '') + pick(WORDS);
     while ([...text].length > max) text = [...text].slice(0, max).join('');
     return text;
   };
