@@ -32,7 +32,7 @@ describe('useChat from @ai-sdk/react over DirectChatTransport and the Inkling pr
     const messages = hook.result.current.messages;
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(textOf(messages[1])).toBe('You said: hello there.');
-    expect((createEngine.engines[0]?.calls[0]?.request.messages as unknown[])[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect((createEngine.engines[0]?.calls[0]?.request.messages as unknown[] | undefined)?.[0]).toEqual({ role: 'system', content: 'Be brief.' });
   });
 
   it('stop() ends the turn and the job at once; regenerate() asks again', async () => {

@@ -102,7 +102,7 @@ describeEachReactMode('useObject', (mode) => {
     // Prompt mode sends no constraint, only the schema in the system message.
     const request = engineCalls(createEngine)[0]?.request;
     expect(request?.response_format).toBeUndefined();
-    expect(String((request?.messages as Array<{ content: unknown }>)[0]?.content)).toContain('"priority"');
+    expect(String((request?.messages as Array<{ content: unknown }> | undefined)?.[0]?.content)).toContain('"priority"');
   });
 
   it('says the answer is not JSON, keeping the text', async () => {

@@ -77,9 +77,11 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
     }
     const min = node.minLength ?? 0;
     const max = node.maxLength ?? Math.max(min, 40);
-    const wantsText = max > 0;
     let text = '';
-    while ([...text].length < min || (text === '' && wantsText)) text += (text ? ' ' : '') + pick(WORDS);
+    if (max > 0) {
+      do text += (text ? ' ' : '') + pick(WORDS);
+      while ([...text].length < min);
+    }
     while ([...text].length > max) text = [...text].slice(0, max).join('');
     return text;
   };
