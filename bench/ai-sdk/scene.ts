@@ -187,9 +187,9 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
     };
     setTimeout(typeNext, plan[0]!.at);
     while (running()) await clock.tickAsync(1000);
-    let settled = false;
-    const ended = Promise.all(chats).then(() => (settled = true));
-    while (!settled) await clock.tickAsync(1000);
+    const state = { settled: false };
+    const ended = Promise.all(chats).then(() => (state.settled = true));
+    while (!state.settled) await clock.tickAsync(1000);
     await ended;
     return {
       scene,

@@ -17,7 +17,9 @@ export function callParams(options: LanguageModelV4CallOptions): { params: ChatC
   if (options.presencePenalty !== undefined) params.presence_penalty = options.presencePenalty;
   if (options.frequencyPenalty !== undefined) params.frequency_penalty = options.frequencyPenalty;
   if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK', details: 'Inkling engines take OpenAI-shaped requests, which have no top_k.' });
-  if (options.headers && Object.keys(options.headers).length > 0) {
+  // The AI SDK sends its own user-agent on every call; only the caller's headers are ignored.
+  const headers = Object.keys(options.headers ?? {}).filter((name) => name.toLowerCase() !== 'user-agent');
+  if (headers.length > 0) {
     warnings.push({ type: 'unsupported', feature: 'headers', details: 'Engines run in the page; set server headers on the engine (openaiEngines).' });
   }
   if (options.reasoning !== undefined && options.reasoning !== 'provider-default') warnings.push({ type: 'unsupported', feature: 'reasoning' });

@@ -3,7 +3,15 @@ import { type InklingEmbeddingSettings, InklingEmbeddingModel } from './inklingE
 import { InklingLanguageModel } from './inklingLanguageModel.js';
 import type { InklingCallSettings } from './scheduling.js';
 
-/** An Inkling provider: call it (or `languageModel`) for a language model, `embeddingModel` for embeddings. */
+/**
+ * An Inkling provider: call it (or `languageModel`) for a language model,
+ * `embeddingModel` for embeddings. The model id defaults to `'inkling'`.
+ *
+ * @example
+ * const inkling: InklingProvider = createInkling({ pool });
+ * const chat = inkling('qwen');
+ * const embedder = inkling.embeddingModel('minilm');
+ */
 export interface InklingProvider {
   (modelId?: string, settings?: InklingCallSettings): InklingLanguageModel;
   languageModel(modelId?: string, settings?: InklingCallSettings): InklingLanguageModel;

@@ -2,7 +2,12 @@ import type { EmbeddingModelV4, EmbeddingModelV4CallOptions, EmbeddingModelV4Res
 import type { Pool, Priority } from '@inkling/scheduler';
 import { abortError, aiSdkError } from './aiSdkError.js';
 
-/** How embedding calls are scheduled. */
+/**
+ * How embedding calls are scheduled.
+ *
+ * @example
+ * createInkling({ pool }).embeddingModel('minilm', { priority: 'low', task: 'index' });
+ */
 export interface InklingEmbeddingSettings {
   /** Default `'normal'`. */
   priority?: Priority;
@@ -12,7 +17,13 @@ export interface InklingEmbeddingSettings {
   task?: string;
 }
 
-/** An AI SDK embedding model (specification v4) over an Inkling pool of an embedding model. */
+/**
+ * An AI SDK embedding model (specification v4) over an Inkling pool of an
+ * embedding model. Made by `createInkling(...).embeddingModel()`.
+ *
+ * @example
+ * const { embeddings } = await embedMany({ model: createInkling({ pool }).embeddingModel('minilm'), values: ['a', 'b'] });
+ */
 export class InklingEmbeddingModel implements EmbeddingModelV4 {
   readonly specificationVersion = 'v4';
   readonly provider = 'inkling';

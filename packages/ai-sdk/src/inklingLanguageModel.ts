@@ -33,6 +33,10 @@ function failureOf(result: JobResult, params: unknown): Error | undefined {
  * An AI SDK language model (specification v4) over an Inkling pool: every
  * call is a job on the pool's scheduler, with the priority, session and
  * preemption its settings say. Made by `createInkling`.
+ *
+ * @example
+ * const model = createInkling({ pool })('qwen', { session: 'support-chat' });
+ * const { text, usage } = await generateText({ model, prompt: 'Say hi.' });
  */
 export class InklingLanguageModel implements LanguageModelV4 {
   readonly specificationVersion = 'v4';

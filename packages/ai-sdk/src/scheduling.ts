@@ -3,7 +3,11 @@ import { InvalidJobError, type Priority } from '@inkling/scheduler';
 
 /**
  * How a call is scheduled on the pool, set per model (`inkling(id, options)`)
- * or per call through `providerOptions: { inkling: { ... } }`.
+ * or per call through `providerOptions: { inkling: { ... } }` (the call's
+ * own win over the model's). An unknown key throws an `InvalidJobError`.
+ *
+ * @example
+ * streamText({ model, prompt, providerOptions: { inkling: { priority: 'low', session: 'summary', preemptible: true } } });
  */
 export interface InklingCallSettings {
   /**
