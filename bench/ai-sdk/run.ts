@@ -8,7 +8,7 @@ import { fmt, median, table } from '../shared/stats.js';
 import { type AiSdkScene, type AiSdkSceneResult, CHAT_WORDS, LABELS, TIMINGS, runAiSdkScene } from './scene.js';
 
 const SEEDS = [7, 11, 23, 42, 101];
-const scenes: AiSdkScene[] = ['idle', 'inkling-preemptible', 'inkling-defaults', 'baseline', 'idle'];
+const scenes: AiSdkScene[] = ['idle', 'inkling-preemptible', 'inkling-defaults', 'inkling-defaults-2', 'baseline', 'idle'];
 const rows: Array<{ scene: AiSdkScene; runs: AiSdkSceneResult[] }> = scenes.map((scene) => ({ scene, runs: [] }));
 for (const seed of SEEDS) {
   for (const row of rows) row.runs.push(await runAiSdkScene(row.scene, seed));
@@ -21,7 +21,7 @@ console.log(
 );
 console.log(
   table(
-    ['scene', 'first token p50 ms (median)', 'p95 ms (median)', 'p50 vs idle min/med/max', 'p95 vs idle min/med/max', 'answered', 'chat turns', 'chat cut', 'chat tok/s'],
+    ['scene', 'first token p50 ms (median)', 'p95 ms (median)', 'p50 vs idle min/med/max', 'p95 vs idle min/med/max', 'answered', 'chat turns', 'chat cut', 'chat tok/s', 'engines'],
     rows.map(({ scene, runs }) => [
       LABELS[scene],
       fmt(median(runs.map((r) => r.p50Ms)), 0),
@@ -32,6 +32,7 @@ console.log(
       String(median(runs.map((r) => r.chatTurns))),
       String(median(runs.map((r) => r.chatInterrupted))),
       fmt(median(runs.map((r) => r.chatTokensPerSecond)), 1),
+      String(Math.max(...runs.map((r) => r.engines))),
     ]),
   ),
 );

@@ -6,7 +6,8 @@
  *
  * Scenes: ghost text alone on the pool (idle); the two chats through
  * `createInkling` on the pool, preemptible (`providerOptions.inkling`) or with
- * the provider's defaults (high, not preemptible); and the baseline, the same
+ * the provider's defaults (high, not preemptible) on one engine, and as one
+ * task on a pool that may grow to two; and the baseline, the same
  * three callers on one engine without the pool: the chats through a model that
  * calls the fake engine directly, so everyone waits in arrival order behind
  * the engine's own lock, as WebLLM does.
@@ -31,12 +32,13 @@ const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `$
 const reply = (request: ChatCompletionRequest) =>
   String(request.messages.at(-1)?.content).startsWith('ghost') ? words(32, 'g') : words(CHAT_WORDS, 'c');
 
-export type AiSdkScene = 'idle' | 'inkling-preemptible' | 'inkling-defaults' | 'baseline';
+export type AiSdkScene = 'idle' | 'inkling-preemptible' | 'inkling-defaults' | 'inkling-defaults-2' | 'baseline';
 
 export const LABELS: Record<AiSdkScene, string> = {
   idle: 'idle: ghost text alone, Inkling pool, 1 engine',
   'inkling-preemptible': '2 AI SDK chats (preemptible) + ghost, Inkling pool, 1 engine',
   'inkling-defaults': '2 AI SDK chats (defaults: high) + ghost, Inkling pool, 1 engine',
+  'inkling-defaults-2': '2 AI SDK chats (high, one task) + ghost, Inkling pool, up to 2 engines',
   baseline: '2 AI SDK chats + ghost, no pool (1 engine, arrival order)',
 };
 
@@ -54,6 +56,7 @@ export interface AiSdkSceneResult {
   chatInterrupted: number;
   /** Chat text tokens streamed to the two chats per second of the session. */
   chatTokensPerSecond: number;
+  engines: number;
 }
 
 /** Bursts of 3..10 keys at 8 keys/s, then a pause of 0.7..2 s, from a fixed seed. */
@@ -112,6 +115,7 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
   const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
   try {
     let model: LanguageModelV4;
+    let engines = () => 1;
     let ghost: (n: number, onFirstToken: () => void) => void;
     if (scene === 'baseline') {
       const engine = createFakeEngine({ ...TIMINGS, reply });
@@ -129,10 +133,12 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
         })();
       };
     } else {
-      const pool = new EnginePool({ createEngine: fakeEngines({ ...TIMINGS, reply }), size: 1 });
+      const createEngine = fakeEngines({ ...TIMINGS, reply });
+      const pool = new EnginePool({ createEngine, size: scene === 'inkling-defaults-2' ? 2 : 1 });
       const loading = pool.load();
       await clock.tickAsync(TIMINGS.loadMs);
       await loading;
+      engines = () => createEngine.engines.length;
       model = createInkling({ pool })('fake');
       ghost = (n, onFirstToken) => {
         let first = true;
@@ -155,7 +161,13 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
     let chatInterrupted = 0;
     let chatTokens = 0;
     const chat = async (c: number) => {
-      const providerOptions = scene === 'inkling-preemptible' ? { inkling: { session: `chat-${c}`, preemptible: true } } : { inkling: { session: `chat-${c}` } };
+      const session = `chat-${c}`;
+      const providerOptions =
+        scene === 'inkling-preemptible'
+          ? { inkling: { session, preemptible: true } }
+          : scene === 'inkling-defaults-2'
+            ? { inkling: { session, task: 'chats' } } // both chats one task: they share one engine, ghost text has the other
+            : { inkling: { session } };
       for (let turn = 0; running(); ) {
         const result = streamText({ model, prompt: `chat ${c} turn ${turn}`, ...(scene === 'baseline' ? {} : { providerOptions }) });
         for await (const part of result.fullStream) if (part.type === 'text-delta') chatTokens += 1;
@@ -201,6 +213,7 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
       chatTurns,
       chatInterrupted,
       chatTokensPerSecond: chatTokens / (SESSION_MS / 1000),
+      engines: engines(),
     };
   } finally {
     clock.uninstall();
