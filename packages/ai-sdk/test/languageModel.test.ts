@@ -49,7 +49,7 @@ describe('createInkling with the real AI SDK', () => {
     const { warnings } = await generateText({ model: inkling('fake'), prompt: 'Hi', topK: 3 });
     expect(warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'topK' }));
     // The AI SDK's own user-agent header is no setting of the caller's: no warning for it.
-    expect(warnings.map((w) => (w.type === 'unsupported' ? w.feature : w.type))).toEqual(['topK']);
+    expect((warnings ?? []).map((w) => (w.type === 'unsupported' ? w.feature : w.type))).toEqual(['topK']);
     const withHeader = await generateText({ model: inkling('fake'), prompt: 'Hi', headers: { 'x-trace': '1' } });
     expect(withHeader.warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'headers' }));
     await expect(generateText({ model: inkling('fake'), prompt: 'Hi', providerOptions: { inkling: { prio: 'low' } } })).rejects.toThrow(/prio is not an Inkling setting/);
