@@ -9,6 +9,7 @@ export const PACKAGES = [
   'openai',
   'wllama',
   'shared-pool',
+  'ai-sdk',
 ] as const;
 
 /** What every consumer app installs from the registry, pinned. */
