@@ -68,6 +68,27 @@ export const cpu = new EnginePool({ createEngine: wllamaEngines({ model: '/model
 `;
 
 /**
+ * The AI SDK on the simulated pool through @inkling/ai-sdk: one
+ * `generateText`, its text and finish reason written on <body> (the pool
+ * loads under PoolProvider; the job waits for it).
+ */
+const AI_SDK = `
+import { createInkling } from '@inkling/ai-sdk';
+import { generateText } from 'ai';
+import { simulated } from './pools.js';
+
+export function tryAiSdk() {
+  generateText({ model: createInkling({ pool: simulated })('simulated'), prompt: 'Say hello.' }).then(
+    ({ text, finishReason }) => {
+      document.body.dataset.aiSdkFinish = finishReason;
+      document.body.dataset.aiSdk = text;
+    },
+    (error) => (document.body.dataset.aiSdkError = String(error?.message)),
+  );
+}
+`;
+
+/**
  * A Vite + React app in `root`: a simulated pool and the WebLLM worker, and
  * with `?cpu` a real wllama engine too (on its own page, so the WebLLM
  * check sees only WebLLM's worker).
@@ -75,7 +96,7 @@ export const cpu = new EnginePool({ createEngine: wllamaEngines({ model: '/model
 export function writeViteApp(root: string, tarballs: Record<string, string>): void {
   const pkg = packageJson('inkling-consumer-vite', tarballs, {
     scripts: { build: 'vite build' },
-    dependencies: { '@wllama/wllama': '3.13.0' },
+    dependencies: { '@wllama/wllama': '3.13.0', ai: '7.0.173' },
     devDependencies: { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0' },
   });
   write(root, {
@@ -91,14 +112,17 @@ export default defineConfig({
     'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title></head><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body></html>\n',
     'src/pools.js': POOLS,
     'src/cpuPool.js': CPU_POOL,
+    'src/aiSdk.js': AI_SDK,
     'src/main.jsx': `import { GhostTextarea, PoolProvider } from '@inkling/react';
 import '@inkling/react/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { cpu } from './cpuPool.js';
 import { simulated, tryWebLLM } from './pools.js';
+import { tryAiSdk } from './aiSdk.js';
 
 tryWebLLM();
+tryAiSdk();
 createRoot(document.getElementById('root')).render(
   <StrictMode>
     <PoolProvider pool={simulated}>

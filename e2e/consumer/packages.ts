@@ -10,6 +10,7 @@ export const PACKAGES = [
   'wllama',
   'shared-pool',
   'browser-ai',
+  'ai-sdk',
 ] as const;
 
 /** What every consumer app installs from the registry, pinned. */

@@ -59,6 +59,15 @@ describe('a fresh Vite + React app with the packed packages', () => {
     await cpuPage.close();
   });
 
+  it('runs generateText from the AI SDK on the simulated pool through the packed @inkling/ai-sdk', async () => {
+    await page.waitForFunction(() => document.body.dataset.aiSdk !== undefined || document.body.dataset.aiSdkError !== undefined, null, { timeout: 30_000 });
+    const { text, finish, error } = await page.evaluate(() => ({ text: document.body.dataset.aiSdk, finish: document.body.dataset.aiSdkFinish, error: document.body.dataset.aiSdkError }));
+    console.log(`consumer: AI SDK generateText answered ${JSON.stringify(text)} (${finish})`);
+    expect(error).toBeUndefined();
+    expect(finish).toBe('stop');
+    expect(text?.trim().length).toBeGreaterThan(0);
+  });
+
   it('installs one copy of @inkling/scheduler, which every package shares', () => {
     const copies = readdirSync(join(root, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) =>
       path.endsWith(join('node_modules', '@inkling', 'scheduler')) || path === join('@inkling', 'scheduler'),

@@ -8,6 +8,7 @@ export { useChat } from './useChat.js';
 export { useGhostText } from './useGhostText.js';
 export { useBatchTranslate } from './useBatchTranslate.js';
 export { useEmbeddings } from './useEmbeddings.js';
+export { useObject } from './useObject.js';
 
 // Components, and the behaviour hooks they are shells over.
 export { GhostTextarea } from './GhostTextarea.js';
@@ -33,6 +34,9 @@ export type { UseChatOptions, UseChatResult } from './useChat.js';
 export type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
 export type { UseBatchTranslateOptions, UseBatchTranslateResult } from './useBatchTranslate.js';
 export type { EmbeddingsStatus, UseEmbeddingsOptions, UseEmbeddingsResult } from './useEmbeddings.js';
+export type { UseObjectOptions, UseObjectResult } from './useObject.js';
+export type { DeepPartial, ObjectOptions, ObjectState } from './core/object/objectController.js';
+export type { InferObject, ObjectSchema } from './core/object/objectSchema.js';
 export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } from './useGhostTextarea.js';
 export type { TranslateListAria, TranslateListLabels, TranslateListProps, TranslateListRow } from './useTranslateList.js';
 export type { ModelLoadProgressAria, ModelLoadProgressLabels, ModelLoadProgressProps } from './useModelLoadProgress.js';
@@ -43,7 +47,8 @@ export type { DataAttributes } from './dataAttributes.js';
 export type { FrameScheduler } from './core/frameScheduler.js';
 export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';
-export type { ChatRequestParams, ChatState } from './core/chatController.js';
+export type { ChatRequestParams, ChatState, ChatStatus } from './core/chatController.js';
+export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.js';
 export type { GhostTextState, GhostTextStatus } from './core/projectGhostText.js';
 export type { GhostContext, GhostParamsInput } from './core/ghostPrompt.js';
 export type {

@@ -19,6 +19,12 @@ export interface UseChatResult extends ChatState {
   stop(): void;
   /** Replaces the conversation (a list or a function of it), cancelling any reply; `setMessages([])` starts over. */
   setMessages(messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void;
+  /** Lets a tool call that waits for approval run. */
+  approveToolCall(id: string): void;
+  /** Declines a tool call that waits for approval; the model hears why. */
+  denyToolCall(id: string, reason?: string): void;
+  /** Gives the result of a call to a tool without `execute`. */
+  addToolResult(id: string, output: unknown): void;
 }
 
 /**
@@ -31,12 +37,30 @@ export interface UseChatResult extends ChatState {
  * <form onSubmit={(e) => { e.preventDefault(); void sendMessage(draft); }}>...</form>
  * {messages.map((m, i) => <p key={i}>{String(m.content)}</p>)}
  * {reply && <p aria-busy>{reply}</p>}
+ *
+ * @example
+ * // Tools: the model asks, the person approves, the result goes back, the model answers.
+ * const chat = useChat({
+ *   tools: { addEvent: { parameters: EventSchema, needsApproval: true, execute: (event) => calendar.add(event) } },
+ * });
+ * {chat.toolCalls.filter((c) => c.status === 'awaiting-approval').map((c) => (
+ *   <button key={c.id} onClick={() => chat.approveToolCall(c.id)}>Add {String(c.args.title)}</button>
+ * ))}
  */
 export function useChat(options: UseChatOptions = {}): UseChatResult {
   const [chat, state] = useController('useChat', options, ({ pool, scheduleFrame }, initial) => new ChatController(pool, initial, scheduleFrame));
   if (options.throwOnError && state.error) throw state.error;
   return useMemo(
-    () => ({ ...state, sendMessage: chat.sendMessage, regenerate: chat.regenerate, stop: chat.stop, setMessages: chat.setMessages }),
+    () => ({
+      ...state,
+      sendMessage: chat.sendMessage,
+      regenerate: chat.regenerate,
+      stop: chat.stop,
+      setMessages: chat.setMessages,
+      approveToolCall: chat.approveToolCall,
+      denyToolCall: chat.denyToolCall,
+      addToolResult: chat.addToolResult,
+    }),
     [state, chat],
   );
 }

@@ -4,6 +4,10 @@ export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { languageName, translationRequest } from './translationRequest.js';
 export { Subscribable } from './subscribable.js';
+export { checkJsonSchema, validateJson } from './jsonSchema.js';
+export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
+export { requestedSchema } from './responseFormat.js';
+export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 export {
   EngineCrashedError,
   EngineError,
@@ -45,6 +49,7 @@ export type {
   PoolStatus,
   PoolTimers,
   Priority,
+  ResponseFormat,
   StreamingChatCompletionRequest,
   ToolCall,
   TranslationJobSpec,

@@ -1,5 +1,6 @@
 import type { JOB_KIND, PRIORITY } from './constants.js';
 import type { InklingError } from './errors.js';
+import type { JsonSchema } from './jsonSchema.js';
 
 /** One of `'interactive' | 'high' | 'normal' | 'low'`. */
 export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
@@ -30,9 +31,24 @@ export interface ChatCompletionRequest {
   stop?: string | string[] | null;
   seed?: number | null;
   logit_bias?: Record<string, number> | null;
-  response_format?: { type: 'text' | 'json_object'; schema?: string };
+  /**
+   * What shape the answer must take. `json_schema` (OpenAI's shape) is the
+   * portable one: every engine of the kit maps its schema onto its own
+   * constrained decoding, or ends the job with `UnsupportedConstraintError`
+   * before any token. `json_object` with a `schema` string is WebLLM's shape.
+   */
+  response_format?: ResponseFormat;
   [extra: string]: unknown;
 }
+
+/** The `response_format` of a chat request. */
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json_object'; schema?: string }
+  | {
+      type: 'json_schema';
+      json_schema: { name?: string; description?: string; schema: JsonSchema; strict?: boolean | null };
+    };
 
 /** What the pool actually sends to `chat.completions.create`. */
 export type StreamingChatCompletionRequest = ChatCompletionRequest & {

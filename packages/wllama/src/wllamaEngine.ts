@@ -1,4 +1,5 @@
 import {
+  requestedSchema,
   type ChatCompletionChunk,
   type CreateEmbeddingResponse,
   type EmbeddingCreateParams,
@@ -74,6 +75,9 @@ export class WllamaEngine implements WllamaEngineShape {
   }
 
   async #createChat(request: StreamingChatCompletionRequest, options: EngineCallOptions = {}): Promise<AsyncIterable<ChatCompletionChunk>> {
+    // Checked before the call opens: a schema no grammar can express ends the job here, no token spent.
+    // llama.cpp turns a json_schema response_format into a grammar itself.
+    requestedSchema(request);
     const { signal, release, abort } = this.#open(options.signal);
     const params: Record<string, unknown> = { ...request, stream: true, stream_options: { include_usage: true } };
     delete params.model;

@@ -1,5 +1,6 @@
 import { type ChatCompletionRequest, type ChatMessage, InklingError, type JobResult, type Pool, type Priority } from '@inkling/scheduler';
-import { type CompletionState, finishedState } from './completionController.js';
+import { type ChatTool, type ToolCallState, isPending, startCalls, toolMessages, toolsParam } from './chatTools.js';
+import { type CompletionState, type StreamStatus, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';
@@ -10,12 +11,22 @@ import { StreamedJob } from './streamedJob.js';
  */
 export type ChatRequestParams = Partial<ChatCompletionRequest> & { messages?: never };
 
+/**
+ * Where a conversation is: a reply's `StreamStatus`, or `'calling-tools'`
+ * while the tool calls of a reply wait for approval, run, or wait for
+ * `addToolResult` (see `toolCalls`).
+ */
+export type ChatStatus = StreamStatus | 'calling-tools';
+
 /** The state of a conversation. */
-export interface ChatState extends Omit<CompletionState, 'completion'> {
+export interface ChatState extends Omit<CompletionState, 'completion' | 'status'> {
+  readonly status: ChatStatus;
   /** The conversation so far, without the system prompt; a finished reply is appended here. */
   readonly messages: readonly ChatMessage[];
   /** The assistant reply streaming now; `''` when none is. */
   readonly reply: string;
+  /** The tool calls of the latest reply that asked for any (empty otherwise). */
+  readonly toolCalls: readonly ToolCallState[];
 }
 
 /** Options of a `ChatController` (and of `useChat`). */
@@ -34,6 +45,16 @@ export interface ChatOptions {
   task?: string;
   /** Called with each reply's job result, whatever its status. Default: none. */
   onFinish?: (result: JobResult) => void;
+  /**
+   * Tools the model may call, by name (on engines whose model supports tool
+   * calling). A reply that calls tools shows them in `toolCalls`; once every
+   * call has its result (run, approved and run, denied, or given with
+   * `addToolResult`) the results are sent back and the model answers again.
+   * Default: none.
+   */
+  tools?: Readonly<Record<string, ChatTool>>;
+  /** The most rounds of tool calls one message may lead to before the chat stops asking. Default `5`. */
+  maxToolRounds?: number;
 }
 
 type Action =
@@ -42,10 +63,13 @@ type Action =
   | { type: 'finish'; result: JobResult }
   | { type: 'stop' }
   | { type: 'set'; messages: readonly ChatMessage[] }
-  | { type: 'regenerate'; messages: readonly ChatMessage[] };
+  | { type: 'regenerate'; messages: readonly ChatMessage[] }
+  | { type: 'tools'; result: JobResult; calls: readonly ToolCallState[] }
+  | { type: 'call'; id: string; change: Partial<ToolCallState> }
+  | { type: 'answered'; messages: readonly ChatMessage[]; last: boolean };
 
 function initial(messages: readonly ChatMessage[]): ChatState {
-  return { messages, reply: '', status: 'idle', error: null, finishReason: null, usage: null };
+  return { messages, reply: '', status: 'idle', error: null, finishReason: null, usage: null, toolCalls: [] };
 }
 
 /** Appends a reply that has text; an empty one leaves the conversation as it was. */
@@ -67,12 +91,25 @@ function reduce(state: ChatState, action: Action): ChatState {
       const keep = end.status === 'error' ? '' : action.result.text;
       return { ...state, ...end, messages: withReply(state.messages, keep), reply: '' };
     }
-    case 'stop':
-      return { ...state, messages: withReply(state.messages, state.reply), reply: '', status: 'cancelled', finishReason: 'abort' };
+    case 'stop': {
+      // Tool calls cut short are answered as cancelled, so the conversation stays one a model can read.
+      const cut = state.toolCalls.map((call) => (isPending(call) ? { ...call, status: 'cancelled' as const } : call));
+      const answers = state.status === 'calling-tools' ? toolMessages(cut) : [];
+      return { ...state, messages: [...withReply(state.messages, state.reply), ...answers], reply: '', status: 'cancelled', finishReason: 'abort', toolCalls: cut };
+    }
     case 'set':
       return initial(action.messages);
     case 'regenerate':
       return { ...initial(action.messages), status: 'queued' };
+    case 'tools': {
+      const { result } = action;
+      const asked: ChatMessage = { role: 'assistant', content: result.text || null, tool_calls: result.toolCalls };
+      return { ...state, ...finishedState(result), status: 'calling-tools', messages: [...state.messages, asked], reply: '', toolCalls: action.calls };
+    }
+    case 'call':
+      return { ...state, toolCalls: state.toolCalls.map((call) => (call.id === action.id ? { ...call, ...action.change } : call)) };
+    case 'answered':
+      return { ...state, messages: [...state.messages, ...action.messages], status: action.last ? 'done' : 'queued' };
   }
 }
 
@@ -91,6 +128,10 @@ export class ChatController extends Store<ChatState> {
   readonly #pool: Pool;
   #options: ChatOptions;
   readonly #job = new StreamedJob();
+  /** Rounds of tool calls since the last message the person sent. */
+  #rounds = 0;
+  /** Aborts the tools running now; replaced each round. */
+  #tools: AbortController | undefined;
 
   constructor(pool: Pool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
     super(initial(options.initialMessages ?? []), scheduleFrame);
@@ -110,6 +151,8 @@ export class ChatController extends Store<ChatState> {
    */
   readonly sendMessage = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
+    this.#endTools();
+    this.#rounds = 0;
     this.#dispatch({ type: 'send', message });
     return this.#reply();
   };
@@ -126,14 +169,93 @@ export class ChatController extends Store<ChatState> {
     if (messages.at(-1)?.role !== 'user') {
       throw new InklingError('regenerate() found no user message to answer: send one with sendMessage() first.');
     }
+    this.#rounds = 0;
     this.#dispatch({ type: 'regenerate', messages });
     return this.#reply();
   };
 
   /** Stops the reply streaming now; what it had said joins the conversation. Bound. */
   readonly stop = (): void => {
-    if (this.#job.stop()) this.#dispatch({ type: 'stop' });
+    const tools = this.state.status === 'calling-tools';
+    this.#endTools();
+    if (this.#job.stop() || tools) this.#dispatch({ type: 'stop' });
   };
+
+  /** Lets a call that waits for approval run. Bound. */
+  readonly approveToolCall = (id: string): void => {
+    const call = this.#waiting(id, 'awaiting-approval');
+    if (!call) return;
+    const tool = this.#options.tools?.[call.name];
+    this.#dispatch({ type: 'call', id, change: { status: tool?.execute ? 'running' : 'awaiting-result' } });
+    this.#advance();
+  };
+
+  /** Declines a call that waits for approval; the model hears it was declined (and why). Bound. */
+  readonly denyToolCall = (id: string, reason?: string): void => {
+    if (!this.#waiting(id, 'awaiting-approval')) return;
+    this.#dispatch({ type: 'call', id, change: { status: 'denied', ...(reason ? { error: reason } : {}) } });
+    this.#advance();
+  };
+
+  /** Gives the result of a call to a tool without `execute`. Bound. */
+  readonly addToolResult = (id: string, output: unknown): void => {
+    if (!this.#waiting(id, 'awaiting-result')) return;
+    this.#dispatch({ type: 'call', id, change: { status: 'done', output } });
+    this.#advance();
+  };
+
+  #waiting(id: string, status: ToolCallState['status']): ToolCallState | undefined {
+    return this.state.status === 'calling-tools' ? this.state.toolCalls.find((call) => call.id === id && call.status === status) : undefined;
+  }
+
+  /** A reply ended: tool calls to handle, or the end of the turn. */
+  #ended(result: JobResult): void {
+    const { tools } = this.#options;
+    if (result.status !== 'done' || result.finishReason !== 'tool_calls' || !result.toolCalls?.length || !tools) {
+      this.#dispatch({ type: 'finish', result });
+      return;
+    }
+    this.#rounds += 1;
+    this.#tools = new AbortController();
+    this.#dispatch({ type: 'tools', result, calls: startCalls(result.toolCalls, tools) });
+    this.#advance();
+  }
+
+  /** Starts the calls that may run; once none is pending, sends the results back. */
+  #advance(): void {
+    const controller = this.#tools;
+    if (!controller) return;
+    for (const call of this.state.toolCalls) {
+      if (call.status !== 'running' || this.#started.has(call.id)) continue;
+      this.#started.add(call.id);
+      const execute = this.#options.tools?.[call.name]?.execute;
+      void Promise.resolve()
+        .then(() => execute?.(call.args, { signal: controller.signal, toolCallId: call.id }))
+        .then(
+          (output) => ({ status: 'done' as const, output }),
+          (error: unknown) => ({ status: 'error' as const, error: error instanceof Error ? error.message : String(error) }),
+        )
+        .then((change) => {
+          if (controller !== this.#tools) return; // stopped, or a new message came
+          this.#dispatch({ type: 'call', id: call.id, change });
+          this.#advance();
+        });
+    }
+    if (this.state.toolCalls.some(isPending)) return;
+    this.#endTools();
+    const last = this.#rounds >= (this.#options.maxToolRounds ?? 5);
+    this.#dispatch({ type: 'answered', messages: toolMessages(this.state.toolCalls), last });
+    if (!last) void this.#reply();
+  }
+
+  /** Ids of the calls of this round already started. */
+  #started = new Set<string>();
+
+  #endTools(): void {
+    this.#tools?.abort();
+    this.#tools = undefined;
+    this.#started = new Set();
+  }
 
   /**
    * Replaces the conversation (a list, or a function of the current one),
@@ -141,6 +263,7 @@ export class ChatController extends Store<ChatState> {
    */
   readonly setMessages = (messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void => {
     this.#job.stop();
+    this.#endTools();
     this.#dispatch({ type: 'set', messages: typeof messages === 'function' ? messages(this.state.messages) : messages });
   };
 
@@ -148,9 +271,11 @@ export class ChatController extends Store<ChatState> {
   #reply(): Promise<JobResult> {
     const { system, params, priority = 'high', session, task } = this.#options;
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
-    return this.#job.start(this.#pool, { params: { ...params, messages: history }, priority, session, task }, {
+    const { tools } = this.#options;
+    const request = { ...params, messages: history, ...(tools && Object.keys(tools).length > 0 ? { tools: toolsParam(tools) } : {}) };
+    return this.#job.start(this.#pool, { params: request, priority, session, task }, {
       onText: (text) => this.#dispatch({ type: 'reply', text }),
-      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
+      onEnd: (result) => this.#ended(result),
       // The latest callback, not the one of when the job started.
       onFinish: (result) => this.#options.onFinish?.(result),
     });

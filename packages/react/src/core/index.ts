@@ -7,6 +7,9 @@ export { CompletionController } from './completionController.js';
 export { ChatController } from './chatController.js';
 export { GhostTextController } from './ghostTextController.js';
 export { BatchTranslateController } from './batchTranslateController.js';
+export { ObjectController } from './object/objectController.js';
+export { parsePartialJson } from './object/partialJson.js';
+export { resolveObjectSchema } from './object/objectSchema.js';
 export { Store } from './store.js';
 export { StreamedJob } from './streamedJob.js';
 export { retainPool } from './poolLease.js';
@@ -24,7 +27,11 @@ export { contextOf, insertAtCaret, projectGhostText } from './projectGhostText.j
 export { nextWord } from './nextWord.js';
 
 export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
-export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
+export type { DeepPartial, ObjectOptions, ObjectState } from './object/objectController.js';
+export type { InferObject, ObjectSchema, ResolvedSchema } from './object/objectSchema.js';
+export type { PartialJson } from './object/partialJson.js';
+export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chatController.js';
+export type { ChatTool, ToolCallState, ToolCallStatus } from './chatTools.js';
 export type { GhostTextEnvironment, GhostTextOptions } from './ghostTextController.js';
 export type {
   BatchStatus,

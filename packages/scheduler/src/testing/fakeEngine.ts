@@ -1,4 +1,6 @@
 import { EngineCrashedError } from '../errors.js';
+import { requestedSchema } from '../responseFormat.js';
+import { UnsupportedConstraintError } from '../schemaErrors.js';
 import type {
   ChatCompletionChunk,
   CreateEmbeddingResponse,
@@ -6,10 +8,12 @@ import type {
   EngineCallOptions,
   FinishReason,
   StreamingChatCompletionRequest,
+  ToolCall,
 } from '../types.js';
 import { type ChunkMeta, abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
 import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
+import { fakeToolCalls, jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';
 import { Sleeper } from './sleeper.js';
 
 export type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
@@ -163,8 +167,24 @@ class FakeEngineImpl implements FakeEngine {
       call.error = error;
       throw error;
     }
+    let answer: string | undefined;
+    let toolCalls: ToolCall[] | undefined;
+    try {
+      const schema = requestedSchema(request);
+      if (schema !== undefined && this.#options.constrain === false) {
+        throw new UnsupportedConstraintError(
+          'This engine cannot constrain its output to a schema; use an engine that can, or ask for the object by prompt and check it afterwards.',
+        );
+      }
+      if (schema !== undefined) answer = JSON.stringify(schemaInstance(schema, seedOf(JSON.stringify(request.messages))));
+      toolCalls = fakeToolCalls(request);
+    } catch (error) {
+      call.state = 'failed';
+      call.error = error;
+      throw error;
+    }
     call.state = 'created';
-    const generator = this.#generate(call, request, callOptions.signal);
+    const generator = this.#generate(call, request, callOptions.signal, answer, toolCalls);
     // WebLLM's stream does nothing until its first next(); one closed before
     // then never ran.
     const close = generator.return.bind(generator);
@@ -179,6 +199,8 @@ class FakeEngineImpl implements FakeEngine {
     call: FakeEngineCall,
     request: StreamingChatCompletionRequest,
     signal: AbortSignal | undefined,
+    answer?: string,
+    toolCalls?: ToolCall[],
   ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
     call.state = 'waiting';
     const release = await this.#lock.acquire();
@@ -192,8 +214,12 @@ class FakeEngineImpl implements FakeEngine {
       call.state = 'prefill';
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
       const reply = this.#options.reply ?? DEFAULT_REPLY;
-      const text = typeof reply === 'function' ? reply(request) : reply;
-      const tokens = (this.#options.tokenize ?? splitWords)(text);
+      const tokens =
+        toolCalls !== undefined
+          ? []
+          : answer === undefined
+          ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
+          : jsonTokens(answer);
       const max = request.max_tokens ?? Number.POSITIVE_INFINITY;
       let finish: FinishReason = tokens.length > max ? 'length' : 'stop';
       const count = Math.min(tokens.length, max);
@@ -216,8 +242,17 @@ class FakeEngineImpl implements FakeEngine {
         if (call.interrupts > 0) call.tokensAfterInterrupt += 1;
         yield contentChunk(this.#meta(), tokens[i] ?? '', null);
       }
-      call.finishReason = finish;
-      yield contentChunk(this.#meta(), '', finish);
+      if (toolCalls !== undefined && finish !== 'abort') {
+        // WebLLM emits tool calls whole, in the chunk that ends the generation.
+        finish = 'tool_calls';
+        const chunk = contentChunk(this.#meta(), '', finish);
+        (chunk.choices[0] as { delta: { tool_calls?: ToolCall[] } }).delta.tool_calls = toolCalls;
+        call.finishReason = finish;
+        yield chunk;
+      } else {
+        call.finishReason = finish;
+        yield contentChunk(this.#meta(), '', finish);
+      }
       const prompt = promptTokens(request);
       yield usageChunk(this.#meta(), { prompt, completion: call.tokens, started, firstAt });
       call.state = 'done';

@@ -7,6 +7,14 @@ export interface FakeEngineOptions {
    * Default: `'This is a simulated reply.'`
    */
   reply?: string | ((request: StreamingChatCompletionRequest) => string);
+  /**
+   * Whether the engine constrains its output to a request's JSON Schema
+   * (`response_format: { type: 'json_schema' }`): it then answers with a
+   * value that follows the schema, drawn from the prompt, instead of `reply`.
+   * `false` ends such a request with `UnsupportedConstraintError` before any
+   * token, as an engine without constrained decoding must. Default `true`.
+   */
+  constrain?: boolean;
   /** Splits a reply into tokens. Default: words, each with the spaces before it. */
   tokenize?: (text: string) => string[];
   /** Time from the first `next()` (with the lock held) to the first token. Default `0`. */

@@ -1,0 +1,302 @@
+import { show } from './rules.js';
+
+/**
+ * A JSON Schema, in the subset every engine of the kit can turn into
+ * constrained decoding (llama.cpp's and WebLLM's grammars, vLLM's and OpenAI's
+ * `json_schema`, the Prompt API's `responseConstraint`): `type` (one or a
+ * list), `properties`, `required`, `additionalProperties`, `items`,
+ * `prefixItems`, `minItems`, `maxItems`, `enum`, `const`, `anyOf`, `oneOf`,
+ * `minLength`, `maxLength`, `pattern`, `format`, `minimum`, `maximum`,
+ * `exclusiveMinimum`, `exclusiveMaximum`, local `$ref`s into `$defs` or
+ * `definitions`, and the annotations (`title`, `description`, `default`,
+ * `examples`, `$schema`, `$id`, `$comment`).
+ */
+export type JsonSchema = boolean | JsonSchemaObject;
+
+/** The object form of a `JsonSchema`. */
+export interface JsonSchemaObject {
+  type?: JsonSchemaType | readonly JsonSchemaType[];
+  properties?: Readonly<Record<string, JsonSchema>>;
+  required?: readonly string[];
+  additionalProperties?: JsonSchema;
+  items?: JsonSchema;
+  prefixItems?: readonly JsonSchema[];
+  minItems?: number;
+  maxItems?: number;
+  enum?: readonly unknown[];
+  const?: unknown;
+  anyOf?: readonly JsonSchema[];
+  oneOf?: readonly JsonSchema[];
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  $ref?: string;
+  $defs?: Readonly<Record<string, JsonSchema>>;
+  definitions?: Readonly<Record<string, JsonSchema>>;
+  title?: string;
+  description?: string;
+  default?: unknown;
+  examples?: readonly unknown[];
+  $schema?: string;
+  $id?: string;
+  $comment?: string;
+}
+
+/** One of JSON Schema's seven type names. */
+export type JsonSchemaType = 'string' | 'number' | 'integer' | 'boolean' | 'null' | 'object' | 'array';
+
+/** Where a schema or a value went wrong: `path` is `''` for the root, else like `items[2].name`. */
+export interface SchemaProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A value that does not match its schema: where, what it was, and why. */
+export interface ValueProblem extends SchemaProblem {
+  readonly value: unknown;
+}
+
+const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment']);
+const SCHEMA_MAPS = ['properties', '$defs', 'definitions'] as const;
+const SCHEMA_LISTS = ['prefixItems', 'anyOf', 'oneOf'] as const;
+const SCHEMAS = ['additionalProperties', 'items'] as const;
+const COUNTS = ['minItems', 'maxItems', 'minLength', 'maxLength'] as const;
+const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+const KNOWN = new Set<string>([
+  ...ANNOTATIONS,
+  ...SCHEMA_MAPS,
+  ...SCHEMA_LISTS,
+  ...SCHEMAS,
+  ...COUNTS,
+  ...NUMBERS,
+  'type',
+  'required',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  '$ref',
+]);
+
+function at(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks that `schema` is a JSON Schema in the kit's portable subset (see
+ * `JsonSchema`) and returns the first problem, or `undefined` when it is fine.
+ * Engines call it before any token, so a schema no engine could enforce fails
+ * at once and names where it went wrong.
+ *
+ * @example
+ * checkJsonSchema({ type: 'object', properties: { n: { type: 'nummber' } } });
+ * // { path: 'properties.n.type', message: 'type must be one of string, ...; it got "nummber".' }
+ */
+export function checkJsonSchema(schema: unknown, path = '', root: unknown = schema): SchemaProblem | undefined {
+  if (typeof schema === 'boolean') return undefined;
+  if (!isRecord(schema)) return { path, message: `a schema must be an object or a boolean; it got ${show(schema)}.` };
+  for (const key of Object.keys(schema)) {
+    if (!KNOWN.has(key)) {
+      return {
+        path: at(path, key),
+        message: `"${key}" is not in the JSON Schema subset every engine can enforce; leave it out or express it with the supported keywords (type, properties, required, items, enum, anyOf, min/max...).`,
+      };
+    }
+  }
+  const { type } = schema;
+  if (type !== undefined) {
+    const names = Array.isArray(type) ? type : [type];
+    const bad = names.find((name) => typeof name !== 'string' || !TYPES.has(name));
+    if (names.length === 0 || bad !== undefined) {
+      return { path: at(path, 'type'), message: `type must be one of ${[...TYPES].join(', ')} (or a list of them); it got ${show(names.length === 0 ? type : bad)}.` };
+    }
+  }
+  for (const key of SCHEMA_MAPS) {
+    const map = schema[key];
+    if (map === undefined) continue;
+    if (!isRecord(map)) return { path: at(path, key), message: `${key} must be an object of schemas; it got ${show(map)}.` };
+    for (const [name, sub] of Object.entries(map)) {
+      const problem = checkJsonSchema(sub, at(at(path, key), name), root);
+      if (problem) return problem;
+    }
+  }
+  for (const key of SCHEMA_LISTS) {
+    const list = schema[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list) || list.length === 0) return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
+    for (let i = 0; i < list.length; i += 1) {
+      const problem = checkJsonSchema(list[i], at(at(path, key), i), root);
+      if (problem) return problem;
+    }
+  }
+  for (const key of SCHEMAS) {
+    if (schema[key] === undefined) continue;
+    const problem = checkJsonSchema(schema[key], at(path, key), root);
+    if (problem) return problem;
+  }
+  for (const key of COUNTS) {
+    const n = schema[key];
+    if (n !== undefined && !(Number.isInteger(n) && (n as number) >= 0)) {
+      return { path: at(path, key), message: `${key} must be a whole number of 0 or more; it got ${show(n)}.` };
+    }
+  }
+  for (const key of NUMBERS) {
+    const n = schema[key];
+    if (n !== undefined && !(typeof n === 'number' && Number.isFinite(n))) {
+      return { path: at(path, key), message: `${key} must be a finite number; it got ${show(n)}.` };
+    }
+  }
+  const { required, properties } = schema;
+  if (required !== undefined) {
+    if (!Array.isArray(required) || required.some((name) => typeof name !== 'string')) {
+      return { path: at(path, 'required'), message: `required must be a list of property names; it got ${show(required)}.` };
+    }
+    const missing = required.find((name) => !isRecord(properties) || !(name in properties));
+    if (missing !== undefined) {
+      return { path: at(path, 'required'), message: `required names "${missing}", which is not in properties; add it there or drop it from required.` };
+    }
+  }
+  if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
+    return { path: at(path, 'enum'), message: `enum must be a non-empty list of values; it got ${show(schema.enum)}.` };
+  }
+  if (schema.pattern !== undefined) {
+    try {
+      new RegExp(schema.pattern as string, 'u').test('');
+    } catch {
+      return { path: at(path, 'pattern'), message: `pattern must be a regular expression; it got ${show(schema.pattern)}.` };
+    }
+  }
+  if (schema.$ref !== undefined && resolveRef(root, schema.$ref) === undefined) {
+    return { path: at(path, '$ref'), message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.` };
+  }
+  return undefined;
+}
+
+function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
+  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isRecord(node) || !(part in node)) return undefined;
+    node = node[part];
+  }
+  return typeof node === 'boolean' || isRecord(node) ? (node as JsonSchema) : undefined;
+}
+
+function typeOf(value: unknown): JsonSchemaType | 'other' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonSchemaType;
+  return 'other';
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * Checks `value` against `schema` (a schema `checkJsonSchema` accepts) and
+ * returns the first place it does not match, or `undefined` when it does.
+ *
+ * @example
+ * validateJson({ tags: ['a', 3] }, { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } });
+ * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
+ */
+export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
+  if (schema === true) return undefined;
+  if (schema === false) return { path, value, message: 'no value is allowed here.' };
+  const fail = (message: string): ValueProblem => ({ path, value, message });
+  if (schema.$ref !== undefined) {
+    const target = resolveRef(root, schema.$ref);
+    if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
+    const problem = validateJson(value, target, path, root);
+    if (problem) return problem;
+  }
+  const actual = typeOf(value);
+  if (schema.type !== undefined) {
+    const allowed: readonly string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const ok = allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'));
+    if (!ok) return fail(`must be ${allowed.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`)).join(' or ')}; it got ${show(value)}.`);
+  }
+  if (schema.const !== undefined && !sameJson(value, schema.const)) return fail(`must be ${show(schema.const)}; it got ${show(value)}.`);
+  if (schema.enum !== undefined && !schema.enum.some((option) => sameJson(value, option))) {
+    return fail(`must be one of ${schema.enum.map((option) => show(option)).join(', ')}; it got ${show(value)}.`);
+  }
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const options = schema[key];
+    if (options === undefined) continue;
+    const matches = options.filter((option) => validateJson(value, option, path, root) === undefined).length;
+    if (matches === 0 || (key === 'oneOf' && matches > 1)) {
+      return fail(matches === 0 ? `matches none of the ${options.length} allowed shapes; it got ${show(value)}.` : `matches ${matches} of the oneOf shapes; it must match exactly one.`);
+    }
+  }
+  if (typeof value === 'string') return stringProblem(value, schema, fail);
+  if (typeof value === 'number') return numberProblem(value, schema, fail);
+  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, fail);
+  if (isRecord(value)) return objectProblem(value, schema, path, root, fail);
+  return undefined;
+}
+
+type Fail = (message: string) => ValueProblem;
+
+function stringProblem(value: string, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) return fail(`must be at least ${schema.minLength} characters long; it has ${length}.`);
+  if (schema.maxLength !== undefined && length > schema.maxLength) return fail(`must be at most ${schema.maxLength} characters long; it has ${length}.`);
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return fail(`must match /${schema.pattern}/; it got ${show(value)}.`);
+  return undefined;
+}
+
+function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
+  if (schema.minimum !== undefined && value < schema.minimum) return fail(`must be ${schema.minimum} or more; it got ${value}.`);
+  if (schema.maximum !== undefined && value > schema.maximum) return fail(`must be ${schema.maximum} or less; it got ${value}.`);
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return fail(`must be more than ${schema.exclusiveMinimum}; it got ${value}.`);
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return fail(`must be less than ${schema.exclusiveMaximum}; it got ${value}.`);
+  return undefined;
+}
+
+function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, path: string, root: JsonSchema, fail: Fail): ValueProblem | undefined {
+  if (schema.minItems !== undefined && value.length < schema.minItems) return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) return fail(`must have at most ${schema.maxItems} items; it has ${value.length}.`);
+  const prefix = schema.prefixItems ?? [];
+  for (let i = 0; i < value.length; i += 1) {
+    const itemSchema = i < prefix.length ? prefix[i] : schema.items;
+    if (itemSchema === undefined) continue;
+    const problem = validateJson(value[i], itemSchema as JsonSchema, at(path, i), root);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject, path: string, root: JsonSchema, fail: Fail): ValueProblem | undefined {
+  for (const name of schema.required ?? []) {
+    if (!(name in value)) return fail(`is missing the required property "${name}".`);
+  }
+  const properties = schema.properties ?? {};
+  for (const [name, item] of Object.entries(value)) {
+    const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
+    if (sub === undefined) continue;
+    if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
+    const problem = validateJson(item, sub, at(path, name), root);
+    if (problem) return problem;
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+import { type ChatCompletionChunk, EnginePool, InvalidSchemaError, type JsonSchema, validateJson } from '@inkling/scheduler';
+import { parsePartialJson } from '@inkling/react/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEngines } from './engines.js';
+
+// The weights are random: only the constraint can make these answers valid.
+const short = { type: 'string', maxLength: 12 } as const;
+const SCHEMAS: Record<string, JsonSchema> = {
+  nested: {
+    type: 'object',
+    properties: { title: short, owner: { type: 'object', properties: { name: short, team: short }, required: ['name'] } },
+    required: ['title', 'owner'],
+    additionalProperties: false,
+  },
+  list: {
+    type: 'object',
+    properties: { items: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'object', properties: { task: short, hours: { type: 'integer', minimum: 1, maximum: 8 } }, required: ['task', 'hours'] } } },
+    required: ['items'],
+  },
+  enums: {
+    type: 'object',
+    properties: { label: { enum: ['bug', 'feature', 'question'] }, urgent: { type: 'boolean' }, score: { type: 'number' } },
+    required: ['label', 'urgent', 'score'],
+  },
+  optional: {
+    type: 'object',
+    properties: { name: short, nickname: short, age: { type: 'integer', minimum: 0, maximum: 120 } },
+    required: ['name'],
+  },
+  titles: { type: 'array', minItems: 3, maxItems: 3, items: short },
+};
+
+/** Whether `partial` could still become `final`. */
+function grows(partial: unknown, final: unknown): boolean {
+  if (partial === undefined) return true;
+  if (typeof final === 'string') return typeof partial === 'string' && final.startsWith(partial);
+  if (Array.isArray(final)) return Array.isArray(partial) && partial.length <= final.length && partial.every((item, i) => grows(item, final[i]));
+  if (typeof final === 'object' && final !== null) {
+    return typeof partial === 'object' && partial !== null && Object.entries(partial).every(([key, value]) => grows(value, (final as Record<string, unknown>)[key]));
+  }
+  return Object.is(partial, final);
+}
+
+describe('schema-constrained jobs on wllama (the generated random-weight model)', () => {
+  let pool: EnginePool;
+  beforeAll(async () => {
+    pool = new EnginePool({ createEngine: testEngines('chat'), size: 1 });
+    await pool.load();
+  });
+  afterAll(() => pool.unload());
+
+  it('returns objects that validate, 50 of 50, each streamed through states that only grow', { timeout: 120_000 }, async () => {
+    const names = Object.keys(SCHEMAS);
+    const failures: string[] = [];
+    for (let i = 0; i < 50; i += 1) {
+      const name = names[i % names.length] as string;
+      const schema = SCHEMAS[name] as JsonSchema;
+      let text = '';
+      const partials: unknown[] = [];
+      const result = await pool.submit({
+        params: {
+          messages: [{ role: 'user', content: `Request ${i}: answer as JSON.` }],
+          max_tokens: 300,
+          seed: i,
+          response_format: { type: 'json_schema', json_schema: { name, schema, strict: true } },
+        },
+        onChunk: (chunk: ChatCompletionChunk) => {
+          text += chunk.choices[0]?.delta.content ?? '';
+          partials.push(parsePartialJson(text).value);
+        },
+      });
+      expect(result.status, `${name} #${i}: ${result.error?.message}`).toBe('done');
+      let value: unknown;
+      try {
+        value = JSON.parse(result.text);
+      } catch {
+        failures.push(`${name} #${i}: not JSON: ${result.text}`);
+        continue;
+      }
+      const problem = validateJson(value, schema);
+      if (problem) failures.push(`${name} #${i}: ${problem.path} ${problem.message}`);
+      for (const partial of partials) if (!grows(partial, value)) failures.push(`${name} #${i}: partial ${JSON.stringify(partial)} does not grow into ${result.text}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses a schema outside the portable subset by its path, before any token', async () => {
+    const result = await pool.submit({
+      params: {
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', patternProperties: { '^a': { type: 'string' } } } as JsonSchema } },
+      },
+    });
+    expect(result.error).toBeInstanceOf(InvalidSchemaError);
+    expect((result.error as InvalidSchemaError).path).toBe('patternProperties');
+    expect(result.text).toBe('');
+  });
+});
