@@ -3,6 +3,9 @@ export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
+export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
+export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
+export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
 export {
   EngineCrashedError,
   EngineError,
