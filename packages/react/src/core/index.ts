@@ -8,6 +8,7 @@ export { ChatController } from './chatController.js';
 export { GhostTextController } from './ghostTextController.js';
 export { BatchTranslateController } from './batchTranslateController.js';
 export { Store } from './store.js';
+export { ModelStorageController } from './modelStorageController.js';
 export { StreamedJob } from './streamedJob.js';
 export { retainPool } from './poolLease.js';
 export { fetchEmbeddings } from './fetchEmbeddings.js';
