@@ -148,14 +148,14 @@ async function openExisting(): Promise<IDBDatabase | undefined> {
   if (!known.some((d) => d.name === MODEL_SCOPE)) return undefined;
   return new Promise<IDBDatabase>((resolve, reject) => {
     const request = indexedDB.open(MODEL_SCOPE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(new StorageUnavailableError('IndexedDB refused to open', { cause: request.error }));
+    request.addEventListener('success', () => resolve(request.result));
+    request.addEventListener('error', () => reject(new StorageUnavailableError('IndexedDB refused to open', { cause: request.error })));
   });
 }
 
 function idb<T>(request: IDBRequest): Promise<T> {
   return new Promise((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result as T);
-    request.onerror = () => reject(request.error);
+    request.addEventListener('success', () => resolve(request.result as T));
+    request.addEventListener('error', () => reject(request.error));
   });
 }

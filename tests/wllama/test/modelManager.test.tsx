@@ -1,5 +1,5 @@
 import { ModelManager } from '@inkling/react';
-import { wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
+import { type WllamaEngine, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
@@ -12,7 +12,7 @@ it('<ModelManager> over the real wllama storage lists a downloaded model, delete
   const key = `mm${Date.now().toString(36)}`;
   await fetch(`/__models/config?key=${key}&ranges=1`);
   const url = new URL(`/__models/${key}/${TEST_MODELS.chat.file}`, location.href).href;
-  await (await wllamaEngines({ model: url, wasmUrl })(0, () => {})).unload();
+  await ((await wllamaEngines({ model: url, wasmUrl })(0, () => {})) as WllamaEngine).unload();
   const storage = wllamaModelStorage();
   render(<ModelManager storage={storage} />);
   const row = await waitFor(() => {

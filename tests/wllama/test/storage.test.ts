@@ -106,7 +106,7 @@ describe('a stored model corrupted on disk', () => {
   it('cut short: found on the next load and completed with a range request', async () => {
     const size = await SIZE;
     const model = await served({ ranges: true });
-    await (await model.engines()(0, () => {})).unload();
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
     await rewrite(await firstPart(model.url), (w) => w.truncate(1000));
     expect(await stored(model.url)).toMatchObject({ complete: false, bytes: 1000 });
     const engine = (await model.engines()(0, () => {})) as WllamaEngine;
@@ -118,7 +118,7 @@ describe('a stored model corrupted on disk', () => {
 
   it('bytes flipped in the header: llama.cpp refuses it, it is downloaded again and loads', async () => {
     const model = await served({ ranges: true });
-    await (await model.engines()(0, () => {})).unload();
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
     // The tensor count (bytes 8..15) becomes huge: a file llama.cpp cannot read.
     await rewrite(await firstPart(model.url), async (w) => {
       await w.seek(8);
@@ -139,7 +139,7 @@ describe('a stored model corrupted on disk', () => {
     const bytes = await (await fetch(`/${FILE}`)).arrayBuffer();
     const sha256 = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
     const model = await served({ ranges: true });
-    await (await model.engines({ sha256 })(0, () => {})).unload();
+    await ((await model.engines({ sha256 })(0, () => {})) as WllamaEngine).unload();
     // Deep in the weights (the first part holds the first 8 MiB): llama.cpp would load it without a word.
     const at = 5_000_000;
     await rewrite(await firstPart(model.url), async (w) => {
@@ -154,12 +154,13 @@ describe('a stored model corrupted on disk', () => {
   });
 });
 
-describe('room and storage', () => {
-  const tight = (quota: number) => ({
-    estimate: async () => ({ usage: 0, quota }),
-    getDirectory: () => navigator.storage.getDirectory(),
-  });
+/** navigator.storage with a quota of `quota` bytes and nothing used. */
+const tight = (quota: number) => ({
+  estimate: async () => ({ usage: 0, quota }),
+  getDirectory: () => navigator.storage.getDirectory(),
+});
 
+describe('room and storage', () => {
   it('a model larger than the free space is refused before any request reaches the server', async () => {
     const size = await SIZE;
     const model = await served({ ranges: true });
@@ -202,23 +203,24 @@ describe('room and storage', () => {
     expect(await stored(model.url)).toBeUndefined();
     expect((await answer(engine)).length).toBeGreaterThan(0);
     await engine.unload();
-    await (await model.engines()(0, () => {})).unload();
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
     expect((await model.log()).filter((r) => r.method === 'GET')).toHaveLength(2);
   });
 });
 
-describe('issue 19: wllama load bugs', () => {
-  const corrupt = async (bytes: Uint8Array) => {
-    const pool = new EnginePool({
-      createEngine: wllamaEngines({ model: '/corrupt.gguf', wasmUrl, storage: false, fetch: async () => new Response(bytes as BlobPart) }),
-      size: 1,
-    });
-    await pool.load().catch(() => {});
-    const { phase, error } = pool.getSnapshot();
-    await pool.unload();
-    return { phase, error };
-  };
+/** Loads `bytes` as a model through a pool (in memory, no store); the pool's phase and error after. */
+const corrupt = async (bytes: Uint8Array) => {
+  const pool = new EnginePool({
+    createEngine: wllamaEngines({ model: '/corrupt.gguf', wasmUrl, storage: false, fetch: async () => new Response(bytes as BlobPart) }),
+    size: 1,
+  });
+  await pool.load().catch(() => {});
+  const { phase, error } = pool.getSnapshot();
+  await pool.unload();
+  return { phase, error };
+};
 
+describe('issue 19: wllama load bugs', () => {
   it('a corrupt GGUF (a good header, then garbage) ends the load with a ModelLoadError, not ready', async () => {
     const good = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
     const bad = good.slice(0, good.length);

@@ -45,9 +45,9 @@ function openDb(name: string): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
     const request = indexedDB.open(name, 1);
     // WebLLM's own schema: one store, 'urls', keyed by 'url', holding { url, data }.
-    request.onupgradeneeded = () => request.result.createObjectStore('urls', { keyPath: 'url' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
+    request.addEventListener('upgradeneeded', () => request.result.createObjectStore('urls', { keyPath: 'url' }));
+    request.addEventListener('success', () => resolve(request.result));
+    request.addEventListener('error', () => reject(request.error));
   });
 }
 
