@@ -21,7 +21,7 @@ export class NotEnoughStorageError extends EngineLoadError {
   constructor(model: string, needBytes: number, freeBytes: number, options?: { cause?: unknown }) {
     super(
       `${model} needs ${mb(needBytes)} of storage but this site has ${mb(freeBytes)} free. ` +
-        `Free at least ${mb(needBytes - freeBytes)} (delete stored models you no longer use, or other site data), or pick a smaller model, then load again. Nothing was downloaded.`,
+        `Free at least ${mb(needBytes - freeBytes)} (delete stored models you no longer use, or other site data), or pick a smaller model, then load again. Nothing was stored.`,
       options,
     );
     this.model = model;

@@ -160,6 +160,51 @@ const tight = (quota: number) => ({
   getDirectory: () => navigator.storage.getDirectory(),
 });
 
+/**
+ * navigator.storage whose OPFS writes fail with QuotaExceededError once `limit` bytes were
+ * written: the real directory handles, wrapped, so only the failure is made up.
+ */
+function fullAfter(limit: number) {
+  let written = 0;
+  const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  const file = (handle: FileSystemFileHandle) =>
+    new Proxy(handle, {
+      get(target, key) {
+        if (key !== 'createWritable') {
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (options?: FileSystemCreateWritableOptions) => {
+          const writable = await target.createWritable(options);
+          return {
+            write: async (data: Uint8Array) => {
+              if (written + data.byteLength > limit) throw quota();
+              written += data.byteLength;
+              return writable.write(data as BufferSource);
+            },
+            close: () => writable.close(),
+            abort: () => writable.abort(),
+          };
+        };
+      },
+    });
+  const dir = (handle: FileSystemDirectoryHandle): FileSystemDirectoryHandle =>
+    new Proxy(handle, {
+      get(target, key) {
+        if (key === 'getDirectoryHandle') return async (name: string, o?: FileSystemGetDirectoryOptions) => dir(await target.getDirectoryHandle(name, o));
+        if (key === 'getFileHandle') return async (name: string, o?: FileSystemGetFileOptions) => file(await target.getFileHandle(name, o));
+        if (key === 'entries')
+          return async function* () {
+            for await (const [name, h] of (target as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+              yield [name, h.kind === 'directory' ? dir(h as FileSystemDirectoryHandle) : file(h as FileSystemFileHandle)];
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return { estimate: () => navigator.storage.estimate(), getDirectory: async () => dir(await navigator.storage.getDirectory()) };
+}
+
 describe('room and storage', () => {
   it('a model larger than the free space is refused before any request reaches the server', async () => {
     const size = await SIZE;
@@ -172,6 +217,18 @@ describe('room and storage', () => {
     // Without a catalogue size, a HEAD asks it: still no download.
     await expect(model.engines({ storage: tight(1_000_000) })(0, () => {})).rejects.toBeInstanceOf(NotEnoughStorageError);
     expect((await model.log()).map((r) => r.method)).toEqual(['HEAD']);
+  });
+
+  it('a quota error mid-write is a NotEnoughStorageError, and no half-written model is left', async () => {
+    const model = await served({ ranges: true });
+    const load = model.engines({ storage: fullAfter(2_000_000) })(0, () => {});
+    await expect(load).rejects.toBeInstanceOf(NotEnoughStorageError);
+    await expect(load).rejects.toThrow(/Free at least .* MB.*Nothing was stored/);
+    expect(await stored(model.url)).toBeUndefined();
+    // Room again: the next load downloads it whole and answers.
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
   });
 
   it('where the browser gives no storage, the model loads from memory and the listing says why it cannot', async () => {
