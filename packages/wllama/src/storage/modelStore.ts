@@ -61,6 +61,9 @@ export class ModelStore {
   /** Opens the store; rejects with `StorageUnavailableError` where OPFS is missing or refused. */
   static async open(storage: StorageManagerLike | undefined): Promise<ModelStore> {
     if (typeof storage?.getDirectory !== 'function') throw new StorageUnavailableError('navigator.storage.getDirectory is missing');
+    // Writing from the page needs createWritable (some browsers offer OPFS writes only in workers).
+    const handleClass = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
+    if (handleClass && !('createWritable' in handleClass.prototype)) throw new StorageUnavailableError('files in the origin private file system cannot be written from the page');
     let root: FileSystemDirectoryHandle;
     try {
       root = await (await storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });

@@ -54,7 +54,8 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
     async delete(model: string): Promise<void> {
       const store = await ModelStore.open(manager());
       const url = new URL(model, globalThis.location?.href).href;
-      const entry = await store.entry(url, false);
+      // A folder without its marker is listed by its key: take that too.
+      const entry = (await store.entry(url, false)) ?? (await store.entries()).find((e) => e.key === model);
       if (entry) await removeEntry(store, entry, model);
     },
     async deleteAll(): Promise<void> {
