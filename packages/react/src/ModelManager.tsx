@@ -16,7 +16,7 @@ export function ModelManager(props: ModelManagerProps) {
   const m = useModelManager(props);
   const { status, error, deleting } = m.storage;
   return (
-    <section {...m.rootProps} aria-label={m.labels.title}>
+    <section {...m.rootProps}>
       <h2 className="inkling-model-manager-title">{m.labels.title}</h2>
       {m.roomText ? <p className="inkling-model-manager-room">{m.roomText}</p> : null}
       {m.persistText ? (
