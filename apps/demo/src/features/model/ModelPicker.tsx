@@ -101,7 +101,8 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
           </span>
         ) : null}
       </div>
-      {downloads.freeText ? <span className="model-free">{downloads.freeText}</span> : null}
+      {/* Always there, so the figure arriving a moment later moves nothing. */}
+      <span className="model-free">{downloads.freeText ?? '\u00a0'}</span>
       <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} />
       {value === SELF_HOSTED && editingSelfHosted ? (
         <SelfHostedForm
