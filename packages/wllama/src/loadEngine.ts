@@ -46,16 +46,18 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
   const fetcher = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const reporter = new ProgressReporter(name, request.onProgress, () => performance.now());
   const never = new AbortController().signal;
+  // A missing wasm file stops the download at once (what arrived stays stored for the next load).
+  const wasmFailed = new AbortController();
+  const wasm = checkWasm(options.wasmUrl, signal ?? never);
+  wasm.catch(() => wasmFailed.abort());
   const download = {
     url: new URL(options.model, globalThis.location?.href).href,
     fetch: fetcher,
-    signal: signal ?? never,
+    signal: typeof AbortSignal.any === 'function' ? AbortSignal.any([signal ?? never, wasmFailed.signal]) : (signal ?? never),
     timeoutMs: options.fetchTimeoutMs ?? Number.POSITIVE_INFINITY,
     timers: options.timers ?? globalTimers,
     onBytes: (loaded: number, total: number) => reporter.bytes(loaded, total),
   };
-  const wasm = checkWasm(options.wasmUrl, signal ?? never);
-  wasm.catch(() => {});
   const start = async (blob: Blob): Promise<WllamaEngine> => {
     await wasm;
     reporter.loading();
@@ -80,6 +82,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
     return await start(await fetchModel(download));
   } catch (error) {
     if (signal?.aborted && !(error instanceof LoadCancelledError)) throw cancelled();
+    if (wasmFailed.signal.aborted) await wasm;
     throw error;
   }
 }
