@@ -3,11 +3,14 @@ import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 import { CHROMIUM, chromiumFlags } from '../../e2e/support/chromiumFlags.js';
+import { modelServer } from './modelServer.js';
 
 // The real-engine suite: @inkling/react against wllama (llama.cpp in WebAssembly, on the CPU)
 // on tiny random-weight GGUF models that globalSetup writes to <root>/.test-models, in
 // Debian's Chromium (never a downloaded browser). wllama needs no GPU: --disable-gpu is fine.
 export default defineProject({
+  // /__models/<key>/<file>: the models again, with ranges on or off and a cut on demand (the storage tests).
+  plugins: [modelServer(fileURLToPath(new URL('../../.test-models/', import.meta.url)))],
   resolve: { conditions: ['@inkling/source', ...defaultClientConditions] },
   // globalSetup runs in Node, which Vite resolves as SSR.
   ssr: { resolve: { conditions: ['@inkling/source', ...defaultServerConditions] } },
@@ -16,7 +19,7 @@ export default defineProject({
   // Listed up front: a dependency found mid-run makes Vite reload the page under a running test.
   optimizeDeps: {
     exclude: ['@wllama/wllama'],
-    include: ['react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
+    include: ['@mlc-ai/web-llm', 'react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
   },
   test: {
     name: 'real-engine',

@@ -8,6 +8,7 @@ import { type TranslationTarget, reconnect } from './engine/remotePools.js';
 import { usePoolPhase } from './engine/usePoolPhase.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
+import { StoredModels } from './features/model/StoredModels.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
 import { NotesEditor } from './features/notes/NotesEditor.js';
 import { ServerInspector } from './features/translate/ServerInspector.js';
@@ -61,6 +62,7 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
         </main>
         <aside className="app-inspector" aria-label="Inspectors">
           <PoolInspector title="Engine pool (this device)" />
+          <StoredModels />
           {target.kind === 'device' ? null : <ServerInspector target={target} />}
         </aside>
       </div>

@@ -19,6 +19,9 @@ export { ModelLoadProgress } from './ModelLoadProgress.js';
 export { useModelLoadProgress } from './useModelLoadProgress.js';
 export { PoolInspector } from './PoolInspector.js';
 export { usePoolInspector } from './usePoolInspector.js';
+export { ModelManager } from './ModelManager.js';
+export { useModelManager } from './useModelManager.js';
+export { useModelStorage } from './useModelStorage.js';
 
 // Building blocks the hooks' options take.
 export { inklingKeys } from './core/cacheKeys.js';
@@ -41,6 +44,9 @@ export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } fro
 export type { TranslateListAria, TranslateListLabels, TranslateListProps, TranslateListRow } from './useTranslateList.js';
 export type { ModelLoadProgressAria, ModelLoadProgressLabels, ModelLoadProgressProps } from './useModelLoadProgress.js';
 export type { PoolInspectorProps } from './PoolInspector.js';
+export type { ModelManagerLabels, ModelManagerProps, ModelManagerRow } from './useModelManager.js';
+export type { UseModelStorageResult } from './useModelStorage.js';
+export type { ModelStorageSnapshot } from './core/modelStorageController.js';
 export type { UsePoolInspectorOptions, UsePoolInspectorResult } from './usePoolInspector.js';
 export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './core/inspectPool.js';
 export type { DataAttributes } from './dataAttributes.js';

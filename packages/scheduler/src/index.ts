@@ -8,6 +8,9 @@ export { checkJsonSchema, validateJson } from './jsonSchema.js';
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
 export { requestedSchema } from './responseFormat.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
+export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
+export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
+export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
 export {
   EngineCrashedError,
   EngineError,

@@ -40,3 +40,5 @@ export type {
   WorkerFactory,
   WorkerLike,
 } from './types.js';
+export { webllmModelStorage } from './webllmModelStorage.js';
+export type { WebLLMModelStorageOptions } from './webllmModelStorage.js';

@@ -13,9 +13,15 @@ export class ModelFetchError extends EngineLoadError {
   readonly url: string;
   readonly status: number;
 
-  constructor(url: string, status: number, options?: { cause?: unknown }) {
+  /** `cut: true` when the connection broke mid-download (what arrived is kept: loading again resumes). */
+  constructor(url: string, status: number, options?: { cause?: unknown; cut?: boolean }) {
     const why = status ? `it answered HTTP ${status}` : 'nothing answered (offline, a wrong host, or the server does not allow this origin: CORS)';
-    super(`The model file ${url} could not be fetched: ${why}. Check the URL (a .gguf file) and that this page may fetch it, then load again.`, options);
+    super(
+      options?.cut
+        ? `The download of the model file ${url} was cut off (the connection broke). What arrived is kept; load again to fetch the rest.`
+        : `The model file ${url} could not be fetched: ${why}. Check the URL (a .gguf file) and that this page may fetch it, then load again.`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.url = url;
     this.status = status;
   }

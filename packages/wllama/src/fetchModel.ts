@@ -1,3 +1,4 @@
+import type { PoolTimers } from '@inkling/scheduler';
 import { ModelFetchError } from './errors.js';
 
 /** What `fetchModel` needs. */
@@ -7,65 +8,94 @@ export interface FetchModelRequest {
   signal: AbortSignal;
   /** Longest wait for the response headers; `Infinity` for none. */
   timeoutMs: number;
+  /** Timers for that wait (`globalTimers` from `@inkling/scheduler` in the engines). */
+  timers: PoolTimers;
   /** Called as bytes arrive: received so far, and the size (`0` when unknown). */
   onBytes: (loaded: number, total: number) => void;
 }
 
 /**
- * Downloads a model file into a `Blob`, reporting bytes as they arrive.
- * Rejects with `ModelFetchError` on an error status or no answer, and with
- * the signal's reason when it aborts. The browser's HTTP cache applies, so a
- * server that allows caching makes a second visit fast.
+ * Sends one request for the model file and resolves with its response once
+ * the headers are in. Rejects with `ModelFetchError` (status 0) when nothing
+ * answers within `timeoutMs`, and with the signal's reason when it aborts;
+ * the body keeps streaming under the same signal.
  *
  * @example
- * const blob = await fetchModel({ url, fetch, signal, timeoutMs: Infinity, onBytes: (n, total) => {} });
+ * const response = await requestModel(request, { headers: { range: 'bytes=100-' } });
  */
-export async function fetchModel(request: FetchModelRequest): Promise<Blob> {
-  const { url, signal } = request;
+export async function requestModel(request: Omit<FetchModelRequest, 'onBytes'>, init: RequestInit = {}): Promise<Response> {
+  const { url, signal, timers } = request;
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   signal.addEventListener('abort', onAbort, { once: true });
   if (signal.aborted) onAbort();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (Number.isFinite(request.timeoutMs)) timer = setTimeout(() => controller.abort(new Error('timed out')), request.timeoutMs);
+  let timer: unknown;
+  if (Number.isFinite(request.timeoutMs)) timer = timers.setTimeout(() => controller.abort(new Error('timed out')), request.timeoutMs);
   try {
-    let response: Response;
-    try {
-      response = await request.fetch(url, { signal: controller.signal });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      throw new ModelFetchError(url, 0, { cause: error });
-    } finally {
-      clearTimeout(timer);
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      throw new ModelFetchError(url, response.status);
-    }
-    const total = Number(response.headers.get('content-length') ?? 0) || 0;
-    return await readAll(response, total, request, signal);
-  } finally {
+    return await request.fetch(url, { ...init, signal: controller.signal });
+  } catch (error) {
     signal.removeEventListener('abort', onAbort);
+    if (signal.aborted) throw signal.reason;
+    throw new ModelFetchError(url, 0, { cause: error });
+  } finally {
+    if (timer !== undefined) timers.clearTimeout(timer);
   }
 }
 
-async function readAll(response: Response, total: number, request: FetchModelRequest, signal: AbortSignal): Promise<Blob> {
+/**
+ * Downloads a model file into a `Blob` in memory, reporting bytes as they
+ * arrive: the path where the browser gives no storage (`storage: false`, a
+ * private window). Rejects with `ModelFetchError` on an error status or no
+ * answer, and with the signal's reason when it aborts.
+ *
+ * @example
+ * const blob = await fetchModel({ url, fetch, signal, timeoutMs: Infinity, timers: globalTimers, onBytes: (n, total) => {} });
+ */
+export async function fetchModel(request: FetchModelRequest): Promise<Blob> {
+  const response = await requestModel(request);
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new ModelFetchError(request.url, response.status);
+  }
+  const total = Number(response.headers.get('content-length') ?? 0) || 0;
   const parts: Uint8Array[] = [];
   let loaded = 0;
   request.onBytes(0, total);
-  if (!response.body) return new Blob([await response.arrayBuffer()]);
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      loaded += value.byteLength;
-      request.onBytes(loaded, total);
-    }
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw new ModelFetchError(request.url, 0, { cause: error });
-  }
+  await readBody(response, request.url, request.signal, (chunk) => {
+    parts.push(chunk);
+    loaded += chunk.byteLength;
+    request.onBytes(loaded, total);
+  });
   return new Blob(parts as BlobPart[]);
+}
+
+/**
+ * Reads a response's body chunk by chunk (awaiting `onChunk` before the next
+ * read). A cut connection is a `ModelFetchError`; an abort, the signal's reason.
+ *
+ * @example
+ * await readBody(response, url, signal, async (chunk) => writer.write(chunk));
+ */
+export async function readBody(response: Response, url: string, signal: AbortSignal, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+  if (!response.body) {
+    await onChunk(new Uint8Array(await response.arrayBuffer()));
+    return;
+  }
+  const reader = response.body.getReader();
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new ModelFetchError(url, 0, { cause: error, cut: true });
+    }
+    if (next.done) return;
+    try {
+      await onChunk(next.value);
+    } catch (error) {
+      await reader.cancel().catch(() => {});
+      throw error;
+    }
+  }
 }

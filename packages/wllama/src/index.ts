@@ -14,3 +14,5 @@ export { chooseEngineKind, chooseEngines } from './chooseEngines.js';
 export { cpuModelCatalogue, defaultCpuModel } from './cpuModelCatalogue.js';
 export type { ChooseEngineKindOptions, ChooseEnginesOptions, EngineChoice, EngineKind, WebGPUProbe } from './chooseEngines.js';
 export type { CpuCatalogueModel, CpuModelFeature } from './cpuModelCatalogue.js';
+export { wllamaModelStorage } from './storage/wllamaModelStorage.js';
+export type { WllamaModelStorageOptions } from './storage/wllamaModelStorage.js';

@@ -1,7 +1,9 @@
-import type { LoadProgress } from '@inkling/scheduler';
+import { defaultStorageManager, globalTimers, type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
-import { LoadCancelledError, WasmMissingError, WasmUnsupportedError } from './errors.js';
+import { LoadCancelledError, ModelLoadError, WasmMissingError, WasmUnsupportedError } from './errors.js';
 import { fetchModel } from './fetchModel.js';
+import { defaultLocks } from './storage/modelLock.js';
+import { withStoredModel } from './storage/storedModel.js';
 import { ProgressReporter } from './progressReporter.js';
 import { supportsWasm64 } from './supportsWasm64.js';
 import type { WllamaEnginesOptions } from './types.js';
@@ -20,12 +22,14 @@ export interface LoadEngineRequest {
 type LoadedWllama = WllamaLike & {
   setCompat(compat: null): void;
   loadModel(blobs: Blob[], params: Record<string, unknown>): Promise<void>;
-  getLoadedContextInfo(): { n_embd: number; n_ctx: number };
+  getLoadedContextInfo(): { n_embd: number; n_ctx: number; success?: boolean };
 };
 
 /**
- * Fetches the model (progress in bytes), checks that wllama's wasm file is
- * there, starts a wllama worker and loads the model into it. When `signal`
+ * Fetches the model (progress in bytes) into the origin's storage, or takes
+ * the stored copy once it is checked (see `withStoredModel`), checks that
+ * wllama's wasm file is there, starts a wllama worker and loads the model
+ * into it; a file llama.cpp refuses is a `ModelLoadError`. When `signal`
  * aborts, the download stops, the worker is terminated and this rejects with
  * `LoadCancelledError`; an engine is only handed over if it really loaded.
  *
@@ -42,25 +46,51 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
   const fetcher = options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
   const reporter = new ProgressReporter(name, request.onProgress, () => performance.now());
   const never = new AbortController().signal;
-  let blob: Blob;
+  // A missing wasm file stops the download at once (what arrived stays stored for the next load).
+  const wasmFailed = new AbortController();
+  const wasm = checkWasm(options.wasmUrl, signal ?? never);
+  wasm.catch(() => wasmFailed.abort());
+  const download = {
+    url: new URL(options.model, globalThis.location?.href).href,
+    fetch: fetcher,
+    signal: typeof AbortSignal.any === 'function' ? AbortSignal.any([signal ?? never, wasmFailed.signal]) : (signal ?? never),
+    timeoutMs: options.fetchTimeoutMs ?? Number.POSITIVE_INFINITY,
+    timers: options.timers ?? globalTimers,
+    onBytes: (loaded: number, total: number) => reporter.bytes(loaded, total),
+  };
+  const start = async (blob: Blob): Promise<WllamaEngine> => {
+    await wasm;
+    reporter.loading();
+    const engine = await startWllama(blob, options, signal, name);
+    reporter.ready();
+    return engine;
+  };
+  const storage = options.storage === false ? undefined : (options.storage ?? defaultStorageManager());
   try {
-    [blob] = await Promise.all([
-      fetchModel({
-        url: options.model,
-        fetch: fetcher,
-        signal: signal ?? never,
-        timeoutMs: options.fetchTimeoutMs ?? Number.POSITIVE_INFINITY,
-        onBytes: (loaded, total) => reporter.bytes(loaded, total),
-      }),
-      checkWasm(options.wasmUrl, signal ?? never),
-    ]);
+    if (storage !== undefined) {
+      try {
+        return await withStoredModel(
+          { ...download, name, storage, locks: defaultLocks(), sizeBytes: options.sizeBytes, sha256: options.sha256, now: () => Date.now() },
+          start,
+          (error) => error instanceof ModelLoadError,
+        );
+      } catch (error) {
+        // No storage in this browser (a private window): download into memory as before.
+        if (!(error instanceof StorageUnavailableError)) throw error;
+      }
+    }
+    return await start(await fetchModel(download));
   } catch (error) {
-    if (signal?.aborted) throw cancelled();
+    if (signal?.aborted && !(error instanceof LoadCancelledError)) throw cancelled();
+    if (wasmFailed.signal.aborted) await wasm;
     throw error;
   }
-  reporter.loading();
+}
+
+/** Starts a wllama worker and loads the model into it; an engine is only handed over if it really loaded. */
+async function startWllama(blob: Blob, options: WllamaEnginesOptions, signal: AbortSignal | undefined, name: string): Promise<WllamaEngine> {
   const { Wllama } = await import('@wllama/wllama');
-  if (signal?.aborted) throw cancelled();
+  if (signal?.aborted) throw new LoadCancelledError(name, { cause: signal.reason });
   const watch = new WorkerWatch();
   const quiet = options.verbose !== true;
   const wllama = new Wllama(
@@ -81,9 +111,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...options.loadParams,
   };
-  await loadCancellable(wllama, watch, blob, params, signal, name);
-  const info = wllama.getLoadedContextInfo();
-  reporter.ready();
+  const info = await loadCancellable(wllama, watch, blob, params, signal, name);
   return new WllamaEngine(wllama, watch, {
     model: options.model,
     threads,
@@ -100,7 +128,7 @@ async function loadCancellable(
   params: Record<string, unknown>,
   signal: AbortSignal | undefined,
   name: string,
-): Promise<void> {
+): Promise<{ n_embd: number; n_ctx: number }> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(new LoadCancelledError(name, { cause: signal?.reason }));
@@ -110,6 +138,14 @@ async function loadCancellable(
   try {
     await Promise.race([watch.race(wllama.loadModel([blob], params)), aborted]);
     if (signal?.aborted) throw new LoadCancelledError(name, { cause: signal.reason });
+    // wllama 3.13 resolves loadModel with a failed context (success false, n_ctx 0) for a file llama.cpp refused.
+    const info = wllama.getLoadedContextInfo();
+    if (info.success === false || !(info.n_ctx > 0)) {
+      throw new ModelLoadError(
+        `llama.cpp could not load ${name}: the file is not a model it can read (corrupt, cut short, or not a GGUF). A stored copy is downloaded again on the next load; if this persists, check the URL.`,
+      );
+    }
+    return info;
   } catch (reason) {
     // Not awaited: the caller hears at once; terminating the worker frees everything.
     void wllama.exit().catch(() => {});

@@ -1,4 +1,4 @@
-import type { Engine, LoadProgress } from '@inkling/scheduler';
+import type { Engine, LoadProgress, PoolTimers, StorageManagerLike } from '@inkling/scheduler';
 
 /** Options of `wllamaEngines(...)`. */
 export interface WllamaEnginesOptions {
@@ -42,6 +42,31 @@ export interface WllamaEnginesOptions {
   fetch?: (input: string, init: RequestInit) => Promise<Response>;
   /** Show llama.cpp's own log in the console. Default `false`. */
   verbose?: boolean;
+  /**
+   * Where the model file is kept between visits: the origin private file
+   * system of this `navigator.storage`. A cut download resumes from what is
+   * stored (HTTP ranges where the server allows them), a partial or corrupt
+   * copy is found and downloaded again, and one tab downloads while others
+   * wait (Web Locks). `false` downloads into memory on every load; where the
+   * browser has no storage (a private window), loads do that by themselves.
+   * `wllamaModelStorage()` lists and deletes what is stored.
+   * Default: `navigator.storage`, looked up when loading.
+   */
+  storage?: StorageManagerLike | false;
+  /**
+   * The model file's size in bytes, from your catalogue: the free-space check
+   * before the download then needs no `HEAD` request. Default: from the
+   * stored copy or a `HEAD` request.
+   */
+  sizeBytes?: number;
+  /**
+   * The file's SHA-256 (64 hex digits): a stored copy is checked against it
+   * before each load and downloaded again when it differs (the file is read
+   * whole for this). Default: none (size and GGUF header are checked).
+   */
+  sha256?: string;
+  /** Timers for `fetchTimeoutMs`. Default: `globalTimers` from `@inkling/scheduler`. */
+  timers?: PoolTimers;
 }
 
 /** A load progress report of a wllama engine: bytes of the model file, then loading it. */

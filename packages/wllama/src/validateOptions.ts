@@ -40,6 +40,15 @@ export function validateOptions(options: WllamaEnginesOptions): void {
   if (options.fetch !== undefined && typeof options.fetch !== 'function') {
     throw new InvalidOptionError('wllamaEngines() "fetch" must be a function.');
   }
+  if (options.sizeBytes !== undefined && !(Number.isSafeInteger(options.sizeBytes) && options.sizeBytes > 0)) {
+    throw new InvalidOptionError(`wllamaEngines() "sizeBytes" must be the model file's size, a whole number of bytes above 0; it got ${shown(options.sizeBytes)}.`);
+  }
+  if (options.sha256 !== undefined && !(typeof options.sha256 === 'string' && /^[0-9a-f]{64}$/i.test(options.sha256))) {
+    throw new InvalidOptionError(`wllamaEngines() "sha256" must be the file's SHA-256 as 64 hex digits; it got ${shown(options.sha256)}.`);
+  }
+  if (options.storage !== undefined && options.storage !== false && (typeof options.storage !== 'object' || options.storage === null)) {
+    throw new InvalidOptionError('wllamaEngines() "storage" must be navigator.storage (or a StorageManager like it), or false to keep models in memory only.');
+  }
   if (options.loadParams !== undefined && (typeof options.loadParams !== 'object' || options.loadParams === null)) {
     throw new InvalidOptionError('wllamaEngines() "loadParams" must be an object of wllama LoadModelParams, e.g. { n_batch: 512 }.');
   }

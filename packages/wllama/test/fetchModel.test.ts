@@ -1,3 +1,4 @@
+import { globalTimers, type PoolTimers } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { ModelFetchError } from '../src/errors.js';
 import { fetchModel } from '../src/fetchModel.js';
@@ -27,6 +28,7 @@ describe('fetchModel', () => {
       fetch: async () => streamed([bytes(3), bytes(5)], { 'content-length': '8' }),
       signal: new AbortController().signal,
       timeoutMs: Number.POSITIVE_INFINITY,
+      timers: globalTimers,
       onBytes: (loaded, total) => seen.push([loaded, total]),
     });
     expect(blob.size).toBe(8);
@@ -38,13 +40,18 @@ describe('fetchModel', () => {
   });
 
   it('an error status is a ModelFetchError with the status and the URL', async () => {
-    const load = fetchModel({ url, fetch: async () => new Response('no', { status: 404 }), signal: new AbortController().signal, timeoutMs: 1000, onBytes: () => {} });
+    const load = fetchModel({ url, fetch: async () => new Response('no', { status: 404 }), signal: new AbortController().signal, timeoutMs: 1000, timers: globalTimers, onBytes: () => {} });
     await expect(load).rejects.toMatchObject({ name: 'ModelFetchError', status: 404, url });
     await expect(load).rejects.toThrow(/HTTP 404/);
   });
 
   it('no answer within fetchTimeoutMs is a ModelFetchError with status 0', async () => {
-    const load = fetchModel({ url, fetch: never, signal: new AbortController().signal, timeoutMs: 20, onBytes: () => {} });
+    // Injected timers: the wait ends when the test says, with no real clock.
+    const pending: Array<{ callback: () => void; ms: number }> = [];
+    const timers: PoolTimers = { setTimeout: (callback, ms) => pending.push({ callback, ms }), clearTimeout: () => {} };
+    const load = fetchModel({ url, fetch: never, signal: new AbortController().signal, timeoutMs: 20, timers, onBytes: () => {} });
+    expect(pending.map((p) => p.ms)).toEqual([20]);
+    pending[0]!.callback();
     await expect(load).rejects.toBeInstanceOf(ModelFetchError);
     await expect(load).rejects.toMatchObject({ status: 0 });
   });
@@ -57,7 +64,7 @@ describe('fetchModel', () => {
         requestSignal = init.signal ?? undefined;
         init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
-    const load = fetchModel({ url, fetch: pending, signal: controller.signal, timeoutMs: Number.POSITIVE_INFINITY, onBytes: () => {} });
+    const load = fetchModel({ url, fetch: pending, signal: controller.signal, timeoutMs: Number.POSITIVE_INFINITY, timers: globalTimers, onBytes: () => {} });
     const reason = new Error('unloaded');
     controller.abort(reason);
     await expect(load).rejects.toBe(reason);

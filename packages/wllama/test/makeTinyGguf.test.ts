@@ -69,7 +69,7 @@ describe('makeTinyGguf', () => {
 });
 
 describe('testVocabulary', () => {
-  it('holds every common word with and without the space marker, every ASCII byte, and no duplicates', () => {
+  it('holds every common word with and without the space marker, all 256 byte tokens (byte fallback for any text), and no duplicates', () => {
     const { tokens, types, scores } = testVocabulary();
     expect(new Set(tokens).size).toBe(tokens.length);
     expect(tokens.length).toBe(types.length);
@@ -78,7 +78,9 @@ describe('testVocabulary', () => {
     const pieces = new Set(tokens);
     const missing = commonWords.filter((word) => !pieces.has(`\u2581${word}`) || !pieces.has(word));
     expect(missing).toEqual([]);
-    expect(tokens.filter((_, i) => types[i] === 6)).toHaveLength(128);
+    const bytes = tokens.filter((_, i) => types[i] === 6);
+    expect(bytes).toHaveLength(256);
+    expect([bytes[0], bytes[0x7f], bytes[0x80], bytes[0xff]]).toEqual(['<0x00>', '<0x7F>', '<0x80>', '<0xFF>']);
   });
 });
 

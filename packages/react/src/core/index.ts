@@ -11,6 +11,7 @@ export { ObjectController } from './object/objectController.js';
 export { parsePartialJson } from './object/partialJson.js';
 export { resolveObjectSchema } from './object/objectSchema.js';
 export { Store } from './store.js';
+export { ModelStorageController } from './modelStorageController.js';
 export { StreamedJob } from './streamedJob.js';
 export { retainPool } from './poolLease.js';
 export { fetchEmbeddings } from './fetchEmbeddings.js';

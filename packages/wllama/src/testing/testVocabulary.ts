@@ -23,9 +23,9 @@ const CAPITALISED = 300;
 
 /**
  * The test model's vocabulary, in llama.cpp's SentencePiece form: `<unk>`,
- * `<s>`, `</s>`; byte tokens `<0x00>`..`<0x7F>` so any ASCII text tokenizes
- * (other characters become `<unk>`, and the model can only ever emit ASCII,
- * so its output is always valid UTF-8); every printable ASCII character; and
+ * `<s>`, `</s>`; the 256 byte tokens `<0x00>`..`<0xFF>`, so any text
+ * tokenizes (a character outside ASCII becomes its UTF-8 bytes: llama.cpp's
+ * byte fallback); every printable ASCII character; and
  * each common word with and without the space marker, with every prefix of
  * those pieces, since SentencePiece builds a piece by merging neighbours that
  * are themselves pieces. Longer pieces score higher, so merging goes on to
@@ -50,7 +50,7 @@ export function testVocabulary(): TestVocabulary {
   add('<unk>', 0, TYPE.UNKNOWN);
   add('<s>', 0, TYPE.CONTROL);
   add('</s>', 0, TYPE.CONTROL);
-  for (let b = 0; b < 128; b += 1) add(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`, 0, TYPE.BYTE);
+  for (let b = 0; b < 256; b += 1) add(`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`, 0, TYPE.BYTE);
   for (let c = 32; c < 127; c += 1) add(c === 32 ? SPACE_MARK : String.fromCharCode(c), 1, TYPE.NORMAL);
   for (const [rank, word] of commonWords.entries()) {
     const variants = [SPACE_MARK + word, word];

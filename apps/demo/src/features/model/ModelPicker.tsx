@@ -1,10 +1,11 @@
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
 import { chooseEngineKind } from '@inkling/wllama';
 import { useId, useState } from 'react';
-import { CPU_MODELS, cpuModelLabel } from '../../engine/cpuModels.js';
+import { CPU_MODELS } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
 import { EngineStatus } from './EngineStatus.js';
 import { SelfHostedForm } from './SelfHostedForm.js';
+import { useCpuDownloads } from './useCpuDownloads.js';
 
 const SIMULATED = 'simulated';
 const SELF_HOSTED = 'self-hosted';
@@ -28,13 +29,13 @@ function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport 
   return gpu?.supported && model.shaderF16 && !gpu.shaderF16 ? `${name} (needs shader-f16)` : name;
 }
 
-/** The CPU models (llama.cpp in WebAssembly), which run in every browser with WebAssembly. */
-function CpuOptions() {
+/** The CPU models (llama.cpp in WebAssembly), which run in every browser with WebAssembly: each says whether it is downloaded. */
+function CpuOptions({ note }: { note: (url: string, sizeMB: number | null) => string }) {
   return (
     <optgroup label="On this device (CPU, llama.cpp)">
       {CPU_MODELS.map((m) => (
         <option key={m.choice.model} value={CPU + m.choice.model}>
-          {cpuModelLabel(m)}
+          {`${m.choice.model.replace(/-(q8_0|Q4_K_M)$/i, '')} · ${note(m.choice.url, m.sizeMB)}`}
         </option>
       ))}
     </optgroup>
@@ -55,6 +56,7 @@ function choiceFor(value: string): EngineChoice {
 export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }: ModelPickerProps) {
   const id = useId();
   const [editingSelfHosted, setEditingSelfHosted] = useState(false);
+  const downloads = useCpuDownloads();
   const noGpu = gpu !== null && !gpu.supported;
   const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
   const current =
@@ -77,7 +79,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
               Choose an engine that runs here
             </option>
           ) : null}
-          {cpuFirst ? <CpuOptions /> : null}
+          {cpuFirst ? <CpuOptions note={downloads.note} /> : null}
           <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
@@ -87,7 +89,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
                 </option>
               ))}
           </optgroup>
-          {cpuFirst ? null : <CpuOptions />}
+          {cpuFirst ? null : <CpuOptions note={downloads.note} />}
           <option value={SELF_HOSTED} disabled={noGpu}>
             Self-hosted model…
           </option>
@@ -99,6 +101,8 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
           </span>
         ) : null}
       </div>
+      {/* Always there, so the figure arriving a moment later moves nothing. */}
+      <span className="model-free">{downloads.freeText ?? '\u00a0'}</span>
       <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} />
       {value === SELF_HOSTED && editingSelfHosted ? (
         <SelfHostedForm

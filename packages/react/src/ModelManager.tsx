@@ -1,0 +1,55 @@
+import { type ModelManagerProps, useModelManager } from './useModelManager.js';
+
+/**
+ * The models stored on this device: each with its size (or how much of a
+ * partial download is there) and a Delete button that asks first; the
+ * storage used and free; whether the browser keeps them, with a button to
+ * ask it to. Unstyled; `data-status` is `loading | ready | error`,
+ * `data-persisted` says whether storage is kept, each row has `data-complete`.
+ * Needs no `<PoolProvider>`.
+ *
+ * @example
+ * const storage = wllamaModelStorage(); // at module scope
+ * <ModelManager storage={storage} />
+ */
+export function ModelManager(props: ModelManagerProps) {
+  const m = useModelManager(props);
+  const { status, error, deleting } = m.storage;
+  return (
+    <section {...m.rootProps}>
+      <h2 className="inkling-model-manager-title">{m.labels.title}</h2>
+      {m.roomText ? <p className="inkling-model-manager-room">{m.roomText}</p> : null}
+      {m.persistText ? (
+        <p className="inkling-model-manager-persist">
+          {m.persistText} {m.storage.persisted === false ? <button {...m.persistButtonProps} /> : null}
+        </p>
+      ) : null}
+      {status === 'loading' ? <p className="inkling-model-manager-loading">{m.labels.loading}</p> : null}
+      {status !== 'loading' && m.rows.length === 0 ? <p className="inkling-model-manager-empty">{m.labels.empty}</p> : null}
+      {m.rows.length > 0 ? (
+        <ul className="inkling-model-manager-list">
+          {m.rows.map((row) => (
+            <li key={row.model.model} {...row.rowProps}>
+              <span className="inkling-model-manager-name">{row.name}</span>{' '}
+              <span className="inkling-model-manager-size">{row.sizeText}</span>{' '}
+              {deleting === row.model.model ? <span>{m.labels.deleting}</span> : <button {...row.deleteButtonProps} />}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {m.confirmText ? (
+        <div className="inkling-model-manager-confirm" role="alertdialog" aria-label={m.confirmText}>
+          <p>{m.confirmText}</p>
+          <button {...m.confirmButtonProps} /> <button {...m.cancelButtonProps} />
+        </div>
+      ) : m.rows.length > 1 ? (
+        <button {...m.deleteAllButtonProps} />
+      ) : null}
+      {status === 'error' && error ? (
+        <p className="inkling-model-manager-error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

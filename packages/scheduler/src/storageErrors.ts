@@ -1,0 +1,65 @@
+import { EngineLoadError, InklingError } from './errors.js';
+
+const mb = (bytes: number) => `${Math.ceil(bytes / 1_000_000)} MB`;
+
+/**
+ * A model does not fit in the storage this origin has left: refused before
+ * the first byte is fetched. `needBytes` is what the download still needs,
+ * `freeBytes` what the browser says is free (`navigator.storage.estimate()`).
+ *
+ * @example
+ * if (error instanceof NotEnoughStorageError) show(`Free ${error.shortBytes} bytes, then load again.`);
+ */
+export class NotEnoughStorageError extends EngineLoadError {
+  override name = 'NotEnoughStorageError';
+  readonly model: string;
+  readonly needBytes: number;
+  readonly freeBytes: number;
+  /** `needBytes - freeBytes`: what must be freed. */
+  readonly shortBytes: number;
+
+  constructor(model: string, needBytes: number, freeBytes: number, options?: { cause?: unknown }) {
+    super(
+      `${model} needs ${mb(needBytes)} of storage but this site has ${mb(freeBytes)} free. ` +
+        `Free at least ${mb(needBytes - freeBytes)} (delete stored models you no longer use, or other site data), or pick a smaller model, then load again. Nothing was stored.`,
+      options,
+    );
+    this.model = model;
+    this.needBytes = needBytes;
+    this.freeBytes = freeBytes;
+    this.shortBytes = Math.max(0, needBytes - freeBytes);
+  }
+}
+
+/**
+ * This browser gives the page no storage for models (a private window, an
+ * embedded browser without `navigator.storage`, storage blocked in settings).
+ * Loads still work, downloading each time; listing and deleting cannot.
+ *
+ * @example
+ * storage.read().catch((e) => { if (e instanceof StorageUnavailableError) hideModelManager(); });
+ */
+export class StorageUnavailableError extends InklingError {
+  override name = 'StorageUnavailableError';
+
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`Model storage is not available in this browser (${what}); a private window or blocked site data does this. Models download again on each visit.`, options);
+  }
+}
+
+/**
+ * A stored model cannot be deleted now: this or another tab is downloading or
+ * loading it. Nothing was deleted.
+ *
+ * @example
+ * try { await storage.delete(url); } catch (e) { if (e instanceof ModelInUseError) show('Wait for the download to end.'); }
+ */
+export class ModelInUseError extends InklingError {
+  override name = 'ModelInUseError';
+  readonly model: string;
+
+  constructor(model: string, options?: { cause?: unknown }) {
+    super(`${model} is being downloaded or loaded (in this or another tab), so it was not deleted. Try again when the load ends, or unload the pools using it.`, options);
+    this.model = model;
+  }
+}

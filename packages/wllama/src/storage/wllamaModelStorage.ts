@@ -1,0 +1,83 @@
+import {
+  defaultStorageManager,
+  ModelInUseError,
+  type ModelStorage,
+  type ModelStorageState,
+  requestPersistence,
+  type StorageManagerLike,
+  storagePersisted,
+  storageRoom,
+  type StoredModel,
+} from '@inkling/scheduler';
+import { defaultLocks, type LockManagerLike, withModelLock } from './modelLock.js';
+import { type ModelEntry, ModelStore } from './modelStore.js';
+
+/** Options of `wllamaModelStorage`. */
+export interface WllamaModelStorageOptions {
+  /** The storage the engines use (their `storage` option). Default: `navigator.storage`, looked up when used. */
+  storage?: StorageManagerLike;
+  /** Web Locks, so a model being downloaded or loaded in any tab is not deleted. Default: `navigator.locks`, looked up when used. */
+  locks?: LockManagerLike;
+}
+
+/**
+ * The wllama models stored in this origin (by `wllamaEngines`, in the origin
+ * private file system) as a `ModelStorage`: list them with their size and
+ * whether they are whole, delete one or all, ask the browser to keep them.
+ * A model being downloaded or loaded in any tab is not deleted
+ * (`ModelInUseError`); one already loaded keeps running from memory, and the
+ * next load downloads it again. Where the browser gives no storage, `read()`
+ * rejects with `StorageUnavailableError`.
+ *
+ * @example
+ * const storage = wllamaModelStorage();
+ * const { models } = await storage.read();
+ * await storage.delete(models[0].model);
+ */
+export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): ModelStorage {
+  const manager = () => options.storage ?? defaultStorageManager();
+  const locks = () => options.locks ?? defaultLocks();
+  const removeEntry = async (store: ModelStore, entry: ModelEntry, model: string) => {
+    const done = await withModelLock(locks(), entry.key, { ifAvailable: true }, async (held) => {
+      if (held) await store.remove(entry.key);
+      return held;
+    });
+    if (!done) throw new ModelInUseError(model);
+  };
+  return {
+    async read(): Promise<ModelStorageState> {
+      const store = await ModelStore.open(manager());
+      const models = (await store.entries()).map(describe).filter((m): m is StoredModel => m !== undefined);
+      models.sort((a, b) => (b.lastUsed ?? 0) - (a.lastUsed ?? 0));
+      return { models, room: await storageRoom(manager()), persisted: await storagePersisted(manager()) };
+    },
+    async delete(model: string): Promise<void> {
+      const store = await ModelStore.open(manager());
+      const url = new URL(model, globalThis.location?.href).href;
+      // A folder without its marker is listed by its key: take that too.
+      const entry = (await store.entry(url, false)) ?? (await store.entries()).find((e) => e.key === model);
+      if (entry) await removeEntry(store, entry, model);
+    },
+    async deleteAll(): Promise<void> {
+      const store = await ModelStore.open(manager());
+      let busy: ModelInUseError | undefined;
+      for (const entry of await store.entries()) {
+        try {
+          await removeEntry(store, entry, entry.meta?.url ?? entry.key);
+        } catch (error) {
+          if (!(error instanceof ModelInUseError)) throw error;
+          busy ??= error;
+        }
+      }
+      if (busy) throw busy;
+    },
+    persist: () => requestPersistence(manager()),
+  };
+}
+
+function describe(entry: ModelEntry): StoredModel | undefined {
+  // A folder without its marker's URL is a download that never wrote its first byte.
+  if (!entry.meta) return entry.bytes > 0 ? { model: entry.key, bytes: entry.bytes, totalBytes: undefined, complete: false, lastUsed: undefined } : undefined;
+  const { url, totalBytes, complete, lastUsed } = entry.meta;
+  return { model: url, bytes: entry.bytes, totalBytes, complete: complete && totalBytes === entry.bytes, lastUsed };
+}

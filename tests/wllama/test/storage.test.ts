@@ -1,0 +1,303 @@
+import { type ChatCompletionChunk, EnginePool, ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from '@inkling/scheduler';
+import { ModelFetchError, ModelLoadError, type WllamaEngine, type WllamaLoadProgress, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
+import { describe, expect, it } from 'vitest';
+import { testEngines, wasmUrl } from './engines.js';
+import { TEST_MODELS } from './testModels.js';
+
+// The model store against a local server that counts the bytes it sends, can cut a download
+// and can refuse ranges (modelServer.ts). A "reload" is a new wllamaEngines(): nothing but the
+// origin's storage survives between the two loads, as nothing else survives a page reload.
+
+interface ServedRequest {
+  method: string;
+  range: string | undefined;
+  status: number;
+  bytesSent: number;
+}
+
+const FILE = TEST_MODELS.chat.file;
+let counter = 0;
+
+/** A model URL of its own (so its own stored copy), served as `config` says. */
+async function served(config: { ranges: boolean; cut?: number }) {
+  const key = `k${Date.now().toString(36)}${(counter += 1)}`;
+  await fetch(`/__models/config?key=${key}&ranges=${config.ranges ? 1 : 0}${config.cut === undefined ? '' : `&cut=${config.cut}`}`);
+  const url = new URL(`/__models/${key}/${FILE}`, location.href).href;
+  const log = async (): Promise<ServedRequest[]> => (await fetch(`/__models/log?key=${key}`)).json();
+  return { url, log, engines: (options = {}) => wllamaEngines({ model: url, wasmUrl, seed: 7, ...options }) };
+}
+
+const SIZE = fetch(`/${FILE}`, { method: 'HEAD' }).then((r) => Number(r.headers.get('content-length')));
+
+async function answer(engine: WllamaEngine, content = 'Write a short note about the weather.'): Promise<string> {
+  let text = '';
+  const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content }], max_tokens: 4, stream: true });
+  for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) text += chunk.choices[0]?.delta.content ?? '';
+  return text;
+}
+
+async function stored(url: string) {
+  return (await wllamaModelStorage().read()).models.find((m) => m.model === url);
+}
+
+/** The OPFS file of a stored model's first part (the store's layout: a folder per model, parts named by offset). */
+async function firstPart(url: string): Promise<FileSystemFileHandle> {
+  const root = await (await navigator.storage.getDirectory()).getDirectoryHandle('inkling-wllama-models');
+  for await (const [, dir] of (root as unknown as { entries(): AsyncIterable<[string, FileSystemDirectoryHandle]> }).entries()) {
+    const meta = await (await (await dir.getFileHandle('meta.json')).getFile()).text().catch(() => '{}');
+    if (JSON.parse(meta).url === url) return dir.getFileHandle('part-000000000000000');
+  }
+  throw new Error(`no stored folder for ${url}`);
+}
+
+async function rewrite(handle: FileSystemFileHandle, change: (w: FileSystemWritableFileStream) => Promise<void>) {
+  const writable = await handle.createWritable({ keepExistingData: true });
+  await change(writable);
+  await writable.close();
+}
+
+describe('a download cut at 40%', () => {
+  it('with ranges, the next load fetches only the rest (counted at the server), loads and answers', async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true, cut: 0.4 });
+    await expect(model.engines()(0, () => {})).rejects.toBeInstanceOf(ModelFetchError);
+    const partial = await stored(model.url);
+    expect(partial).toMatchObject({ complete: false, totalBytes: size });
+    expect(partial!.bytes).toBeGreaterThan(size * 0.2);
+    expect(partial!.bytes).toBeLessThanOrEqual(Math.floor(size * 0.4));
+
+    const progress: WllamaLoadProgress[] = [];
+    const engine = (await model.engines()(0, (p) => progress.push(p as WllamaLoadProgress))) as WllamaEngine;
+    const log = await model.log();
+    // A HEAD first (no catalogue size: the room check asks it), none on the resume (the stored marker knows the size).
+    expect(log.map((r) => [r.method, r.status])).toEqual([['HEAD', 200], ['GET', 200], ['GET', 206]]);
+    log.shift();
+    expect(log[1]!.range).toBe(`bytes=${partial!.bytes}-`);
+    expect(log[1]!.bytesSent).toBe(size - partial!.bytes);
+    // Progress counts the stored bytes from its first report and never goes back.
+    const fetched = progress.filter((p) => p.phase === 'fetch').map((p) => p.loadedBytes);
+    expect(fetched[0]).toBe(partial!.bytes);
+    expect(fetched).toEqual(fetched.toSorted((a, b) => a - b));
+    expect(progress.at(-1)).toMatchObject({ phase: 'ready', loadedBytes: size, totalBytes: size });
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size });
+    await engine.unload();
+  });
+
+  it('without ranges, the next load starts over cleanly, loads and answers', async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: false, cut: 0.4 });
+    await expect(model.engines()(0, () => {})).rejects.toBeInstanceOf(ModelFetchError);
+    const partial = await stored(model.url);
+    expect(partial).toMatchObject({ complete: false });
+    expect(partial!.bytes).toBeGreaterThan(size * 0.2);
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    const log = (await model.log()).filter((r) => r.method === 'GET');
+    expect(log.map((r) => [r.status, r.range])).toEqual([[200, undefined], [200, `bytes=${partial!.bytes}-`]]);
+    expect(log[1]!.bytesSent).toBe(size);
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    // No leftover of the cut download: exactly the file.
+    expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size, totalBytes: size });
+    await engine.unload();
+  });
+});
+
+describe('a stored model corrupted on disk', () => {
+  it('cut short: found on the next load and completed with a range request', async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true });
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
+    await rewrite(await firstPart(model.url), (w) => w.truncate(1000));
+    expect(await stored(model.url)).toMatchObject({ complete: false, bytes: 1000 });
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    const log = await model.log();
+    expect(log.at(-1)).toMatchObject({ range: 'bytes=1000-', status: 206, bytesSent: size - 1000 });
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+  });
+
+  it('bytes flipped in the header: llama.cpp refuses it, it is downloaded again and loads', async () => {
+    const model = await served({ ranges: true });
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
+    // The tensor count (bytes 8..15) becomes huge: a file llama.cpp cannot read.
+    await rewrite(await firstPart(model.url), async (w) => {
+      await w.seek(8);
+      await w.write(new Uint8Array(8).fill(0x7f));
+    });
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    // Downloaded again whole (the stored copy was whole, so there was nothing to resume).
+    expect((await model.log()).filter((r) => r.method === 'GET').map((r) => [r.status, r.range])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    expect(await stored(model.url)).toMatchObject({ complete: true });
+    await engine.unload();
+  });
+
+  it('one byte flipped in the weights: the SHA-256 from the catalogue finds it before llama.cpp reads it', async () => {
+    const bytes = await (await fetch(`/${FILE}`)).arrayBuffer();
+    const sha256 = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+    const model = await served({ ranges: true });
+    await ((await model.engines({ sha256 })(0, () => {})) as WllamaEngine).unload();
+    // Deep in the weights (the first part holds the first 8 MiB): llama.cpp would load it without a word.
+    const at = 5_000_000;
+    await rewrite(await firstPart(model.url), async (w) => {
+      await w.seek(at);
+      await w.write(new Uint8Array([new Uint8Array(bytes)[at]! ^ 0xff]));
+    });
+    expect(await stored(model.url)).toMatchObject({ complete: true });
+    const engine = (await model.engines({ sha256 })(0, () => {})) as WllamaEngine;
+    expect((await model.log()).filter((r) => r.method === 'GET').map((r) => r.bytesSent)).toEqual([bytes.byteLength, bytes.byteLength]);
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+  });
+});
+
+/** navigator.storage with a quota of `quota` bytes and nothing used. */
+const tight = (quota: number) => ({
+  estimate: async () => ({ usage: 0, quota }),
+  getDirectory: () => navigator.storage.getDirectory(),
+});
+
+/**
+ * navigator.storage whose OPFS writes fail with QuotaExceededError once `limit` bytes were
+ * written: the real directory handles, wrapped, so only the failure is made up.
+ */
+function fullAfter(limit: number) {
+  let written = 0;
+  const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  const file = (handle: FileSystemFileHandle) =>
+    new Proxy(handle, {
+      get(target, key) {
+        if (key !== 'createWritable') {
+          const value = Reflect.get(target, key);
+          return typeof value === 'function' ? value.bind(target) : value;
+        }
+        return async (options?: FileSystemCreateWritableOptions) => {
+          const writable = await target.createWritable(options);
+          return {
+            write: async (data: Uint8Array) => {
+              if (written + data.byteLength > limit) throw quota();
+              written += data.byteLength;
+              return writable.write(data as BufferSource);
+            },
+            close: () => writable.close(),
+            abort: () => writable.abort(),
+          };
+        };
+      },
+    });
+  const dir = (handle: FileSystemDirectoryHandle): FileSystemDirectoryHandle =>
+    new Proxy(handle, {
+      get(target, key) {
+        if (key === 'getDirectoryHandle') return async (name: string, o?: FileSystemGetDirectoryOptions) => dir(await target.getDirectoryHandle(name, o));
+        if (key === 'getFileHandle') return async (name: string, o?: FileSystemGetFileOptions) => file(await target.getFileHandle(name, o));
+        if (key === 'entries')
+          return async function* () {
+            for await (const [name, h] of (target as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+              yield [name, h.kind === 'directory' ? dir(h as FileSystemDirectoryHandle) : file(h as FileSystemFileHandle)];
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  return { estimate: () => navigator.storage.estimate(), getDirectory: async () => dir(await navigator.storage.getDirectory()) };
+}
+
+describe('room and storage', () => {
+  it('a model larger than the free space is refused before any request reaches the server', async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true });
+    const load = model.engines({ storage: tight(1_000_000), sizeBytes: size })(0, () => {});
+    await expect(load).rejects.toBeInstanceOf(NotEnoughStorageError);
+    await expect(load).rejects.toMatchObject({ needBytes: size, freeBytes: 1_000_000 });
+    await expect(load).rejects.toThrow(/needs 10 MB of storage but this site has 1 MB free\. Free at least 9 MB/);
+    expect(await model.log()).toEqual([]);
+    // Without a catalogue size, a HEAD asks it: still no download.
+    await expect(model.engines({ storage: tight(1_000_000) })(0, () => {})).rejects.toBeInstanceOf(NotEnoughStorageError);
+    expect((await model.log()).map((r) => r.method)).toEqual(['HEAD']);
+  });
+
+  it('a quota error mid-write is a NotEnoughStorageError, and no half-written model is left', async () => {
+    const model = await served({ ranges: true });
+    const load = model.engines({ storage: fullAfter(2_000_000) })(0, () => {});
+    await expect(load).rejects.toBeInstanceOf(NotEnoughStorageError);
+    await expect(load).rejects.toThrow(/Free at least .* MB.*Nothing was stored/);
+    expect(await stored(model.url)).toBeUndefined();
+    // Room again: the next load downloads it whole and answers.
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+  });
+
+  it('where the browser gives no storage, the model loads from memory and the listing says why it cannot', async () => {
+    const model = await served({ ranges: true });
+    const engine = (await model.engines({ storage: {} })(0, () => {})) as WllamaEngine;
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+    await expect(wllamaModelStorage({ storage: {} }).read()).rejects.toBeInstanceOf(StorageUnavailableError);
+  });
+
+  it('two loads of one model at once download it once (a Web Lock), and both answer', async () => {
+    const model = await served({ ranges: true });
+    const [a, b] = (await Promise.all([model.engines()(0, () => {}), model.engines()(1, () => {})])) as WllamaEngine[];
+    expect((await model.log()).filter((r) => r.method === 'GET')).toHaveLength(1);
+    expect((await answer(a!)).length).toBeGreaterThan(0);
+    expect((await answer(b!)).length).toBeGreaterThan(0);
+    await Promise.all([a!.unload(), b!.unload()]);
+  });
+
+  it('a model is not deleted while it loads; deleted once loaded, the engine keeps answering and the next load downloads it', async () => {
+    const model = await served({ ranges: true });
+    const storage = wllamaModelStorage();
+    let refused: unknown;
+    const engine = (await model.engines()(0, (p) => {
+      if (p.phase === 'load' && refused === undefined) refused = storage.delete(model.url).catch((error: unknown) => error);
+    })) as WllamaEngine;
+    expect(await refused).toBeInstanceOf(ModelInUseError);
+    await storage.delete(model.url);
+    expect(await stored(model.url)).toBeUndefined();
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
+    expect((await model.log()).filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+});
+
+/** Loads `bytes` as a model through a pool (in memory, no store); the pool's phase and error after. */
+const corrupt = async (bytes: Uint8Array) => {
+  const pool = new EnginePool({
+    createEngine: wllamaEngines({ model: '/corrupt.gguf', wasmUrl, storage: false, fetch: async () => new Response(bytes as BlobPart) }),
+    size: 1,
+  });
+  await pool.load().catch(() => {});
+  const { phase, error } = pool.getSnapshot();
+  await pool.unload();
+  return { phase, error };
+};
+
+describe('issue 19: wllama load bugs', () => {
+  it('a corrupt GGUF (a good header, then garbage) ends the load with a ModelLoadError, not ready', async () => {
+    const good = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
+    const bad = good.slice(0, good.length);
+    for (let i = 24; i < bad.length; i += 1) bad[i] = (i * 131) & 0xff;
+    const result = await corrupt(bad);
+    expect(result.phase).toBe('error');
+    expect(result.error).toBeInstanceOf(ModelLoadError);
+  });
+
+  it('half a model ends the load with a ModelLoadError, not ready', async () => {
+    const good = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
+    const result = await corrupt(good.slice(0, good.length >> 1));
+    expect(result.phase).toBe('error');
+    expect(result.error).toBeInstanceOf(ModelLoadError);
+  });
+
+  it('"Meet at the café" gets an answer from a makeTinyGguf model (byte fallback for characters outside ASCII)', async () => {
+    const engine = (await testEngines()(0, () => {})) as WllamaEngine;
+    expect((await answer(engine, 'Meet at the café')).length).toBeGreaterThan(0);
+    expect((await answer(engine, 'Треба зустрітися 明天见 🎉')).length).toBeGreaterThan(0);
+    await engine.unload();
+  });
+});
