@@ -142,7 +142,7 @@ export class EnginePool implements Pool {
    *
    * A job with the `session` of a live one cancels it (supersession). An
    * `interactive` job with no free engine interrupts a running `preemptible`
-   * one, which resolves with its partial text and `preempted: true` once its
+   * one, which resolves with its partial text and `status: 'preempted'` once its
    * engine has stopped (or been taken for dead after `stallTimeoutMs`). A job of
    * a task that is not running, waiting on a busy pool, grows the pool by one
    * engine up to `maxSize`.

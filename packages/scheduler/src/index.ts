@@ -3,6 +3,12 @@ export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
+export { asError, decodeError, encodeError } from './wireError.js';
+export { chunkText, streamChunk, usageChunk } from './chunk.js';
+export { jobResult } from './jobResult.js';
+export { isAbortSignal } from './isAbortSignal.js';
+export { messageMatcher } from './messageMatcher.js';
+export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export {
   EngineCrashedError,
   EngineError,
@@ -12,6 +18,10 @@ export {
   InvalidOptionError,
   isFatalEngineError,
 } from './errors.js';
+export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
+export type { ChunkDelta, ChunkMeta } from './chunk.js';
+export type { JobResultFields } from './jobResult.js';
+export type { ErrorClass, ErrorClasses, WireError } from './wireError.js';
 export type {
   CancelReason,
   ChatCompletionChunk,

@@ -303,11 +303,9 @@ export interface JobResult {
   startedAt?: number;
   firstTokenAt?: number;
   finishedAt: number;
-  cancelled: boolean;
-  /** Set when `cancelled`. */
+  /** Why it was cancelled; set only when `status` is `'cancelled'`. */
   cancelReason?: CancelReason;
-  /** Interrupted for an interactive job; `text` holds what it had. Never requeued by the pool. */
-  preempted: boolean;
+  /** Set only when `status` is `'error'`. */
   error?: InklingError;
 }
 

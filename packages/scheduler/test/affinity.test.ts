@@ -75,7 +75,7 @@ function started(state: PoolState, session: string, on: Slot, n: number) {
   const job = createJob(ghost(session, 'x'), `job-${n}`, 0);
   state.apply({ type: 'queue', job });
   state.apply({ type: 'start', job, slot: on, at: 0 });
-  state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false } });
+  state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0 } });
 }
 
 describe('PoolState affinity memory', () => {
