@@ -1,20 +1,23 @@
 import {
   type ChatCompletionChunk,
+  type ErrorClasses,
   InvalidOptionError,
   type JobResult,
   type JobSpec,
   type Pool,
   type PoolLoadProgress,
   type PoolStatus,
+  chunkText,
+  isAbortSignal,
 } from '@inkling/scheduler';
-import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
+import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
-import { type RemoteJob, abortedAtOnce, chunkContent, guard, localResult, refused, wireSpec } from './remoteJob.js';
+import { type RemoteJob, abortedAtOnce, guard, localResult, refused, wireSpec } from './remoteJob.js';
 
 /** Options of `new PoolClient(...)`. */
 export interface PoolClientOptions {
@@ -136,7 +139,7 @@ export class PoolClient implements Pool {
     const wire = wireSpec(given, id);
     if (typeof wire === 'string') return refused(id, now, wire);
     const { signal, onChunk } = given;
-    if (signal instanceof AbortSignal && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
+    if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
     return new Promise<JobResult>((resolve) => {
       const job: RemoteJob = {
         id,
@@ -149,7 +152,7 @@ export class PoolClient implements Pool {
         detach: () => {},
         resolve,
       };
-      if (signal instanceof AbortSignal) {
+      if (isAbortSignal(signal)) {
         const onAbort = () => {
           if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', id });
         };
@@ -291,7 +294,7 @@ export class PoolClient implements Pool {
       case 'chunk': {
         const job = this.#jobs.get(message.id);
         if (!job) return;
-        job.text += chunkContent(message.chunk);
+        job.text += chunkText(message.chunk);
         job.chunks += 1;
         if (job.onChunk) guard(job.onChunk, message.chunk);
         return;
