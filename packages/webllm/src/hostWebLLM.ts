@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '@inkling/scheduler';
+import { type ChatCompletionChunk, encodeError } from '@inkling/scheduler';
 import { checkWebGPU } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
@@ -7,7 +7,6 @@ import { ProgressMapper } from './progressMapper.js';
 import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
-import { toWire } from './wireError.js';
 
 /** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
 export interface WorkerEndpoint {
@@ -114,7 +113,7 @@ class EngineHost {
 
   /** Answers request `id` with the typed error for `reason` (a typed one passes as it is). */
   #fail(id: number, reason: unknown): void {
-    this.#post({ type: 'error', id, error: toWire(classifyRunError(reason)) });
+    this.#post({ type: 'error', id, error: encodeError(classifyRunError(reason)) });
   }
 
   /**
