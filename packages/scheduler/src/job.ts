@@ -159,11 +159,14 @@ export function jobInfo(job: Job): JobInfo {
 
 export function jobRecord(job: Job, result: JobResult): JobRecord {
   const { state: _state, ...info } = jobInfo(job);
-  return {
+  const record: JobRecord = {
     ...info,
     status: result.status,
     cancelReason: result.cancelReason,
     finishedAt: result.finishedAt,
     error: result.error?.message,
   };
+  const cached = (result.usage as { cachedTokens?: unknown } | undefined)?.cachedTokens;
+  // Only when known, so pools whose engines do not say show the same records as before.
+  return typeof cached === 'number' ? { ...record, cachedTokens: cached } : record;
 }

@@ -344,6 +344,8 @@ export interface JobRecord extends Omit<JobInfo, 'state'> {
   readonly cancelReason: CancelReason | undefined;
   readonly finishedAt: number;
   readonly error: string | undefined;
+  /** The engine's `usage.cachedTokens` for it; absent when the engine did not say. */
+  readonly cachedTokens?: number;
 }
 
 /**

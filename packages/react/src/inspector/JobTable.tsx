@@ -5,7 +5,9 @@ import { OUTCOME_LABELS } from './outcomeLabels.js';
 /**
  * Live and recent jobs, newest first: id, task, priority, engine, outcome
  * (superseded and preempted told apart), wait in the queue, time to first
- * token, decode tokens per second and tokens. Rows carry `data-outcome`.
+ * token, decode tokens per second, tokens, and prompt tokens the engine's
+ * cache already held (`usage.cachedTokens`, `–` where the engine did not
+ * say). Rows carry `data-outcome`.
  *
  * @example
  * <JobTable inspection={inspection} maxJobs={20} />
@@ -34,12 +36,15 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
           <th scope="col" className="inkling-num">
             Tokens
           </th>
+          <th scope="col" className="inkling-num">
+            <abbr title="Prompt tokens the engine's cache already held">Cached</abbr>
+          </th>
         </tr>
       </thead>
       <tbody>
         {jobs.length === 0 ? (
           <tr>
-            <td colSpan={9} className="inkling-empty">
+            <td colSpan={10} className="inkling-empty">
               No jobs yet
             </td>
           </tr>
@@ -74,6 +79,9 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             <td className="inkling-num">{formatMs(job.ttftMs)}</td>
             <td className="inkling-num">{formatRate(job.tokensPerSecond)}</td>
             <td className="inkling-num">{job.tokens}</td>
+            <td className="inkling-num" data-cached={job.cachedTokens}>
+              {job.cachedTokens ?? '–'}
+            </td>
           </tr>
         ))}
       </tbody>
