@@ -22,6 +22,9 @@ async function setup() {
   return made;
 }
 
+/** The same prompt again and again, streamed. */
+const spec = (id: string) => ({ id, params: { messages: [{ role: 'user' as const, content: 'Dear team,' }] }, onChunk: () => {} });
+
 /** An engine that says how many prompt tokens its cache held: the second job of a prompt reuses the first's. */
 function cachingEngine(): Engine {
   const seen = new Set<string>();
@@ -47,7 +50,6 @@ describeEachReactMode('PoolInspector', (mode) => {
     const pool = new EnginePool({ createEngine: async () => cachingEngine(), size: 1 });
     const { pool: plain } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
-    const spec = (id: string) => ({ id, params: { messages: [{ role: 'user' as const, content: 'Dear team,' }] }, onChunk: () => {} });
     act(() => void pool.submit(spec('first')));
     await settle();
     act(() => void pool.submit(spec('again')));

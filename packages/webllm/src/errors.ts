@@ -77,7 +77,7 @@ export class ModelNotFoundError extends EngineLoadError {
  */
 export class ModelLoadError extends EngineLoadError {
   override name = 'ModelLoadError';
-  /** `'network'` when a file could not be fetched (`url`), else `'unknown'`. */
+  /** `'network'` when a file could not be fetched (`url`), else `'file-unreadable'` (fetched, or cached, but WebLLM could not load it). */
   override readonly kind: ErrorKind;
   override readonly retryable: boolean;
   override readonly device: ErrorDevice = 'gpu';
@@ -93,7 +93,7 @@ export class ModelLoadError extends EngineLoadError {
     );
     this.model = model;
     this.url = url;
-    this.kind = url ? 'network' : 'unknown';
+    this.kind = url ? 'network' : 'file-unreadable';
     this.retryable = url !== undefined;
   }
 }
