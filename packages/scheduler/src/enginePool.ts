@@ -63,21 +63,6 @@ export class EnginePool implements Pool {
     if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
   }
 
-  /** Engines that exist now, which is not the same as the cap. */
-  get size(): number {
-    return this.#state.slots.length;
-  }
-
-  /** The most engines the pool may hold. */
-  get maxSize(): number {
-    return this.#maxSize;
-  }
-
-  /** True once an engine is up. */
-  get loaded(): boolean {
-    return this.#state.slots.length > 0;
-  }
-
   /**
    * Listens for changes; returns the function that stops listening. Changes are
    * batched: a burst of them is one call. Bound, so it can be passed around.
@@ -86,11 +71,6 @@ export class EnginePool implements Pool {
 
   /** The pool's state; the same object until something changes. Bound. */
   readonly getSnapshot = (): PoolStatus => this.#state.snapshot();
-
-  /** The pool's state (the same object `getSnapshot` returns). */
-  status(): PoolStatus {
-    return this.getSnapshot();
-  }
 
   /**
    * Brings up the first engine, and only the first: each engine is a full copy
