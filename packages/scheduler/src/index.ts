@@ -3,6 +3,7 @@ export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
+export { NotifyScheduler } from './notifyScheduler.js';
 export { asError, decodeError, encodeError } from './wireError.js';
 export { chunkText, streamChunk, usageChunk } from './chunk.js';
 export { jobResult } from './jobResult.js';
@@ -21,6 +22,7 @@ export {
 export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
 export type { ChunkDelta, ChunkMeta } from './chunk.js';
 export type { JobResultFields } from './jobResult.js';
+export type { ScheduleFlush } from './notifyScheduler.js';
 export type { ErrorClass, ErrorClasses, WireError } from './wireError.js';
 export type {
   CancelReason,

@@ -7,6 +7,7 @@ import {
   type Pool,
   type PoolLoadProgress,
   type PoolStatus,
+  Subscribable,
   chunkText,
   isAbortSignal,
 } from '@inkling/scheduler';
@@ -64,11 +65,10 @@ interface PendingCall {
  * const pool = new PoolClient({ connect: () => new SharedWorker(url, { type: 'module' }).port });
  * const { text } = await pool.submit({ params: { messages: [{ role: 'user', content: 'Hi' }] } });
  */
-export class PoolClient implements Pool {
+export class PoolClient extends Subscribable implements Pool {
   readonly #classes: ErrorClasses;
   readonly #presenceSource: PresenceSource;
   readonly #now: () => number;
-  readonly #listeners = new Set<() => void>();
   readonly #jobs = new Map<string, RemoteJob>();
   readonly #calls = new Map<number, PendingCall>();
   readonly #link: HostLink;
@@ -83,6 +83,7 @@ export class PoolClient implements Pool {
   #closed = false;
 
   constructor(options: PoolClientOptions) {
+    super();
     if (typeof options?.connect !== 'function') {
       throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
     }
@@ -109,14 +110,10 @@ export class PoolClient implements Pool {
     return this.#losses;
   }
 
-  /** Listens for snapshots from the host (connecting if needed); returns the unsubscribe. Bound. */
-  readonly subscribe = (listener: () => void): (() => void) => {
+  /** The first listener connects to the host (if nothing has yet), to hear its snapshots. */
+  protected override onSubscribe(): void {
     this.#ensure();
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  };
+  }
 
   /** The host's last snapshot as this tab sees it; the same object until a new one arrives. Bound. */
   readonly getSnapshot = (): PoolStatus => this.#snapshot;
@@ -329,7 +326,7 @@ export class PoolClient implements Pool {
 
   #show(status: PoolStatus): void {
     this.#snapshot = status;
-    for (const listener of [...this.#listeners]) guard(listener, undefined);
+    this.emit();
   }
 
   #presenceChanged(): void {
@@ -358,7 +355,7 @@ export class PoolClient implements Pool {
       call.resolve(call.op === 'configure' ? 0 : undefined);
     }
     this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
-    if (!this.#closed && (this.#holding || this.#jobs.size > 0 || this.#listeners.size > 0)) this.#ensure();
+    if (!this.#closed && (this.#holding || this.#jobs.size > 0 || this.hasListeners())) this.#ensure();
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
