@@ -4,6 +4,7 @@ export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { Subscribable } from './subscribable.js';
 export { NotifyScheduler } from './notifyScheduler.js';
+export { reportError } from './reportError.js';
 export { asError, decodeError, encodeError } from './wireError.js';
 export { chunkText, streamChunk, usageChunk } from './chunk.js';
 export { jobResult } from './jobResult.js';

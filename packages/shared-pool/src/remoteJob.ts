@@ -7,6 +7,7 @@ import {
   type JobSpec,
   isAbortSignal,
   jobResult,
+  reportError,
 } from '@inkling/scheduler';
 import type { WireSpec } from './protocol.js';
 
@@ -65,7 +66,7 @@ export function guard<T>(callback: (value: T) => void, value: T): void {
   try {
     callback(value);
   } catch (error) {
-    globalThis.reportError?.(error);
+    reportError(error);
   }
 }
 
