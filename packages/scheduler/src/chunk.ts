@@ -40,6 +40,18 @@ export function usageChunk(meta: ChunkMeta, usage: CompletionUsage): ChatComplet
 }
 
 /**
+ * Whether a chunk comes after the generation is over: the finish chunk (a
+ * `finish_reason`) or the usage chunk (no choices).
+ *
+ * @example
+ * if (!isFinalChunk(chunk)) tokens += 1;
+ */
+export function isFinalChunk(chunk: ChatCompletionChunk): boolean {
+  const choice = chunk.choices?.[0];
+  return choice === undefined || (choice.finish_reason ?? null) !== null;
+}
+
+/**
  * The text a streamed chunk adds: `''` for role, finish and usage chunks, and
  * for anything not shaped like a chunk (a message from a worker is data, not
  * a promise).

@@ -6,7 +6,7 @@ export { Subscribable } from './subscribable.js';
 export { NotifyScheduler } from './notifyScheduler.js';
 export { reportError } from './reportError.js';
 export { asError, decodeError, encodeError } from './wireError.js';
-export { chunkText, streamChunk, usageChunk } from './chunk.js';
+export { chunkText, isFinalChunk, streamChunk, usageChunk } from './chunk.js';
 export { jobResult } from './jobResult.js';
 export { isAbortSignal } from './isAbortSignal.js';
 export { messageMatcher } from './messageMatcher.js';

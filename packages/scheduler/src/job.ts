@@ -1,4 +1,5 @@
 import type { InklingError } from './errors.js';
+import { chunkText } from './chunk.js';
 import { jobResult } from './jobResult.js';
 import type {
   CancelReason,
@@ -96,7 +97,7 @@ export function applyChunk(job: Job, chunk: ChatCompletionChunk, now: number): v
   if (chunk.usage) job.usage = chunk.usage;
   if (isStopping(job)) return;
   const choice = chunk.choices?.[0];
-  const content = choice?.delta?.content;
+  const content = chunkText(chunk);
   if (content) {
     job.text += content;
     job.tokens += 1;

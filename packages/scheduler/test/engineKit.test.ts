@@ -8,6 +8,7 @@ import {
   decodeError,
   encodeError,
   isAbortSignal,
+  isFinalChunk,
   jobResult,
   messageMatcher,
   streamChunk,
@@ -63,6 +64,7 @@ describe('the engine kit', () => {
     expect(chunkText(usageChunk(meta, { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }))).toBe('');
     expect(chunkText({ id: 'x', choices: [{ delta: { content: null }, finish_reason: 'stop' }] })).toBe('');
     expect(chunkText('garbage' as never)).toBe('');
+    expect([chunk, streamChunk(meta, { content: '' }, 'stop'), usageChunk(meta, { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 })].map(isFinalChunk)).toEqual([false, true, true]);
   });
 
   it("matches one protocol's messages and nothing else on the port", () => {

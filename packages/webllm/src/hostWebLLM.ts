@@ -1,4 +1,4 @@
-import { type ChatCompletionChunk, encodeError } from '@inkling/scheduler';
+import { type ChatCompletionChunk, encodeError, isFinalChunk } from '@inkling/scheduler';
 import { checkWebGPU } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
@@ -154,7 +154,7 @@ class EngineHost {
         // (it clears the flag as the generation starts): repeat it while
         // tokens still come. Never after the last one, or WebLLM before
         // 0.2.86 would keep it for the next generation.
-        if (state.stopping && isDecoding(chunk)) engine.interruptGenerate();
+        if (state.stopping && !isFinalChunk(chunk)) engine.interruptGenerate();
         if (!state.closed) this.#post({ type: 'chunk', id, chunk });
       }
       if (!state.closed) this.#post({ type: 'done', id });
@@ -186,9 +186,4 @@ class EngineHost {
     error.name = 'EngineNotLoadedError';
     throw error;
   }
-}
-
-function isDecoding(chunk: ChatCompletionChunk): boolean {
-  const choice = chunk.choices[0];
-  return choice !== undefined && !choice.finish_reason;
 }
