@@ -46,7 +46,7 @@ function cachingEngine(): Engine {
 }
 
 describeEachReactMode('PoolInspector', (mode) => {
-  it("shows each finished job's cached prompt tokens, and a dash where the engine did not say", async () => {
+  it("shows each finished job's cached prompt tokens once an engine reports them, and no column before", async () => {
     const pool = new EnginePool({ createEngine: async () => cachingEngine(), size: 1 });
     const { pool: plain } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
@@ -60,6 +60,9 @@ describeEachReactMode('PoolInspector', (mode) => {
     void plain.submit({ id: 'silent', params: { messages: [{ role: 'user', content: 'x' }] } });
     await settle();
     expect(inspectPool(plain.getSnapshot(), 0).jobs[0]?.cachedTokens).toBeUndefined();
+    // A pool whose engines never say has no Cached column at all.
+    renderWithPool(<PoolInspector />, plain, mode);
+    expect(screen.getAllByRole('table', { name: /Jobs/ }).at(-1)?.querySelectorAll('thead th')).toHaveLength(9);
   });
 
   it('shows what each engine runs and the queue per priority', async () => {
