@@ -216,7 +216,8 @@ export const EngineError: Story = {
 function noWebGPU(): Error {
   const error = new Error('navigator.gpu is missing: this browser has no WebGPU.');
   error.name = 'WebGPUUnavailableError';
-  return error;
+  // What failed, as @inkling/webllm's error says it: the advice goes by it.
+  return Object.assign(error, { kind: 'no-device', device: 'gpu' });
 }
 
 /** No WebGPU: the model cannot load; say what to do, keep the textarea usable. */

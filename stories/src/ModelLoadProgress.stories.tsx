@@ -1,4 +1,4 @@
-import { type CreateEngine, ModelLoadProgress } from '@inkling/react';
+import { type CreateEngine, type ErrorDevice, type ErrorKind, ModelLoadProgress } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor } from 'storybook/test';
@@ -20,9 +20,10 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-function named(name: string, message: string): () => Error {
+/** An engine's load error as the adapters throw it: its class name, and what failed (advice goes by `kind` and `device`). */
+function named(name: string, message: string, failure: { kind?: ErrorKind; device?: ErrorDevice } = {}): () => Error {
   return () => {
-    const error = new Error(message);
+    const error = Object.assign(new Error(message), failure);
     error.name = name;
     return error;
   };
@@ -72,7 +73,7 @@ export const Ready: Story = {
 
 /** No WebGPU: which browsers can, and Try again. */
 export const NoWebGPU: Story = {
-  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('WebGPUUnavailableError', 'WebGPU is not available here: this browser has no WebGPU (navigator.gpu is missing).') } } },
+  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('WebGPUUnavailableError', 'WebGPU is not available here: this browser has no WebGPU (navigator.gpu is missing).', { kind: 'no-device', device: 'gpu' }) } } },
   play: async ({ canvas }) => {
     await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/Chrome or Edge 113/), PATIENCE);
     await expect(canvas.getByRole('button', { name: 'Try again' })).toBeEnabled();
@@ -81,7 +82,7 @@ export const NoWebGPU: Story = {
 
 /** Out of GPU memory: smaller model, fewer engines. */
 export const OutOfMemory: Story = {
-  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('OutOfMemoryError', 'The GPU ran out of memory loading "Llama-3.1-8B-Instruct-q4f16_1-MLC" (it needs about 5000 MB).') } } },
+  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('OutOfMemoryError', 'The GPU ran out of memory loading "Llama-3.1-8B-Instruct-q4f16_1-MLC" (it needs about 5000 MB).', { kind: 'out-of-memory', device: 'gpu' }) } } },
   play: async ({ canvas }) => {
     await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/ran out of memory/), PATIENCE);
   },
@@ -91,7 +92,7 @@ export const OutOfMemory: Story = {
 export const ModelUrlFails: Story = {
   parameters: {
     inkling: {
-      engine: { loadMs: 200, failLoad: named('ModelLoadError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).') },
+      engine: { loadMs: 200, failLoad: named('ModelLoadError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).', { kind: 'network', device: 'gpu' }) },
     },
   },
   play: async ({ canvas }) => {

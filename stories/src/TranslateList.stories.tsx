@@ -125,7 +125,8 @@ export const Preempted: Story = {
 function noWebGPU(): Error {
   const error = new Error('navigator.gpu is missing: this browser has no WebGPU.');
   error.name = 'WebGPUUnavailableError';
-  return error;
+  // What failed, as @inkling/webllm's error says it: the advice goes by it.
+  return Object.assign(error, { kind: 'no-device', device: 'gpu' });
 }
 
 /** No WebGPU: nothing can run; the load error says what to do. */

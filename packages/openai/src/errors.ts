@@ -28,7 +28,7 @@
  * 401/403 bodies (which some servers fill with the key they refused) are not
  * read at all.
  */
-import { EngineCrashedError, EngineError } from '@inkling/scheduler';
+import { EngineCrashedError, EngineError, type ErrorDevice, type ErrorKind } from '@inkling/scheduler';
 
 /**
  * Nothing took the connection at `baseURL`, twice in a row: the server is
@@ -41,6 +41,8 @@ import { EngineCrashedError, EngineError } from '@inkling/scheduler';
  */
 export class ServerUnreachableError extends EngineCrashedError {
   override name = 'ServerUnreachableError';
+  override readonly kind: ErrorKind = 'network';
+  override readonly device: ErrorDevice = 'server';
 }
 
 /** What a `ServerResponseError` carries besides its message. */
@@ -80,9 +82,11 @@ export function isRetryableStatus(status: number): boolean {
  */
 export class ServerResponseError extends EngineError {
   override name = 'ServerResponseError';
+  override readonly kind: ErrorKind = 'refused';
+  override readonly device: ErrorDevice = 'server';
   readonly status: number;
   readonly requestId: string | undefined;
-  readonly retryable: boolean;
+  override readonly retryable: boolean;
 
   constructor(message: string, status: number, options: ServerResponseErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -100,6 +104,7 @@ export class ServerResponseError extends EngineError {
  */
 export class AuthenticationError extends ServerResponseError {
   override name = 'AuthenticationError';
+  override readonly kind: ErrorKind = 'setup';
 }
 
 /**
@@ -110,6 +115,7 @@ export class AuthenticationError extends ServerResponseError {
  */
 export class ServerModelNotFoundError extends ServerResponseError {
   override name = 'ServerModelNotFoundError';
+  override readonly kind: ErrorKind = 'model-not-found';
 }
 
 /**
@@ -138,6 +144,7 @@ export class RateLimitError extends ServerResponseError {
  */
 export class ServerError extends ServerResponseError {
   override name = 'ServerError';
+  override readonly kind: ErrorKind = 'unknown';
 }
 
 /**
@@ -164,6 +171,8 @@ export class BadRequestError extends ServerResponseError {
  */
 export class StreamInterruptedError extends EngineError {
   override name = 'StreamInterruptedError';
+  override readonly kind: ErrorKind = 'network';
+  override readonly device: ErrorDevice = 'server';
   readonly receivedChars: number;
 
   constructor(message: string, receivedChars: number, options?: { cause?: unknown }) {
@@ -183,8 +192,10 @@ export class StreamInterruptedError extends EngineError {
  */
 export class ConnectTimeoutError extends EngineError {
   override name = 'ConnectTimeoutError';
+  override readonly kind: ErrorKind = 'network';
+  override readonly device: ErrorDevice = 'server';
   readonly timeoutMs: number;
-  readonly retryable = true;
+  override readonly retryable = true;
 
   constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
     super(message, options);
@@ -202,4 +213,5 @@ export class ConnectTimeoutError extends EngineError {
  */
 export class MalformedStreamError extends EngineError {
   override name = 'MalformedStreamError';
+  override readonly device: ErrorDevice = 'server';
 }

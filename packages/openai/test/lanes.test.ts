@@ -78,7 +78,7 @@ describe('a remote engine with several lanes in an EnginePool', () => {
     const ghost = pool.submit({ session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
     const ghostResult = await ghost;
     const all: JobResult[] = await Promise.all([...a, ...b]);
-    const preempted = all.filter((r) => r.preempted);
+    const preempted = all.filter((r) => r.status === 'preempted');
     expect(ghostResult.status).toBe('done');
     expect(preempted).toHaveLength(1);
     expect(preempted[0]).toMatchObject({ status: 'preempted', finishReason: 'abort' });

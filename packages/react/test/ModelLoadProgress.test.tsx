@@ -1,4 +1,4 @@
-import { type CreateEngine, EnginePool, InklingError } from '@inkling/scheduler';
+import { type CreateEngine, EnginePool, type ErrorDevice, type ErrorKind, InklingError } from '@inkling/scheduler';
 import { createFakeEngine } from '@inkling/scheduler/testing';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -10,14 +10,16 @@ import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
-function named(name: string, message: string): Error {
-  const error = new Error(message);
+function named(name: string, message: string, failure: { kind?: ErrorKind; device?: ErrorDevice } = {}): Error {
+  const error = Object.assign(new Error(message), failure);
   error.name = name;
   return error;
 }
 
 class OutOfMemoryError extends InklingError {
   override name = 'OutOfMemoryError';
+  override readonly kind = 'out-of-memory';
+  override readonly device: ErrorDevice = 'gpu';
 }
 
 /** An engine whose load reports bytes, as a download would. */
@@ -53,7 +55,7 @@ describeEachReactMode('ModelLoadProgress', (mode) => {
   });
 
   it('says what to do when WebGPU is missing, and Try again loads', async () => {
-    const { pool } = fakePool({ failLoad: (_i, attempt) => (attempt === 1 ? named('WebGPUUnavailableError', 'navigator.gpu is missing') : undefined) });
+    const { pool } = fakePool({ failLoad: (_i, attempt) => (attempt === 1 ? named('WebGPUUnavailableError', 'navigator.gpu is missing', { kind: 'no-device', device: 'gpu' }) : undefined) });
     renderWithPool(<ModelLoadProgress />, pool, mode);
     await settle();
     expect(root().dataset.status).toBe('error');
@@ -71,7 +73,7 @@ describeEachReactMode('ModelLoadProgress', (mode) => {
     expect(screen.getByRole('alert').textContent).toMatch(/ran out of memory.*smaller model/);
     expect(loadErrorAdvice(named('SomethingElse', 'Disk on fire: unplug it.'))).toBe('Disk on fire: unplug it.');
     expect(loadErrorAdvice(named('EngineLoadError', 'x'))).toBe('x');
-    expect(loadErrorAdvice(new InklingError('wrapped', { cause: named('ModelLoadError', 'fetch failed') }))).toMatch(/could not be downloaded.*URL/);
+    expect(loadErrorAdvice(new InklingError('wrapped', { cause: named('ModelLoadError', 'fetch failed', { kind: 'network' }) }))).toMatch(/could not be downloaded.*URL/);
   });
 
   it('offers a Load button while idle', async () => {

@@ -1,3 +1,4 @@
+import { type Engine, EnginePool, streamChunk, usageChunk } from '@inkling/scheduler';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { inspectPool } from '../src/core/index.js';
@@ -21,7 +22,49 @@ async function setup() {
   return made;
 }
 
+/** The same prompt again and again, streamed. */
+const spec = (id: string) => ({ id, params: { messages: [{ role: 'user' as const, content: 'Dear team,' }] }, onChunk: () => {} });
+
+/** An engine that says how many prompt tokens its cache held: the second job of a prompt reuses the first's. */
+function cachingEngine(): Engine {
+  const seen = new Set<string>();
+  const meta = { id: 'chat', model: 'cache' };
+  return {
+    chat: {
+      completions: {
+        create: (async function* (request: { messages: Array<{ content?: unknown }> }) {
+          const prompt = String(request.messages.at(-1)?.content);
+          const cachedTokens = seen.has(prompt) ? 6 : 0;
+          seen.add(prompt);
+          yield streamChunk(meta, { role: 'assistant', content: 'ok' }, 'stop');
+          yield usageChunk(meta, { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8, cachedTokens });
+        }) as unknown as Engine['chat']['completions']['create'],
+      },
+    },
+    interruptGenerate: () => {},
+  };
+}
+
 describeEachReactMode('PoolInspector', (mode) => {
+  it("shows each finished job's cached prompt tokens once an engine reports them, and no column before", async () => {
+    const pool = new EnginePool({ createEngine: async () => cachingEngine(), size: 1 });
+    const { pool: plain } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => void pool.submit(spec('first')));
+    await settle();
+    act(() => void pool.submit(spec('again')));
+    await settle();
+    expect(within(jobRow('first')).getAllByRole('cell').at(-1)?.textContent).toBe('0');
+    expect(within(jobRow('again')).getAllByRole('cell').at(-1)?.textContent).toBe('6');
+    expect(screen.getByRole('columnheader', { name: /Cached/ })).toBeTruthy();
+    void plain.submit({ id: 'silent', params: { messages: [{ role: 'user', content: 'x' }] } });
+    await settle();
+    expect(inspectPool(plain.getSnapshot(), 0).jobs[0]?.cachedTokens).toBeUndefined();
+    // A pool whose engines never say has no Cached column at all.
+    renderWithPool(<PoolInspector />, plain, mode);
+    expect(screen.getAllByRole('table', { name: /Jobs/ }).at(-1)?.querySelectorAll('thead th')).toHaveLength(9);
+  });
+
   it('shows what each engine runs and the queue per priority', async () => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);

@@ -2,7 +2,7 @@ import { EngineCalls } from './engineCalls.js';
 import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
-import { Notifier } from './notifier.js';
+import { NotifyScheduler } from './notifyScheduler.js';
 import { PoolState, type Slot } from './poolState.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
 import type {
@@ -15,6 +15,7 @@ import type {
   PoolLoadProgress,
   PoolStatus,
 } from './types.js';
+import { Subscribable } from './subscribable.js';
 import { validateSpec } from './validateSpec.js';
 import { globalTimers } from './globalTimers.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions } from './validatePoolOptions.js';
@@ -25,7 +26,8 @@ import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions 
  * session supersession, opt-in preemption and demand-driven growth.
  *
  * `submit` never rejects; errors, cancellation and preemption are fields of
- * the result. The pool is an external store (`subscribe` / `getSnapshot`).
+ * the result. The pool is an external store (`subscribe` / `getSnapshot`):
+ * changes are batched, so a burst of them in one turn is one notification.
  *
  * @example
  * const pool = new EnginePool({ createEngine: webllmEngines({ model }), size: 2 });
@@ -34,21 +36,20 @@ import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions 
  *   params: { messages: [{ role: 'user', content: 'Hello' }] },
  * });
  */
-export class EnginePool implements Pool {
+export class EnginePool extends Subscribable implements Pool {
   readonly #maxSize: number;
   readonly #now: () => number;
   readonly #state: PoolState;
-  readonly #notifier: Notifier;
   readonly #slots: EngineSlots;
   readonly #calls: EngineCalls;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
+    super();
     validatePoolOptions(options);
     this.#maxSize = options.size ?? 2;
     this.#now = options.now ?? (() => performance.now());
-    this.#notifier = new Notifier(options.scheduleNotify);
-    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, this.#notifier);
+    this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, new NotifyScheduler(() => this.emit(), options.scheduleNotify));
     const timers = options.timers ?? globalTimers;
     this.#slots = new EngineSlots(this.#state, {
       createEngine: options.createEngine,
@@ -60,37 +61,11 @@ export class EnginePool implements Pool {
       this.#stalled(slot, engine),
     );
     const { onStateChange } = options;
-    if (onStateChange) this.#notifier.subscribe(() => onStateChange(this.getSnapshot()));
+    if (onStateChange) this.subscribe(() => onStateChange(this.getSnapshot()));
   }
-
-  /** Engines that exist now, which is not the same as the cap. */
-  get size(): number {
-    return this.#state.slots.length;
-  }
-
-  /** The most engines the pool may hold. */
-  get maxSize(): number {
-    return this.#maxSize;
-  }
-
-  /** True once an engine is up. */
-  get loaded(): boolean {
-    return this.#state.slots.length > 0;
-  }
-
-  /**
-   * Listens for changes; returns the function that stops listening. Changes are
-   * batched: a burst of them is one call. Bound, so it can be passed around.
-   */
-  readonly subscribe = (listener: () => void): (() => void) => this.#notifier.subscribe(listener);
 
   /** The pool's state; the same object until something changes. Bound. */
   readonly getSnapshot = (): PoolStatus => this.#state.snapshot();
-
-  /** The pool's state (the same object `getSnapshot` returns). */
-  status(): PoolStatus {
-    return this.getSnapshot();
-  }
 
   /**
    * Brings up the first engine, and only the first: each engine is a full copy
@@ -142,7 +117,7 @@ export class EnginePool implements Pool {
    *
    * A job with the `session` of a live one cancels it (supersession). An
    * `interactive` job with no free engine interrupts a running `preemptible`
-   * one, which resolves with its partial text and `preempted: true` once its
+   * one, which resolves with its partial text and `status: 'preempted'` once its
    * engine has stopped (or been taken for dead after `stallTimeoutMs`). A job of
    * a task that is not running, waiting on a busy pool, grows the pool by one
    * engine up to `maxSize`.

@@ -1,16 +1,79 @@
 import { show } from './rules.js';
 
 /**
- * The base of every error Inkling produces. `name` tells the kind apart,
+ * What failed, in a word every engine uses alike, so advice and retries are
+ * chosen by kind, never by a class's name:
+ *
+ * - `no-device`: what the engine runs on is missing (no WebGPU, no 64-bit WebAssembly);
+ * - `device-feature`: the device lacks a feature this model needs (16-bit float shaders);
+ * - `out-of-memory`: the model did not fit (GPU memory, WebAssembly memory);
+ * - `model-not-found`: no model has this id (on the engine, or on the server);
+ * - `file-unreadable`: the model's file arrived but the engine cannot read it (not a model, corrupt);
+ * - `network`: a file or server could not be reached;
+ * - `storage-full`: there is no room to keep the model;
+ * - `setup`: the app lacks something (a library, an asset, a key);
+ * - `cancelled`: stopped on purpose (an unload);
+ * - `crashed`: the engine died and the pool replaces it;
+ * - `refused`: a request was turned down (a bad request, a rate limit);
+ * - `invalid`: an option or job spec is wrong;
+ * - `unknown`: anything else.
+ */
+export type ErrorKind =
+  | 'no-device'
+  | 'device-feature'
+  | 'out-of-memory'
+  | 'model-not-found'
+  | 'file-unreadable'
+  | 'network'
+  | 'storage-full'
+  | 'setup'
+  | 'cancelled'
+  | 'crashed'
+  | 'refused'
+  | 'invalid'
+  | 'unknown';
+
+/** Where it failed: the GPU (WebGPU), the CPU (WebAssembly), a server, or the browser itself. */
+export type ErrorDevice = 'gpu' | 'cpu' | 'server' | 'browser';
+
+/** When it failed: loading the engine, or running a job on it. */
+export type ErrorPhase = 'load' | 'run';
+
+/** Marks Inkling's errors across bundles and realms, where `instanceof` fails. */
+const MARKER = Symbol.for('inkling.error');
+
+/**
+ * The base of every error Inkling produces. `name` tells the class apart,
+ * `kind` what failed (advice and retries go by it), `device` and `phase`
+ * where and when, `retryable` whether trying the same again may work;
  * `cause` keeps what went wrong underneath, and the message says what to do.
+ * Subclasses set the four as class fields. Defaults: `kind` `'unknown'`,
+ * `device` and `phase` `undefined`, `retryable` `false`.
  *
  * @example
  * const result = await pool.submit(spec);
- * if (result.error instanceof InklingError) console.warn(result.error.message);
+ * if (InklingError.isInstance(result.error) && result.error.retryable) retryLater();
  */
 export class InklingError extends Error {
   override name = 'InklingError';
+  readonly kind: ErrorKind = 'unknown';
+  readonly device: ErrorDevice | undefined = undefined;
+  readonly phase: ErrorPhase | undefined = undefined;
+  readonly retryable: boolean = false;
+
+  /**
+   * True for any Inkling error, from this bundle or another (two copies of
+   * the package, an iframe, an error rebuilt from a worker's message).
+   *
+   * @example
+   * if (InklingError.isInstance(error)) showAdvice(error.kind);
+   */
+  static isInstance(value: unknown): value is InklingError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
 }
+// On the prototype: not an own field, so it never crosses a wire and every instance has it.
+Object.defineProperty(InklingError.prototype, MARKER, { value: true });
 
 /**
  * An option given to a constructor is wrong. Thrown synchronously, since it is
@@ -21,6 +84,7 @@ export class InklingError extends Error {
  */
 export class InvalidOptionError extends InklingError {
   override name = 'InvalidOptionError';
+  override readonly kind = 'invalid';
 }
 
 /**
@@ -33,6 +97,7 @@ export class InvalidOptionError extends InklingError {
  */
 export class InvalidJobError extends InklingError {
   override name = 'InvalidJobError';
+  override readonly kind = 'invalid';
 }
 
 /**
@@ -44,6 +109,7 @@ export class InvalidJobError extends InklingError {
  */
 export class EngineError extends InklingError {
   override name = 'EngineError';
+  override readonly phase: ErrorPhase = 'run';
 }
 
 /**
@@ -59,6 +125,10 @@ export class EngineError extends InklingError {
  */
 export class EngineCrashedError extends InklingError {
   override name = 'EngineCrashedError';
+  override readonly kind: ErrorKind = 'crashed';
+  override readonly phase: ErrorPhase = 'run';
+  // The pool builds a new engine: the same job may work on it.
+  override readonly retryable: boolean = true;
   readonly fatal = true;
 }
 
@@ -86,6 +156,7 @@ export class EngineStalledError extends EngineCrashedError {
  */
 export class EngineLoadError extends InklingError {
   override name = 'EngineLoadError';
+  override readonly phase: ErrorPhase = 'load';
 }
 
 /** True for errors that mean the engine that threw them is beyond use. */
@@ -106,6 +177,6 @@ export function asInklingError(
   Wrapper: new (message: string, options?: { cause?: unknown }) => InklingError,
   context: string,
 ): InklingError {
-  if (error instanceof InklingError) return error;
+  if (InklingError.isInstance(error)) return error;
   return new Wrapper(`${context}: ${describeError(error)}`, { cause: error });
 }

@@ -11,6 +11,14 @@ export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError }
 export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
 export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
 export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
+export { NotifyScheduler } from './notifyScheduler.js';
+export { reportError } from './reportError.js';
+export { asError, decodeError, encodeError } from './wireError.js';
+export { chunkText, isFinalChunk, streamChunk, usageChunk } from './chunk.js';
+export { jobResult } from './jobResult.js';
+export { isAbortSignal } from './isAbortSignal.js';
+export { messageMatcher } from './messageMatcher.js';
+export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export {
   EngineCrashedError,
   EngineError,
@@ -20,6 +28,11 @@ export {
   InvalidOptionError,
   isFatalEngineError,
 } from './errors.js';
+export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
+export type { ChunkDelta, ChunkMeta } from './chunk.js';
+export type { JobResultFields } from './jobResult.js';
+export type { ScheduleFlush } from './notifyScheduler.js';
+export type { ErrorClass, ErrorClasses, WireError } from './wireError.js';
 export type {
   CancelReason,
   ChatCompletionChunk,

@@ -1,4 +1,6 @@
 import type { InklingError } from './errors.js';
+import { chunkText } from './chunk.js';
+import { jobResult } from './jobResult.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
@@ -95,7 +97,7 @@ export function applyChunk(job: Job, chunk: ChatCompletionChunk, now: number): v
   if (chunk.usage) job.usage = chunk.usage;
   if (isStopping(job)) return;
   const choice = chunk.choices?.[0];
-  const content = choice?.delta?.content;
+  const content = chunkText(chunk);
   if (content) {
     job.text += content;
     job.tokens += 1;
@@ -115,26 +117,25 @@ export function applyEmbeddings(job: Job, response: CreateEmbeddingResponse, now
   job.firstTokenAt ??= now;
 }
 
-/** What a result takes from its job as it is; each is left out when unset. */
-const RESULT = ['id', 'text', 'submittedAt', 'usage', 'embeddings', 'toolCalls', 'engineIndex', 'startedAt', 'firstTokenAt', 'cancelReason'] as const;
-
-/** The job's result; the optional fields are present only when set. */
+/** The job's result, through the one constructor every pool uses. */
 export function buildResult(job: Job, finishedAt: number, error: InklingError | undefined): JobResult {
   const status = job.cancelReason ? 'cancelled' : job.preempting ? 'preempted' : error ? 'error' : 'done';
-  const interrupted = status === 'cancelled' || status === 'preempted';
-  const result: Record<string, unknown> = {
+  return jobResult({
+    id: job.id,
     status,
+    text: job.text,
+    submittedAt: job.submittedAt,
     finishedAt,
-    cancelled: status === 'cancelled',
-    preempted: status === 'preempted',
-  };
-  // Interrupted work reports "abort" whatever the stream last said.
-  const finishReason = interrupted ? 'abort' : job.finishReason;
-  if (finishReason) result.finishReason = finishReason;
-  // An error after a stop is the stop's echo (an aborted fetch), not news.
-  if (error && !interrupted) result.error = error;
-  for (const key of RESULT) if (job[key] !== undefined) result[key] = job[key];
-  return result as unknown as JobResult;
+    finishReason: job.finishReason,
+    error,
+    cancelReason: job.cancelReason,
+    usage: job.usage,
+    embeddings: job.embeddings,
+    toolCalls: job.toolCalls,
+    engineIndex: job.engineIndex,
+    startedAt: job.startedAt,
+    firstTokenAt: job.firstTokenAt,
+  });
 }
 
 /**
@@ -159,11 +160,14 @@ export function jobInfo(job: Job): JobInfo {
 
 export function jobRecord(job: Job, result: JobResult): JobRecord {
   const { state: _state, ...info } = jobInfo(job);
-  return {
+  const record: JobRecord = {
     ...info,
     status: result.status,
     cancelReason: result.cancelReason,
     finishedAt: result.finishedAt,
     error: result.error?.message,
   };
+  const cached = (result.usage as { cachedTokens?: unknown } | undefined)?.cachedTokens;
+  // Only when known, so pools whose engines do not say show the same records as before.
+  return typeof cached === 'number' ? { ...record, cachedTokens: cached } : record;
 }

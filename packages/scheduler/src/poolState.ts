@@ -3,7 +3,7 @@ import type { InklingError } from './errors.js';
 import { type Job, applyChunk, applyEmbeddings, jobInfo, jobRecord } from './job.js';
 import { JobQueue } from './jobQueue.js';
 import { lanesTaken } from './schedulingPolicy.js';
-import type { Notifier } from './notifier.js';
+import type { NotifyScheduler } from './notifyScheduler.js';
 import type {
   CancelReason,
   ChatCompletionChunk,
@@ -89,9 +89,9 @@ export class PoolState {
   readonly #maxSize: number;
   /** Finished jobs kept for the snapshot's `recent`. */
   readonly #historySize: number;
-  readonly #notifier: Notifier | undefined;
+  readonly #notifier: NotifyScheduler | undefined;
 
-  constructor(maxSize: number, historySize: number, notifier?: Notifier) {
+  constructor(maxSize: number, historySize: number, notifier?: NotifyScheduler) {
     this.#maxSize = maxSize;
     this.#historySize = historySize;
     this.#notifier = notifier;
@@ -105,7 +105,7 @@ export class PoolState {
   /** Applies `action` and tells the listeners (batched) that something changed. */
   dispatch(action: PoolAction): void {
     this.apply(action);
-    this.#notifier?.notify();
+    this.#notifier?.request();
   }
 
   apply(action: PoolAction): void {

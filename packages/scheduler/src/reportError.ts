@@ -2,6 +2,9 @@
  * Reports an error thrown by someone else's callback (a listener, `onChunk`,
  * `onProgress`) without letting it break the pool: through the platform's
  * `reportError` where there is one, else the console.
+ *
+ * @example
+ * try { onChunk(chunk); } catch (error) { reportError(error); }
  */
 export function reportError(error: unknown): void {
   const report = (globalThis as { reportError?: (e: unknown) => void }).reportError;

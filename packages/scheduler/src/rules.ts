@@ -4,20 +4,35 @@
  * same way: `<field> must be <what>; it got <value>.`
  */
 
-/** A field (dotted for nested ones), the test its value must pass, and what it must be. */
+/**
+ * A field (dotted for nested ones), the test its value must pass, and what it must be.
+ *
+ * @example
+ * const rules: Rule[] = [['size', wholeNumber(1, 4), 'a whole number from 1 to 4']];
+ */
 export type Rule = readonly [field: string, ok: (value: unknown) => boolean, want: string];
 
 export const isFunction = (value: unknown): boolean => typeof value === 'function';
 export const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 export const isText = (value: unknown): boolean => typeof value === 'string' && value !== '';
 
-/** `ok`, or left out. */
+/**
+ * `ok`, or left out.
+ *
+ * @example
+ * ['model', optional((v) => typeof v === 'string'), 'a model id'];
+ */
 export const optional =
   (ok: (value: unknown) => boolean) =>
   (value: unknown): boolean =>
     value === undefined || ok(value);
 
-/** A whole number from `min` to `max`. */
+/**
+ * A whole number from `min` to `max` (default: no upper bound).
+ *
+ * @example
+ * wholeNumber(1, 4)(2); // true
+ */
 export const wholeNumber =
   (min: number, max = Infinity) =>
   (value: unknown): boolean =>
@@ -42,12 +57,24 @@ export function firstProblem(values: object, rules: readonly Rule[], prefix: str
   return undefined;
 }
 
-/** The one sentence every bad input gets. */
+/**
+ * The one sentence every bad input gets.
+ *
+ * @example
+ * mustBe('wllamaEngines() "threads"', 'a whole number from 1 to 16', 0);
+ * // 'wllamaEngines() "threads" must be a whole number from 1 to 16; it got 0.'
+ */
 export function mustBe(subject: string, want: string, value: unknown): string {
   return `${subject} must be ${want}; it got ${show(value)}.`;
 }
 
-/** A short, readable rendering of any value for a message. */
+/**
+ * A short, readable rendering of any value for a message (60 characters at most).
+ *
+ * @example
+ * show('x'); // '"x"'
+ * show(() => 1); // 'a function'
+ */
 export function show(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'bigint') return `${value}n`;

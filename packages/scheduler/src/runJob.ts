@@ -1,3 +1,4 @@
+import { isFinalChunk } from './chunk.js';
 import { InvalidJobError } from './errors.js';
 import { type Job, isStopping } from './job.js';
 import { translationRequest } from './translationRequest.js';
@@ -72,7 +73,8 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     // the pool reads that as the stop it asked for, not as a failure.
     const step = await iterator.next();
     if (step.done) return;
-    if (isStopping(job) && !isTerminal(step.value)) call.interrupt();
+    // The finish and usage chunks come after the generation is over: an interrupt then would land on an idle engine.
+    if (isStopping(job) && !isFinalChunk(step.value)) call.interrupt();
     call.chunk(step.value);
   }
 }
@@ -101,15 +103,6 @@ function identityOf(job: Job): JobIdentity {
     preemptible: job.preemptible,
     owner: job.spec.owner,
   };
-}
-
-/**
- * The finish chunk and the usage chunk come after the generation is over;
- * an interrupt then would land on an idle engine.
- */
-function isTerminal(chunk: ChatCompletionChunk): boolean {
-  const choice = chunk.choices?.[0];
-  return choice === undefined || (choice.finish_reason ?? null) !== null;
 }
 
 async function closeUnstarted(iterator: AsyncIterator<ChatCompletionChunk>): Promise<void> {

@@ -1,3 +1,5 @@
+import { guard } from './reportError.js';
+
 /**
  * The one subscription primitive: a set of listeners, with a hook when the
  * first one arrives and another when the last one leaves, so whatever has
@@ -8,9 +10,9 @@
  * @example
  * class Clock extends Subscribable {
  *   #timer: ReturnType<typeof setInterval> | undefined;
- *   protected override onSubscribe() { this.#timer = setInterval(() => this.emit(), 1000); }
+ *   protected override onSubscribe() { this.#timer = setInterval(() => this.tick(), 1000); }
  *   protected override onUnsubscribe() { clearInterval(this.#timer); }
- *   emit() { for (const listener of this.listeners) listener(); }
+ *   tick() { this.emit(); }
  * }
  */
 export class Subscribable {
@@ -25,6 +27,15 @@ export class Subscribable {
     if (this.listeners.size === 1) this.onSubscribe();
     return () => this.#remove(listener);
   };
+
+  /**
+   * Calls every listener now, in the order they subscribed. One that throws
+   * is reported (the platform's `reportError`) and the rest still hear; one
+   * that unsubscribes another mid-call is safe.
+   */
+  protected emit(): void {
+    for (const listener of [...this.listeners]) guard(listener);
+  }
 
   /** Whether anything listens now. */
   hasListeners(): boolean {

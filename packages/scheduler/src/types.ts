@@ -361,11 +361,9 @@ export interface JobResult {
   startedAt?: number;
   firstTokenAt?: number;
   finishedAt: number;
-  cancelled: boolean;
-  /** Set when `cancelled`. */
+  /** Why it was cancelled; set only when `status` is `'cancelled'`. */
   cancelReason?: CancelReason;
-  /** Interrupted for an interactive job; `text` holds what it had. Never requeued by the pool. */
-  preempted: boolean;
+  /** Set only when `status` is `'error'`. */
   error?: InklingError;
 }
 
@@ -404,6 +402,8 @@ export interface JobRecord extends Omit<JobInfo, 'state'> {
   readonly cancelReason: CancelReason | undefined;
   readonly finishedAt: number;
   readonly error: string | undefined;
+  /** The engine's `usage.cachedTokens` for it; absent when the engine did not say. */
+  readonly cachedTokens?: number;
 }
 
 /**

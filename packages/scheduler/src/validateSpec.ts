@@ -1,5 +1,6 @@
 import { PRIORITY_ORDER } from './constants.js';
 import { InvalidJobError } from './errors.js';
+import { isAbortSignal } from './isAbortSignal.js';
 import type { ChatCompletionRequest, ChatMessage, Priority } from './types.js';
 import { type Rule, firstProblem, isFunction, isObject, isText, mustBe, optional } from './rules.js';
 
@@ -57,10 +58,4 @@ function specProblem(spec: Record<string, unknown>, isLiveId: (id: string) => bo
   const messages: unknown[] = chat ? (spec.params as ChatCompletionRequest).messages : [];
   const bad = messages.findIndex((message) => typeof (message as ChatMessage | null)?.role !== 'string');
   return bad < 0 ? undefined : mustBe(`The job's "params.messages[${bad}]"`, 'an object with a "role"', messages[bad]);
-}
-
-/** Shaped like an `AbortSignal`: also true of signals from another realm (an iframe, a test environment), which fail `instanceof`. */
-function isAbortSignal(value: unknown): boolean {
-  const signal = value as Partial<AbortSignal> | null;
-  return typeof signal?.aborted === 'boolean' && isFunction(signal.addEventListener);
 }

@@ -31,7 +31,7 @@ async function twoEnginePool() {
   const b = made.pool.submit(ghost('b', 'first'));
   await vi.advanceTimersByTimeAsync(500); // well short of the idle shrink
   expect([(await a).status, (await b).status]).toEqual(['done', 'done']);
-  expect(made.pool.size).toBe(2);
+  expect(made.pool.getSnapshot().size).toBe(2);
   const first = Object.fromEntries(made.pool.getSnapshot().recent.map((r) => [r.session, r.engineIndex]));
   expect(first).toEqual({ a: 0, b: 1 });
   return made;
@@ -75,7 +75,7 @@ function started(state: PoolState, session: string, on: Slot, n: number) {
   const job = createJob(ghost(session, 'x'), `job-${n}`, 0);
   state.apply({ type: 'queue', job });
   state.apply({ type: 'start', job, slot: on, at: 0 });
-  state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false } });
+  state.apply({ type: 'finish', job, result: { id: job.id, status: 'done', text: '', submittedAt: 0, finishedAt: 0 } });
 }
 
 describe('PoolState affinity memory', () => {

@@ -13,8 +13,8 @@ describe('demand-driven growth', () => {
     const { pool, createEngine } = fakePool({}, { size: 4 });
     expect(await pool.load()).toBe(1);
     expect(createEngine.engines).toHaveLength(1);
-    expect(pool.size).toBe(1);
-    expect(pool.maxSize).toBe(4);
+    expect(pool.getSnapshot().size).toBe(1);
+    expect(pool.getSnapshot().maxSize).toBe(4);
   });
 
   it('many queued items of one task keep the pool at one engine', async () => {
@@ -35,7 +35,7 @@ describe('demand-driven growth', () => {
     const reply = pool.submit(chat('question', { task: 'chat' }));
     expect(pool.getSnapshot().growing).toBe(true);
     await vi.advanceTimersByTimeAsync(101);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     const running = pool.getSnapshot().jobs.filter((j) => j.state === 'running').map((j) => j.task);
     expect(running.toSorted()).toEqual(['chat', 'page']);
     await vi.runAllTimersAsync();
@@ -64,7 +64,7 @@ describe('demand-driven growth', () => {
     pool.submit(chat('n', { task: 'x' }));
     pool.submit(chat('other', { task: 'y' }));
     await vi.advanceTimersByTimeAsync(1);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(1000); // both done; well inside the idle timeout
     expect(pool.getSnapshot().running).toBe(0);
     const a = pool.submit(chat('a', { task: 'same', priority: 'interactive' }));
@@ -87,7 +87,7 @@ describe('demand-driven growth', () => {
     await vi.runAllTimersAsync();
     await Promise.all([a, b, c]);
     expect(createEngine.builds.get(1)).toBe(1);
-    expect(pool.size).toBe(1);
+    expect(pool.getSnapshot().size).toBe(1);
     // The failure belongs to no job.
     expect([(await a).status, (await b).status, (await c).status]).toEqual(['done', 'done', 'done']);
     await pool.unload();
@@ -113,17 +113,17 @@ describe('idle shrink', () => {
     expect(pool.getSnapshot().running).toBe(2);
     await vi.advanceTimersByTimeAsync(45);
     await Promise.all(burst);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(950);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(100);
-    expect(pool.size).toBe(1);
+    expect(pool.getSnapshot().size).toBe(1);
     expect(createEngine.engines[1]?.unloaded).toBe(true);
     expect(createEngine.engines[0]?.unloaded).toBe(false);
     const again = [pool.submit(chat('a', { task: 'a' })), pool.submit(chat('b', { task: 'b' }))];
     await vi.advanceTimersByTimeAsync(50);
     await Promise.all(again);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
   });
 
   it('keeps a busy extra engine, and restarts the clock when it goes idle', async () => {
@@ -132,12 +132,12 @@ describe('idle shrink', () => {
     pool.submit(chat('a', { task: 'a' }));
     const b = pool.submit(chat('b', { task: 'b' }));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(1100);
     await b;
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(600);
-    expect(pool.size).toBe(1);
+    expect(pool.getSnapshot().size).toBe(1);
   });
 
   it('never shrinks with idleTimeoutMs Infinity, and sets no timer for it', async () => {
@@ -148,9 +148,9 @@ describe('idle shrink', () => {
     const burst = [pool.submit(chat('a', { task: 'a' })), pool.submit(chat('b', { task: 'b' }))];
     await vi.advanceTimersByTimeAsync(50);
     await Promise.all(burst);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     await vi.advanceTimersByTimeAsync(24 * 3600 * 1000);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     expect(createEngine.engines[1]?.unloaded).toBe(false);
     expect(setTimeout.mock.calls.filter(([, ms]) => ms === Infinity)).toEqual([]);
   });

@@ -82,7 +82,7 @@ describe('load and unload', () => {
     await pool.unload();
     await vi.advanceTimersByTimeAsync(100);
     expect(await loading).toBe(0);
-    expect(pool.size).toBe(0);
+    expect(pool.getSnapshot().size).toBe(0);
     expect(createEngine.engines[0]?.unloaded).toBe(true);
     expect(pool.getSnapshot().phase).toBe('idle');
   });
@@ -96,7 +96,7 @@ describe('load and unload', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(await fresh).toBe(1);
     expect(await stale).toBe(0);
-    expect(pool.size).toBe(1);
+    expect(pool.getSnapshot().size).toBe(1);
     expect(createEngine.engines.filter((e) => !e.unloaded)).toHaveLength(1);
   });
 
@@ -110,7 +110,7 @@ describe('load and unload', () => {
     expect(pool.getSnapshot().growing).toBe(true);
     await pool.unload();
     await vi.advanceTimersByTimeAsync(200);
-    expect(pool.size).toBe(0);
+    expect(pool.getSnapshot().size).toBe(0);
     expect(createEngine.engines.every((e) => e.unloaded)).toBe(true);
   });
 
@@ -140,7 +140,7 @@ describe('load and unload', () => {
     pool.submit(chat('a', { task: 'a' }));
     pool.submit(chat('b', { task: 'b' }));
     await vi.advanceTimersByTimeAsync(1);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     expect(seen).toEqual([{ decodeSteps: 4 }, { decodeSteps: 4 }]);
   });
 });

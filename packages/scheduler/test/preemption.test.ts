@@ -16,7 +16,7 @@ describe('opt-in preemption', () => {
     await vi.advanceTimersByTimeAsync(35);
     const ghost = pool.submit(chat('ghost', { session: 'ghost', priority: 'interactive' }));
     const victim = await vi.waitFor(() => batch);
-    expect(victim).toMatchObject({ status: 'preempted', preempted: true, cancelled: false, finishReason: 'abort' });
+    expect(victim).toMatchObject({ status: 'preempted', finishReason: 'abort' });
     expect(victim.text.split(' ').filter(Boolean).length).toBeGreaterThanOrEqual(3);
     expect(victim.text.split(' ').filter(Boolean).length).toBeLessThan(40);
     await vi.runAllTimersAsync();
@@ -107,6 +107,6 @@ describe('opt-in preemption', () => {
     pool.submit(chat('ghost', { priority: 'interactive' }));
     pool.cancel('b');
     await vi.runAllTimersAsync();
-    expect(await batch).toMatchObject({ status: 'cancelled', cancelReason: 'cancel', preempted: false });
+    expect(await batch).toMatchObject({ status: 'cancelled', cancelReason: 'cancel' });
   });
 });

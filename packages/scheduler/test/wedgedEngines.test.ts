@@ -191,7 +191,7 @@ describe('a superseding job does not wait behind a wedged one', () => {
     await pool.load();
     // Grow to two engines, then let them idle.
     await Promise.all([pool.submit(chat('p', { task: 'p' })), pool.submit(chat('q', { task: 'q' })), vi.advanceTimersByTimeAsync(1000)]);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     createEngine.engines[0]!.hangNext({ afterTokens: 2 });
     const first = pool.submit(chat('x', { session: 'chat', priority: 'high' }));
     await vi.advanceTimersByTimeAsync(50);
@@ -207,7 +207,7 @@ describe('a superseding job does not wait behind a wedged one', () => {
     await pool.load();
     const batch = pool.submit(chat('translate', { task: 'page' }));
     await Promise.all([pool.submit(chat('other', { task: 'other', params: { messages: [{ role: 'user', content: 'o' }], max_tokens: 1 } })), vi.advanceTimersByTimeAsync(5)]);
-    expect(pool.size).toBe(2);
+    expect(pool.getSnapshot().size).toBe(2);
     createEngine.engines[1]!.hangNext({ afterTokens: 2 });
     const g1 = pool.submit(chat('g1', { session: 'ghost', priority: 'interactive' }));
     await vi.advanceTimersByTimeAsync(30);
@@ -215,7 +215,7 @@ describe('a superseding job does not wait behind a wedged one', () => {
     const g2 = pool.submit(chat('g2', { session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'g2' }], max_tokens: 3 } }));
     expect(await settled(g1)).toMatchObject({ status: 'cancelled', text: 'w0 w1' });
     await vi.advanceTimersByTimeAsync(100);
-    expect(pool.size).toBe(3);
+    expect(pool.getSnapshot().size).toBe(3);
     expect(await settled(g2)).toMatchObject({ status: 'done', text: 'w0 w1 w2', engineIndex: 2 });
     await vi.runAllTimersAsync();
     expect((await batch).status).toBe('done');

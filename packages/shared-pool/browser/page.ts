@@ -81,6 +81,20 @@ const api = {
   // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a BroadcastChannel
   crashWorker: () => new BroadcastChannel(CRASH_CHANNEL).postMessage('crash'),
   hostLosses: () => pool.hostLosses,
+  /** Runs a translation with a signal made in an iframe (another realm), aborts it after its first chunk. */
+  abortFromFrame: async (spec: Omit<ChatJobSpec, 'onChunk' | 'signal'>) => {
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const controller = new (frame.contentWindow as unknown as typeof globalThis).AbortController();
+    let firstChunk!: () => void;
+    const streamed = new Promise<void>((resolve) => (firstChunk = resolve));
+    const job = pool.submit({ ...spec, signal: controller.signal, onChunk: () => firstChunk() });
+    await Promise.race([streamed, job]);
+    controller.abort();
+    const result = await job;
+    frame.remove();
+    return { foreign: !(controller.signal instanceof AbortSignal), status: result.status, cancelReason: result.cancelReason ?? null, error: result.error?.message ?? null };
+  },
 };
 
 Object.assign(globalThis, { inkling: api });

@@ -111,6 +111,12 @@ describe.each(['shared-worker', 'tab'] as const)('a pool shared by tabs (%s)', (
     expect(ratio).toBeLessThanOrEqual(1.25);
   });
 
+  it('takes an AbortSignal from another realm (an iframe) and cancels the job with it', async () => {
+    const page = await tab();
+    const outcome = await page.evaluate((spec) => inkling.abortFromFrame(spec), translation(4));
+    expect(outcome).toEqual({ foreign: true, status: 'cancelled', cancelReason: 'abort', error: null });
+  });
+
   it("leaves tab B's jobs intact when tab A closes, and stops A's", async () => {
     const host = await tab();
     const a = await tab();

@@ -14,7 +14,8 @@ import { InklingError } from '@inkling/scheduler';
  */
 export class HostLostError extends InklingError {
   override name = 'HostLostError';
-  readonly retryable = true;
+  override readonly kind = 'crashed';
+  override readonly retryable = true;
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   type ChatCompletionChunk,
+  type ErrorClasses,
   InvalidOptionError,
   type PoolTimers,
   checkDuration,
@@ -9,15 +10,18 @@ import {
   type Pool,
   type PoolLoadProgress,
   type PoolStatus,
+  Subscribable,
+  chunkText,
+  isAbortSignal,
 } from '@inkling/scheduler';
-import { type ErrorClasses, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
+import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
-import { type RemoteJob, abortedAtOnce, chunkContent, guard, localResult, refused, wireSpec } from './remoteJob.js';
+import { type RemoteJob, abortedAtOnce, guard, localResult, refused, wireSpec } from './remoteJob.js';
 
 /** Options of `new PoolClient(...)`. */
 export interface PoolClientOptions {
@@ -86,11 +90,10 @@ interface PendingCall {
  * const pool = new PoolClient({ connect: () => new SharedWorker(url, { type: 'module' }).port });
  * const { text } = await pool.submit({ params: { messages: [{ role: 'user', content: 'Hi' }] } });
  */
-export class PoolClient implements Pool {
+export class PoolClient extends Subscribable implements Pool {
   readonly #classes: ErrorClasses;
   readonly #presenceSource: PresenceSource;
   readonly #now: () => number;
-  readonly #listeners = new Set<() => void>();
   readonly #jobs = new Map<string, RemoteJob>();
   readonly #calls = new Map<number, PendingCall>();
   readonly #link: HostLink;
@@ -105,6 +108,7 @@ export class PoolClient implements Pool {
   #closed = false;
 
   constructor(options: PoolClientOptions) {
+    super();
     if (typeof options?.connect !== 'function') {
       throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
     }
@@ -142,14 +146,10 @@ export class PoolClient implements Pool {
     return this.#losses;
   }
 
-  /** Listens for snapshots from the host (connecting if needed); returns the unsubscribe. Bound. */
-  readonly subscribe = (listener: () => void): (() => void) => {
+  /** The first listener connects to the host (if nothing has yet), to hear its snapshots. */
+  protected override onSubscribe(): void {
     this.#ensure();
-    this.#listeners.add(listener);
-    return () => {
-      this.#listeners.delete(listener);
-    };
-  };
+  }
 
   /** The host's last snapshot as this tab sees it; the same object until a new one arrives. Bound. */
   readonly getSnapshot = (): PoolStatus => this.#snapshot;
@@ -172,7 +172,7 @@ export class PoolClient implements Pool {
     const wire = wireSpec(given, id);
     if (typeof wire === 'string') return refused(id, now, wire);
     const { signal, onChunk } = given;
-    if (signal instanceof AbortSignal && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
+    if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
     return new Promise<JobResult>((resolve) => {
       const job: RemoteJob = {
         id,
@@ -185,7 +185,7 @@ export class PoolClient implements Pool {
         detach: () => {},
         resolve,
       };
-      if (signal instanceof AbortSignal) {
+      if (isAbortSignal(signal)) {
         const onAbort = () => {
           if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', id });
         };
@@ -327,7 +327,7 @@ export class PoolClient implements Pool {
       case 'chunk': {
         const job = this.#jobs.get(message.id);
         if (!job) return;
-        job.text += chunkContent(message.chunk);
+        job.text += chunkText(message.chunk);
         job.chunks += 1;
         if (job.onChunk) guard(job.onChunk, message.chunk);
         return;
@@ -362,7 +362,7 @@ export class PoolClient implements Pool {
 
   #show(status: PoolStatus): void {
     this.#snapshot = status;
-    for (const listener of [...this.#listeners]) guard(listener, undefined);
+    this.emit();
   }
 
   #presenceChanged(): void {
@@ -396,7 +396,7 @@ export class PoolClient implements Pool {
 
   /** Whether anything here needs a host: a held model, jobs, calls, listeners. */
   #busy(): boolean {
-    return !this.#closed && (this.#holding || this.#jobs.size > 0 || this.#calls.size > 0 || this.#listeners.size > 0);
+    return !this.#closed && (this.#holding || this.#jobs.size > 0 || this.#calls.size > 0 || this.hasListeners());
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */

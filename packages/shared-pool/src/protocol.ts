@@ -1,5 +1,5 @@
-import type { ChatCompletionChunk, JobSpec, LoadProgress } from '@inkling/scheduler';
-import type { WireError, WireResult, WireStatus } from './errorCodec.js';
+import { type ChatCompletionChunk, type JobSpec, type LoadProgress, type WireError, messageMatcher } from '@inkling/scheduler';
+import type { WireResult, WireStatus } from './errorCodec.js';
 import type { Presence } from './presence.js';
 
 /**
@@ -38,22 +38,11 @@ export type HostMessage =
   | { readonly t: 'progress'; readonly rid: number; readonly report: LoadProgress }
   | { readonly t: 'reply'; readonly rid: number; readonly value?: unknown; readonly error?: WireError };
 
-const CLIENT = new Set(['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);
-const HOST = new Set(['welcome', 'chunk', 'result', 'snapshot', 'progress', 'reply']);
-
-function tagged(data: unknown, tags: Set<string>): boolean {
-  return typeof data === 'object' && data !== null && tags.has((data as { t?: unknown }).t as string);
-}
-
 /** True for a message a client sends; anything else on the endpoint is ignored. */
-export function isClientMessage(data: unknown): data is ClientMessage {
-  return tagged(data, CLIENT);
-}
+export const isClientMessage = messageMatcher<ClientMessage>('t', ['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);
 
 /** True for a message the host sends; anything else on the endpoint is ignored. */
-export function isHostMessage(data: unknown): data is HostMessage {
-  return tagged(data, HOST);
-}
+export const isHostMessage = messageMatcher<HostMessage>('t', ['welcome', 'chunk', 'result', 'snapshot', 'progress', 'reply']);
 
 /**
  * The separator between a client's id and its own ids, sessions and tasks on

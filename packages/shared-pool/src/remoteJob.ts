@@ -1,4 +1,14 @@
-import { type CancelReason, type ChatCompletionChunk, type InklingError, InvalidJobError, type JobResult, type JobSpec } from '@inkling/scheduler';
+import {
+  type CancelReason,
+  type ChatCompletionChunk,
+  type InklingError,
+  InvalidJobError,
+  type JobResult,
+  type JobSpec,
+  isAbortSignal,
+  jobResult,
+  reportError,
+} from '@inkling/scheduler';
 import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */
@@ -22,25 +32,19 @@ export function localResult(
   finishedAt: number,
   ending: { cancelReason: CancelReason } | { error: InklingError },
 ): JobResult {
-  const base = { id: job.id, text: job.text, submittedAt: job.submittedAt, finishedAt, preempted: false };
-  if ('error' in ending) return { ...base, status: 'error', cancelled: false, error: ending.error };
-  return { ...base, status: 'cancelled', cancelled: true, cancelReason: ending.cancelReason, finishReason: 'abort' };
-}
-
-/** The content of a chunk's first choice, or `''`. */
-export function chunkContent(chunk: ChatCompletionChunk): string {
-  const content = chunk?.choices?.[0]?.delta?.content;
-  return typeof content === 'string' ? content : '';
+  const base = { id: job.id, text: job.text, submittedAt: job.submittedAt, finishedAt };
+  if ('error' in ending) return jobResult({ ...base, status: 'error', error: ending.error });
+  return jobResult({ ...base, status: 'cancelled', cancelReason: ending.cancelReason });
 }
 
 /** A job refused before it was sent: it never ran. */
 export function refused(id: string, now: number, message: string): Promise<JobResult> {
-  return Promise.resolve({ id, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error: new InvalidJobError(message) });
+  return Promise.resolve(jobResult({ id, status: 'error', submittedAt: now, finishedAt: now, error: new InvalidJobError(message) }));
 }
 
 /** A job whose signal was aborted before it was submitted. */
 export function abortedAtOnce(id: string, now: number): JobResult {
-  return { id, status: 'cancelled', text: '', submittedAt: now, finishedAt: now, cancelled: true, cancelReason: 'abort', preempted: false, finishReason: 'abort' };
+  return jobResult({ id, status: 'cancelled', cancelReason: 'abort', submittedAt: now, finishedAt: now });
 }
 
 /**
@@ -52,7 +56,7 @@ export function wireSpec(spec: JobSpec, id: string): WireSpec | string {
   const { signal, onChunk, owner: _owner, ...rest } = spec;
   const wire: Record<string, unknown> = { ...rest, id, stream: typeof onChunk === 'function' };
   if (onChunk !== undefined && typeof onChunk !== 'function') wire.onChunk = String(onChunk);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) wire.signal = String(signal);
+  if (signal !== undefined && !isAbortSignal(signal)) wire.signal = String(signal);
   const problem = uncloneable(wire);
   return problem ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.` : (wire as unknown as WireSpec);
 }
@@ -62,7 +66,7 @@ export function guard<T>(callback: (value: T) => void, value: T): void {
   try {
     callback(value);
   } catch (error) {
-    globalThis.reportError?.(error);
+    reportError(error);
   }
 }
 

@@ -1,5 +1,14 @@
-import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { type WireStatus, encodeError, encodeResult } from './errorCodec.js';
+import {
+  type ChatCompletionChunk,
+  InvalidJobError,
+  type JobSpec,
+  type Pool,
+  type PoolStatus,
+  type PoolTimers,
+  encodeError,
+  jobResult,
+} from '@inkling/scheduler';
+import { type WireStatus, encodeResult } from './errorCodec.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
 import { type ClientMessage, type HostMessage, type WireSpec, isClientMessage, scoped } from './protocol.js';
@@ -182,9 +191,9 @@ export class ServedClient {
   /** Answers a malformed job with an error result; nothing else is touched. */
   #refuse(id: unknown, message: string): void {
     const now = this.host.now();
-    const error = encodeError(new InvalidJobError(message));
     const key = typeof id === 'string' ? id : String(id);
-    this.#send({ t: 'result', id: key, result: { id: key, status: 'error', text: '', submittedAt: now, finishedAt: now, cancelled: false, preempted: false, error } });
+    const result = jobResult({ id: key, status: 'error', submittedAt: now, finishedAt: now, error: new InvalidJobError(message) });
+    this.#send({ t: 'result', id: key, result: encodeResult(result) });
   }
 
   async #call(rid: number, op: 'load' | 'unload' | 'configure', patch?: Record<string, unknown>): Promise<void> {

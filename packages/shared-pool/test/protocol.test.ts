@@ -8,7 +8,7 @@ afterEach(() => vi.useRealTimers());
 class QuotaError extends InklingError {
   override name = 'QuotaError';
   readonly status = 429;
-  readonly retryable = true;
+  override readonly retryable = true;
   readonly requestId = 'req-7';
 }
 
@@ -22,7 +22,7 @@ describe('a PoolClient over a MessagePort', () => {
     await run(5);
     expect(seen.join('')).toBe('one');
     await run(50);
-    expect(await result).toMatchObject({ status: 'done', text: 'one two three', id: 'job-1', cancelled: false });
+    expect(await result).toMatchObject({ status: 'done', text: 'one two three', id: 'job-1' });
     expect(seen.join('')).toBe('one two three');
     scene.close();
   });

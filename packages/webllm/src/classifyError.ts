@@ -1,5 +1,4 @@
-import { InklingError } from '@inkling/scheduler';
-import { asError } from './asError.js';
+import { InklingError, asError } from '@inkling/scheduler';
 import {
   GPUDeviceLostError,
   ModelLoadError,

@@ -1,4 +1,4 @@
-import { EngineCrashedError, InklingError } from '@inkling/scheduler';
+import { EngineCrashedError, EngineLoadError, type ErrorDevice, type ErrorKind } from '@inkling/scheduler';
 
 /**
  * WebGPU cannot be used here: the browser lacks it, or no adapter was found.
@@ -8,8 +8,10 @@ import { EngineCrashedError, InklingError } from '@inkling/scheduler';
  * const { error } = pool.getSnapshot();
  * if (error instanceof WebGPUUnavailableError) showFallback(error.message);
  */
-export class WebGPUUnavailableError extends InklingError {
+export class WebGPUUnavailableError extends EngineLoadError {
   override name = 'WebGPUUnavailableError';
+  override readonly kind = 'no-device';
+  override readonly device: ErrorDevice = 'gpu';
   readonly reason: string;
 
   constructor(reason: string, options?: { cause?: unknown }) {
@@ -28,8 +30,10 @@ export class WebGPUUnavailableError extends InklingError {
  * @example
  * if (error instanceof ShaderF16UnsupportedError) pool = makePool(error.suggestion);
  */
-export class ShaderF16UnsupportedError extends InklingError {
+export class ShaderF16UnsupportedError extends EngineLoadError {
   override name = 'ShaderF16UnsupportedError';
+  override readonly kind = 'device-feature';
+  override readonly device: ErrorDevice = 'gpu';
   readonly model: string;
   readonly suggestion: string;
 
@@ -49,8 +53,10 @@ export class ShaderF16UnsupportedError extends InklingError {
  * @example
  * webllmEngines({ model: 'no-such-model' }); // the pool's load fails with ModelNotFoundError
  */
-export class ModelNotFoundError extends InklingError {
+export class ModelNotFoundError extends EngineLoadError {
   override name = 'ModelNotFoundError';
+  override readonly kind = 'model-not-found';
+  override readonly device: ErrorDevice = 'gpu';
   readonly model: string;
 
   constructor(model: string, options?: { cause?: unknown }) {
@@ -69,8 +75,12 @@ export class ModelNotFoundError extends InklingError {
  * @example
  * if (error instanceof ModelLoadError && error.url) console.warn('blocked:', error.url);
  */
-export class ModelLoadError extends InklingError {
+export class ModelLoadError extends EngineLoadError {
   override name = 'ModelLoadError';
+  /** `'network'` when a file could not be fetched (`url`), else `'file-unreadable'` (fetched, or cached, but WebLLM could not load it). */
+  override readonly kind: ErrorKind;
+  override readonly retryable: boolean;
+  override readonly device: ErrorDevice = 'gpu';
   readonly model: string;
   readonly url: string | undefined;
 
@@ -83,6 +93,8 @@ export class ModelLoadError extends InklingError {
     );
     this.model = model;
     this.url = url;
+    this.kind = url ? 'network' : 'file-unreadable';
+    this.retryable = url !== undefined;
   }
 }
 
@@ -93,8 +105,10 @@ export class ModelLoadError extends InklingError {
  * @example
  * if (error instanceof OutOfMemoryError) suggestSmallerModel(error.vramRequiredMB);
  */
-export class OutOfMemoryError extends InklingError {
+export class OutOfMemoryError extends EngineLoadError {
   override name = 'OutOfMemoryError';
+  override readonly kind = 'out-of-memory';
+  override readonly device: ErrorDevice = 'gpu';
   readonly model: string;
   /** What the model needs, when its record says. */
   readonly vramRequiredMB: number | undefined;
@@ -117,8 +131,11 @@ export class OutOfMemoryError extends InklingError {
  * @example
  * await pool.unload(); // a createEngine still loading rejects with LoadCancelledError
  */
-export class LoadCancelledError extends InklingError {
+export class LoadCancelledError extends EngineLoadError {
   override name = 'LoadCancelledError';
+  override readonly kind = 'cancelled';
+  override readonly retryable = true;
+  override readonly device: ErrorDevice = 'gpu';
 
   constructor(model: string, options?: { cause?: unknown }) {
     super(`Loading "${model}" was cancelled (the pool was unloaded). Call pool.load() to start again.`, options);
@@ -131,8 +148,10 @@ export class LoadCancelledError extends InklingError {
  * @example
  * // npm install @mlc-ai/web-llm — it is a peer dependency of @inkling/webllm
  */
-export class WebLLMUnavailableError extends InklingError {
+export class WebLLMUnavailableError extends EngineLoadError {
   override name = 'WebLLMUnavailableError';
+  override readonly kind = 'setup';
+  override readonly device: ErrorDevice = 'gpu';
 
   constructor(options?: { cause?: unknown }) {
     super(
@@ -151,6 +170,7 @@ export class WebLLMUnavailableError extends InklingError {
  */
 export class WorkerCrashedError extends EngineCrashedError {
   override name = 'WorkerCrashedError';
+  override readonly device: ErrorDevice = 'gpu';
 }
 
 /**
@@ -162,4 +182,5 @@ export class WorkerCrashedError extends EngineCrashedError {
  */
 export class GPUDeviceLostError extends EngineCrashedError {
   override name = 'GPUDeviceLostError';
+  override readonly device: ErrorDevice = 'gpu';
 }

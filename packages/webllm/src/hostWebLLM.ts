@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk } from '@inkling/scheduler';
+import { type ChatCompletionChunk, encodeError, isFinalChunk } from '@inkling/scheduler';
 import { checkWebGPU } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
@@ -7,7 +7,6 @@ import { ProgressMapper } from './progressMapper.js';
 import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
-import { toWire } from './wireError.js';
 
 /** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
 export interface WorkerEndpoint {
@@ -114,7 +113,7 @@ class EngineHost {
 
   /** Answers request `id` with the typed error for `reason` (a typed one passes as it is). */
   #fail(id: number, reason: unknown): void {
-    this.#post({ type: 'error', id, error: toWire(classifyRunError(reason)) });
+    this.#post({ type: 'error', id, error: encodeError(classifyRunError(reason)) });
   }
 
   /**
@@ -155,7 +154,7 @@ class EngineHost {
         // (it clears the flag as the generation starts): repeat it while
         // tokens still come. Never after the last one, or WebLLM before
         // 0.2.86 would keep it for the next generation.
-        if (state.stopping && isDecoding(chunk)) engine.interruptGenerate();
+        if (state.stopping && !isFinalChunk(chunk)) engine.interruptGenerate();
         if (!state.closed) this.#post({ type: 'chunk', id, chunk });
       }
       if (!state.closed) this.#post({ type: 'done', id });
@@ -187,9 +186,4 @@ class EngineHost {
     error.name = 'EngineNotLoadedError';
     throw error;
   }
-}
-
-function isDecoding(chunk: ChatCompletionChunk): boolean {
-  const choice = chunk.choices[0];
-  return choice !== undefined && !choice.finish_reason;
 }

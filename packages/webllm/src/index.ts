@@ -19,7 +19,7 @@ export {
 } from './errors.js';
 export type { WebLLMEnginesOptions } from './webllmEngines.js';
 export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
-export type { LoadAnswer, PageMessage, WireError, WorkerMessage } from './protocol.js';
+export type { LoadAnswer, PageMessage, WorkerMessage } from './protocol.js';
 export type {
   DetectWebGPUOptions,
   GPUAdapterInfoLike,

@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, EmbeddingCreateParams, StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest, type WireError, messageMatcher } from '@inkling/scheduler';
 import type { WebLLMLoadProgress } from './progressMapper.js';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
 
@@ -41,28 +41,23 @@ export interface LoadAnswer {
   embeddings: boolean;
 }
 
-/**
- * An error crossing from the worker. The worker has already turned WebLLM's
- * errors into Inkling's typed ones (`classifyLoadError`, `classifyRunError`):
- * `name` is the class, `message` its words, `fields` its own fields
- * (`model`, `suggestion`, `url`...) and `cause` what went wrong underneath,
- * usually WebLLM's error.
- */
-export interface WireError {
-  name: string;
-  message: string;
-  /** An Inkling error's fields; absent for other errors. */
-  fields?: Record<string, unknown>;
-  cause?: WireError;
-}
-
 /** What the engine worker sends back. */
 export type WorkerMessage =
   | { type: 'hello'; id: number; protocol: string }
   | { type: 'progress'; id: number; report: WebLLMLoadProgress }
   | { type: 'chunk'; id: number; chunk: ChatCompletionChunk }
   | { type: 'done'; id: number; value?: unknown }
-  | { type: 'error'; id: number; error: WireError };
+  | {
+      type: 'error';
+      id: number;
+      /**
+       * The worker has already turned WebLLM's errors into Inkling's typed ones
+       * (`classifyLoadError`, `classifyRunError`): `name` is the class,
+       * `fields` its own fields (`kind`, `model`, `suggestion`, `url`...) and
+       * `cause` what went wrong underneath, usually WebLLM's error.
+       */
+      error: WireError;
+    };
 
 /** A page message without its `id`, as callers write it. */
 export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ? Omit<M, 'id'> : never) : never;
@@ -74,6 +69,4 @@ export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ?
  * @example
  * if (!isWorkerMessage(event.data)) return;
  */
-export function isWorkerMessage(data: unknown): data is WorkerMessage {
-  return typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string' && typeof (data as { id?: unknown }).id === 'number';
-}
+export const isWorkerMessage = messageMatcher<WorkerMessage>('type', ['hello', 'progress', 'chunk', 'done', 'error'], 'number');

@@ -1,8 +1,8 @@
-import { EngineCrashedError, InklingError } from '@inkling/scheduler';
+import { EngineCrashedError, InklingError, encodeError as toWire } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { GPUDeviceLostError, ModelLoadError } from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';
-import { fromWire, toWire } from '../src/wireError.js';
+import { fromWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
   it('keeps an error\'s name across, whether WebLLM threw an Error or a string', () => {

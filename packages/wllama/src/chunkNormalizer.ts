@@ -1,4 +1,4 @@
-import type { ChatCompletionChunk, CompletionUsage, FinishReason } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type CompletionUsage, type FinishReason, streamChunk, usageChunk } from '@inkling/scheduler';
 
 const REASONS: ReadonlySet<string> = new Set(['stop', 'length', 'abort', 'tool_calls']);
 
@@ -8,7 +8,8 @@ const REASONS: ReadonlySet<string> = new Set(['stop', 'length', 'abort', 'tool_c
  * content chunks with `finish_reason: null`; one finish chunk with empty
  * content and the reason; then one usage chunk (`choices: []`) whose
  * `usage.extra.timings` keeps llama.cpp's timings, `cache_n` (prompt tokens
- * reused from the previous request) and `prompt_n` (prompt tokens read) among them.
+ * reused from the previous request) and `prompt_n` (prompt tokens read) among
+ * them; `usage.cachedTokens` is `cache_n`, where llama.cpp gave it.
  *
  * @example
  * const normalizer = new ChunkNormalizer('model.gguf');
@@ -57,10 +58,7 @@ export class ChunkNormalizer {
   end(reason: FinishReason): ChatCompletionChunk[] {
     const out: ChatCompletionChunk[] = [];
     if (!this.#finish) out.push(this.#finishChunk(reason));
-    if (this.#usage && reason !== 'abort') {
-      const usage = this.#timings ? { ...this.#usage, extra: { timings: this.#timings } } : this.#usage;
-      out.push({ ...this.#chunk('', null), choices: [], usage });
-    }
+    if (this.#usage && reason !== 'abort') out.push(usageChunk(this.#meta(), this.#fullUsage(this.#usage)));
     return out;
   }
 
@@ -70,13 +68,18 @@ export class ChunkNormalizer {
   }
 
   #chunk(content: string, finish: FinishReason | null): ChatCompletionChunk {
-    return {
-      id: this.#id || 'wllama',
-      object: 'chat.completion.chunk',
-      created: this.#created || Math.floor(Date.now() / 1000),
-      model: this.#model,
-      choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finish }],
-    };
+    return streamChunk(this.#meta(), { role: 'assistant', content }, finish);
+  }
+
+  #meta() {
+    return { id: this.#id || 'wllama', model: this.#model, created: this.#created || undefined };
+  }
+
+  /** The usage with llama.cpp's timings under `extra` and its cache hits as `cachedTokens`. */
+  #fullUsage(usage: CompletionUsage): CompletionUsage {
+    if (!this.#timings) return usage;
+    const cached = this.#timings.cache_n;
+    return { ...usage, ...(typeof cached === 'number' && cached >= 0 ? { cachedTokens: cached } : {}), extra: { timings: this.#timings } };
   }
 
   #takeUsage(usage: unknown, timings: unknown): void {

@@ -1,4 +1,4 @@
-import { EngineCrashedError, EngineLoadError } from '@inkling/scheduler';
+import { EngineCrashedError, EngineLoadError, type ErrorDevice, type ErrorKind } from '@inkling/scheduler';
 
 /**
  * The model file could not be fetched: the URL answered with an error status,
@@ -10,6 +10,10 @@ import { EngineCrashedError, EngineLoadError } from '@inkling/scheduler';
  */
 export class ModelFetchError extends EngineLoadError {
   override name = 'ModelFetchError';
+  /** `'model-not-found'` for HTTP 404 and 410, else `'network'`. */
+  override readonly kind: ErrorKind;
+  override readonly retryable: boolean;
+  override readonly device: ErrorDevice = 'cpu';
   readonly url: string;
   readonly status: number;
 
@@ -24,6 +28,9 @@ export class ModelFetchError extends EngineLoadError {
     );
     this.url = url;
     this.status = status;
+    const gone = status === 404 || status === 410;
+    this.kind = gone ? 'model-not-found' : 'network';
+    this.retryable = !gone;
   }
 }
 
@@ -36,6 +43,8 @@ export class ModelFetchError extends EngineLoadError {
  */
 export class WasmMissingError extends EngineLoadError {
   override name = 'WasmMissingError';
+  override readonly kind = 'setup';
+  override readonly device: ErrorDevice = 'cpu';
   readonly url: string;
 
   constructor(url: string, detail: string, options?: { cause?: unknown }) {
@@ -56,6 +65,8 @@ export class WasmMissingError extends EngineLoadError {
  */
 export class OutOfMemoryError extends EngineLoadError {
   override name = 'OutOfMemoryError';
+  override readonly kind = 'out-of-memory';
+  override readonly device: ErrorDevice = 'cpu';
 
   constructor(model: string, options?: { cause?: unknown }) {
     super(
@@ -74,6 +85,8 @@ export class OutOfMemoryError extends EngineLoadError {
  */
 export class ModelLoadError extends EngineLoadError {
   override name = 'ModelLoadError';
+  override readonly kind: ErrorKind = 'file-unreadable';
+  override readonly device: ErrorDevice = 'cpu';
 }
 
 /**
@@ -85,6 +98,9 @@ export class ModelLoadError extends EngineLoadError {
  */
 export class LoadCancelledError extends EngineLoadError {
   override name = 'LoadCancelledError';
+  override readonly kind = 'cancelled';
+  override readonly retryable = true;
+  override readonly device: ErrorDevice = 'cpu';
 
   constructor(model: string, options?: { cause?: unknown }) {
     super(`Loading ${model} was cancelled (the pool was unloaded). Call pool.load() to start again.`, options);
@@ -100,6 +116,7 @@ export class LoadCancelledError extends EngineLoadError {
  */
 export class WorkerCrashedError extends EngineCrashedError {
   override name = 'WorkerCrashedError';
+  override readonly device: ErrorDevice = 'cpu';
 }
 
 /**
@@ -112,6 +129,8 @@ export class WorkerCrashedError extends EngineCrashedError {
  */
 export class WasmUnsupportedError extends EngineLoadError {
   override name = 'WasmUnsupportedError';
+  override readonly kind = 'no-device';
+  override readonly device: ErrorDevice = 'cpu';
 
   constructor(options?: { cause?: unknown }) {
     super(

@@ -20,7 +20,7 @@ describe('ChunkNormalizer', () => {
       ['', 'length'],
       [undefined, undefined],
     ]);
-    expect(out.at(-1)).toMatchObject({ id: 'c1', model: 'm.gguf', choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11, extra: { timings: { cache_n: 4, prompt_n: 5 } } } });
+    expect(out.at(-1)).toMatchObject({ id: 'c1', model: 'm.gguf', choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11, cachedTokens: 4, extra: { timings: { cache_n: 4, prompt_n: 5 } } } });
     expect(n.contentChunks).toBe(2);
   });
 

@@ -6,7 +6,7 @@ const ok = { model: 'https://example.test/m.gguf', wasmUrl: '/wllama.wasm' };
 
 describe('wllamaEngines options', () => {
   it.each([
-    [{ ...ok, model: 'https://example.test/m.bin' }, /"model", the URL of a \.gguf file/],
+    [{ ...ok, model: 'https://example.test/m.bin' }, /"model" must be the URL of a \.gguf file/],
     [{ ...ok, model: undefined }, /"model"/],
     [{ ...ok, wasmUrl: '' }, /"wasmUrl"/],
     [{ ...ok, threads: 0 }, /"threads" must be a whole number from 1 to 64; it got 0/],

@@ -63,6 +63,21 @@ describe('a wllama engine on the generated chat model', () => {
     expect(engine.embeddings).toBeUndefined();
   });
 
+  it("reports usage.cachedTokens through the pool: a prompt whose prefix llama.cpp still holds is not read again", async () => {
+    // The loaded engine, lent to a pool (never unloaded through it: the block's other tests use it).
+    const pool = new EnginePool({ createEngine: async () => engine, size: 1, idleTimeoutMs: Number.POSITIVE_INFINITY });
+    await pool.load();
+    const ask = (content: string) => pool.submit({ params: { messages: [{ role: 'user', content }], max_tokens: 2, temperature: 0 }, onChunk: () => {} });
+    const first = await ask(`${PROSE} One`);
+    const again = await ask(`${PROSE} Two`);
+    const prompt = again.usage && 'prompt_tokens' in again.usage ? again.usage.prompt_tokens : 0;
+    const cached = again.usage && 'cachedTokens' in again.usage ? again.usage.cachedTokens : undefined;
+    expect(first.status).toBe('done');
+    expect(cached).toBeGreaterThan(prompt / 2);
+    expect(cached).toBeLessThan(prompt);
+    expect(pool.getSnapshot().recent.find((r) => r.id === again.id)?.cachedTokens).toBe(cached);
+  });
+
   it('reads English prose at about four characters a token (the vocabulary holds whole words)', async () => {
     const empty = await promptTokens(engine, '');
     const prose = await promptTokens(engine, PROSE);

@@ -7,7 +7,7 @@ import type {
   JobResult,
   Priority,
 } from '@inkling/scheduler';
-import { toRequest } from './chunkText.js';
+import { toRequest } from './toRequest.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
 import { StreamedJob } from './streamedJob.js';

@@ -34,6 +34,8 @@ export interface InspectedJob {
   readonly cancelReason: CancelReason | undefined;
   /** The error message, for `error`. */
   readonly error: string | undefined;
+  /** Prompt tokens the engine's cache already held (`usage.cachedTokens`), for a finished job whose engine said. */
+  readonly cachedTokens: number | undefined;
   /** Who submitted it (a shared pool's tab, `JobInfo.owner`); absent in a pool of one page. */
   readonly owner?: string;
 }
@@ -88,6 +90,7 @@ function inspectJob(job: JobInfo | JobRecord, now: number): InspectedJob {
     tokensPerSecond: job.tokens > 2 && decodeMs > 0 ? ((job.tokens - 1) * 1000) / decodeMs : null,
     cancelReason: live ? undefined : job.cancelReason,
     error: live ? undefined : job.error,
+    cachedTokens: 'cachedTokens' in job ? job.cachedTokens : undefined,
     ...(job.owner !== undefined && { owner: job.owner }),
   };
 }

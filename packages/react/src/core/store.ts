@@ -1,4 +1,4 @@
-import { Subscribable } from '@inkling/scheduler';
+import { NotifyScheduler, Subscribable } from '@inkling/scheduler';
 import { type FrameScheduler, animationFrame } from './frameScheduler.js';
 
 /**
@@ -28,19 +28,21 @@ export type Urgency = 'now' | 'frame';
  * }
  */
 export abstract class Store<S> extends Subscribable {
-  readonly #scheduleFrame: FrameScheduler;
+  /** The notification due at the end of this microtask (`'now'`)... */
+  readonly #now: NotifyScheduler;
+  /** ...and at the next frame (`'frame'`). */
+  readonly #frame: NotifyScheduler;
   #state: S;
   /** Builds the state a `commitLazy` described, when it is first read. */
   #build: (() => S) | undefined;
-  #cancelFrame: (() => void) | undefined;
-  #microtask = false;
   /** The last listener left and `onStop` is due at the next microtask. */
   #stopping = false;
 
   protected constructor(initial: S, scheduleFrame: FrameScheduler = animationFrame) {
     super();
     this.#state = initial;
-    this.#scheduleFrame = scheduleFrame;
+    this.#now = new NotifyScheduler(this.#flush);
+    this.#frame = new NotifyScheduler(this.#flush, scheduleFrame);
   }
 
   /** The current state; the same object until something changes. Bound. */
@@ -98,24 +100,19 @@ export abstract class Store<S> extends Subscribable {
 
   #notify(urgency: Urgency): void {
     // A flush already due at the end of this microtask comes before any frame (and calls the frame off).
-    if (this.#microtask) return;
-    if (urgency === 'now') {
-      this.#microtask = true;
-      queueMicrotask(this.#flush);
-    } else {
-      this.#cancelFrame ??= this.#scheduleFrame(this.#flush);
-    }
+    if (this.#now.pending) return;
+    if (urgency === 'now') this.#now.request();
+    else this.#frame.request();
   }
 
   /** Calls off a pending frame notification (on disposal: no timer left behind). */
   protected cancelPendingFrame(): void {
-    this.#cancelFrame?.();
-    this.#cancelFrame = undefined;
+    this.#frame.cancel();
   }
 
   readonly #flush = (): void => {
-    this.#microtask = false;
-    this.cancelPendingFrame();
-    for (const listener of [...this.listeners]) listener();
+    this.#now.cancel();
+    this.#frame.cancel();
+    this.emit();
   };
 }

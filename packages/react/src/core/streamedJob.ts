@@ -1,5 +1,4 @@
-import type { ChatJobSpec, JobResult, Pool, TranslationJobSpec } from '@inkling/scheduler';
-import { chunkText } from './chunkText.js';
+import { type ChatJobSpec, type JobResult, type Pool, type TranslationJobSpec, chunkText } from '@inkling/scheduler';
 
 /** What a `StreamedJob` tells its owner. */
 export interface StreamedJobHandlers {

@@ -5,15 +5,19 @@ import { OUTCOME_LABELS } from './outcomeLabels.js';
 /**
  * Live and recent jobs, newest first: id, task, priority, engine, outcome
  * (superseded and preempted told apart), wait in the queue, time to first
- * token, decode tokens per second and tokens. Rows carry `data-outcome`.
+ * token, decode tokens per second, tokens, and, once an engine has said,
+ * prompt tokens its cache already held (`usage.cachedTokens`; `–` for jobs
+ * it did not say for). Rows carry `data-outcome`.
  *
  * @example
  * <JobTable inspection={inspection} maxJobs={20} />
  */
 export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; maxJobs: number }) {
   const jobs = inspection.jobs.slice(0, maxJobs);
+  // A column only engines that know their cache fill: none of them, no column.
+  const cached = jobs.some((job) => job.cachedTokens !== undefined);
   return (
-    <table className="inkling-jobs">
+    <table className="inkling-jobs" data-cached={cached ? '' : undefined}>
       <caption>Jobs, newest first</caption>
       <thead>
         <tr>
@@ -34,12 +38,17 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
           <th scope="col" className="inkling-num">
             Tokens
           </th>
+          {cached ? (
+            <th scope="col" className="inkling-num">
+              <abbr title="Prompt tokens the engine's cache already held">Cached</abbr>
+            </th>
+          ) : null}
         </tr>
       </thead>
       <tbody>
         {jobs.length === 0 ? (
           <tr>
-            <td colSpan={9} className="inkling-empty">
+            <td colSpan={cached ? 10 : 9} className="inkling-empty">
               No jobs yet
             </td>
           </tr>
@@ -74,6 +83,11 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
             <td className="inkling-num">{formatMs(job.ttftMs)}</td>
             <td className="inkling-num">{formatRate(job.tokensPerSecond)}</td>
             <td className="inkling-num">{job.tokens}</td>
+            {cached ? (
+              <td className="inkling-num" data-cached={job.cachedTokens}>
+                {job.cachedTokens ?? '–'}
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>

@@ -283,7 +283,7 @@ describe('BatchTranslateController', () => {
   });
 });
 
-const base: JobResult = { id: 'j', status: 'done', text: '', submittedAt: 0, finishedAt: 0, cancelled: false, preempted: false };
+const base: JobResult = { id: 'j', status: 'done', text: '', submittedAt: 0, finishedAt: 0 };
 function busy(): InklingError {
   return Object.assign(new InklingError('The server is busy.'), { retryable: true });
 }

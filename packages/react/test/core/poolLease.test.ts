@@ -61,6 +61,24 @@ describe('retainPool', () => {
     expect(pool.getSnapshot().phase).toBe('ready');
   });
 
+  it('runs its delayed unload on the timers it is given', async () => {
+    const { pool } = fakePool();
+    const pending: Array<{ callback: () => void; ms: number }> = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => pending.push({ callback, ms }),
+      clearTimeout: (handle: unknown) => pending.splice(Number(handle) - 1, 1),
+    };
+    const release = retainPool(pool, { unloadDelayMs: 250, timers });
+    await vi.runAllTimersAsync();
+    release();
+    expect(pending.map((timer) => timer.ms)).toEqual([250]);
+    await vi.runAllTimersAsync();
+    expect(pool.getSnapshot().phase).toBe('ready');
+    pending[0]?.callback();
+    await vi.runAllTimersAsync();
+    expect(pool.getSnapshot().phase).toBe('idle');
+  });
+
   it('turns a failed load into pool state, not an unhandled rejection', async () => {
     const { pool } = fakePool({ failLoad: () => new Error('no WebGPU adapter') });
     retainPool(pool);

@@ -1,20 +1,9 @@
+import { type ChunkMeta, streamChunk, usageChunk as closingChunk } from '../chunk.js';
 import type { ChatCompletionChunk, FinishReason, StreamingChatCompletionRequest } from '../types.js';
-
-/** What every chunk of a fake engine carries besides its content. */
-export interface ChunkMeta {
-  id: string;
-  model: string;
-}
 
 /** A streamed chunk in WebLLM's shape, with `content` and the finish reason. */
 export function contentChunk(meta: ChunkMeta, content: string, finish: FinishReason | null): ChatCompletionChunk {
-  return {
-    id: meta.id,
-    object: 'chat.completion.chunk',
-    created: Math.floor(Date.now() / 1000),
-    model: meta.model,
-    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finish, logprobs: null }],
-  };
+  return streamChunk(meta, { role: 'assistant', content }, finish);
 }
 
 /** The last chunk: no choices, the usage with WebLLM's timings under `extra`. */
@@ -25,21 +14,17 @@ export function usageChunk(
   const ended = now();
   const prefillS = Math.max((firstAt - started) / 1000, 1e-6);
   const decodeS = Math.max((ended - firstAt) / 1000, 1e-6);
-  return {
-    ...contentChunk(meta, '', null),
-    choices: [],
-    usage: {
-      prompt_tokens: prompt,
-      completion_tokens: completion,
-      total_tokens: prompt + completion,
-      extra: {
-        time_to_first_token_s: prefillS,
-        prefill_tokens_per_s: prompt / prefillS,
-        decode_tokens_per_s: Math.max(0, completion - 1) / decodeS,
-        e2e_latency_s: (ended - started) / 1000,
-      },
+  return closingChunk(meta, {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    extra: {
+      time_to_first_token_s: prefillS,
+      prefill_tokens_per_s: prompt / prefillS,
+      decode_tokens_per_s: Math.max(0, completion - 1) / decodeS,
+      e2e_latency_s: (ended - started) / 1000,
     },
-  };
+  });
 }
 
 export function now(): number {

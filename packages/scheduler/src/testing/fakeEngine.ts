@@ -10,7 +10,8 @@ import type {
   StreamingChatCompletionRequest,
   ToolCall,
 } from '../types.js';
-import { type ChunkMeta, abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
+import type { ChunkMeta } from '../chunk.js';
+import { abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
 import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
 import { fakeToolCalls, jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';

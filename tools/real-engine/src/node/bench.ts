@@ -97,7 +97,7 @@ async function poolOfTwo(engines: CreateEngine) {
   await pair();
   while (pool2.getSnapshot().engines.length < 2 || pool2.getSnapshot().growing) await new Promise((r) => setTimeout(r, 100));
   await pair();
-  say(`pool of 2 up (${pool2.size} engines) in ${f((performance.now() - start) / 1000)} s`);
+  say(`pool of 2 up (${pool2.getSnapshot().size} engines) in ${f((performance.now() - start) / 1000)} s`);
   return { pool2, probe };
 }
 

@@ -10,7 +10,7 @@ import {
   InklingError as InklingErrorClass,
   InvalidSchemaError,
 } from '@inkling/scheduler';
-import { toRequest } from '../chunkText.js';
+import { toRequest } from '../toRequest.js';
 import { type StreamStatus, finishedState } from '../completionController.js';
 import type { FrameScheduler } from '../frameScheduler.js';
 import { Store } from '../store.js';

@@ -1,0 +1,96 @@
+import { openaiEngines, ServerModelNotFoundError, ServerUnreachableError } from '@inkling/openai';
+import { EnginePool, encodeError } from '@inkling/scheduler';
+import { decodeError } from '@inkling/shared-pool';
+import * as webllm from '@inkling/webllm';
+import * as wllama from '@inkling/wllama';
+import { screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadErrorAdvice } from '../src/core/index.js';
+import { ModelLoadProgress } from '../src/index.js';
+import { describeEachReactMode, renderWithPool, settle } from './utils.js';
+
+// Every engine's load failures, built with each adapter's own classes, and
+// the advice a person gets for them: chosen by kind and device, so the same
+// kind reads the same on every engine and a CPU is never told about its GPU.
+
+const MODEL = 'tiny-model';
+const MODEL_URL = 'https://models.example/tiny.gguf';
+
+type Case = readonly [kind: string, error: () => Error, advice: RegExp];
+
+const ENGINES: Record<string, readonly Case[]> = {
+  webllm: [
+    ['no device', () => new webllm.WebGPUUnavailableError('navigator.gpu is missing.'), /no WebGPU.*Chrome or Edge 113/],
+    ['out of memory', () => new webllm.OutOfMemoryError(MODEL, 1800), /^The GPU ran out of memory.*smaller model/],
+    ['model not found', () => new webllm.ModelNotFoundError(MODEL), /no model with this id.*model list/],
+    ['file unreadable', () => new webllm.ModelLoadError(MODEL, 'Error: tensor shape mismatch', undefined), /cannot be read.*download it again/],
+    ['network', () => new webllm.ModelLoadError(MODEL, 'TypeError: Failed to fetch', MODEL_URL), /could not be downloaded.*network.*CORS/],
+    ['cancelled', () => new webllm.LoadCancelledError(MODEL), /Loading was cancelled/],
+  ],
+  wllama: [
+    ['no device', () => new wllama.WasmUnsupportedError(), /WebAssembly lacks 64-bit memory.*Chrome or Edge 133/],
+    ['out of memory', () => new wllama.OutOfMemoryError(MODEL), /ran out of memory.*smaller model/],
+    ['model not found', () => new wllama.ModelFetchError(MODEL_URL, 404), /no model with this id or at this address/],
+    ['file unreadable', () => new wllama.ModelLoadError(`llama.cpp could not load ${MODEL} (failed to read magic).`), /cannot be read.*download it again/],
+    ['network', () => new wllama.ModelFetchError(MODEL_URL, 0), /could not be downloaded.*network.*CORS/],
+    ['cancelled', () => new wllama.LoadCancelledError(MODEL), /Loading was cancelled/],
+  ],
+  // A server has no device of the page's to miss or to fill, and no file for the page to read.
+  openai: [
+    ['model not found', () => new ServerModelNotFoundError('The server has no model "tiny".', 404), /server has no model by this name/],
+    ['network', () => new ServerUnreachableError('Nothing answered at http://127.0.0.1:1/v1.'), /model server could not be reached/],
+  ],
+};
+
+/** A network with nothing on it. */
+const refuseEveryFetch = () => Promise.reject(new TypeError('Failed to fetch'));
+
+/** The same error as a client of the shared pool receives it: across the port, its class not registered there. */
+const acrossSharedPool = (error: Error): Error => decodeError(structuredClone(encodeError(error)));
+
+describe('loadErrorAdvice', () => {
+  const cases = Object.entries(ENGINES).flatMap(([engine, list]) => list.map(([kind, make, advice]) => [engine, kind, make, advice] as const));
+  it.each(cases)('%s: %s', (_engine, _kind, make, advice) => {
+    expect(loadErrorAdvice(make())).toMatch(advice);
+    // The shared pool rebuilds an unregistered class as an InklingError; its kind and device cross with it.
+    expect(loadErrorAdvice(acrossSharedPool(make()))).toMatch(advice);
+  });
+
+  it('never tells a CPU engine, or a shared pool of one, that the GPU ran out of memory', () => {
+    for (const error of [new wllama.OutOfMemoryError(MODEL), acrossSharedPool(new wllama.OutOfMemoryError(MODEL))]) {
+      expect(loadErrorAdvice(error)).not.toMatch(/GPU/);
+    }
+  });
+
+  it("gives an unparsable GGUF advice about the file, not about downloads or CORS", () => {
+    expect(loadErrorAdvice(new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'))).not.toMatch(/could not be downloaded|network|CORS/i);
+  });
+
+  it("reads a wrapped error's cause, and the platform's full-storage error", () => {
+    const quota = Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
+    expect(loadErrorAdvice(new Error('wrapped', { cause: quota }))).toMatch(/not enough storage/);
+    expect(loadErrorAdvice(Object.assign(new Error('shaped like a class name only'), { name: 'OutOfMemoryError' }))).toBe('shaped like a class name only');
+  });
+});
+
+describeEachReactMode('ModelLoadProgress on each engine', (mode) => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it.each([
+    ['webllm', () => new webllm.OutOfMemoryError(MODEL, 1800), /The GPU ran out of memory/],
+    ['wllama', () => new wllama.OutOfMemoryError(MODEL), /did not fit in the memory/],
+    ['wllama', () => new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'), /cannot be read/],
+    ['shared pool of wllama', () => acrossSharedPool(new wllama.ModelFetchError(MODEL_URL, 0)), /could not be downloaded/],
+  ])('shows the advice for a failed %s load', async (_engine, make, advice) => {
+    renderWithPool(<ModelLoadProgress />, new EnginePool({ createEngine: () => Promise.reject(make()), size: 1 }), mode);
+    await settle();
+    expect(screen.getByRole('alert').textContent).toMatch(advice);
+  });
+
+  it('shows the advice for an openai server that does not answer, through its own engines', async () => {
+    renderWithPool(<ModelLoadProgress />, new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://127.0.0.1:1/v1', model: 'tiny', fetch: refuseEveryFetch }), size: 1 }), mode);
+    await settle();
+    expect(screen.getByRole('alert').textContent).toMatch(/model server could not be reached/);
+  });
+});
