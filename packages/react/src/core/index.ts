@@ -5,7 +5,7 @@
 // Controllers and the primitives they are built of.
 export { CompletionController } from './completionController.js';
 export { ChatController } from './chatController.js';
-export { GhostTextController } from './ghostTextController.js';
+export { GhostTextController } from '../ghost/core/ghostTextController.js';
 export { BatchTranslateController } from './batchTranslateController.js';
 export { Store } from './store.js';
 export { StreamedJob } from './streamedJob.js';
@@ -18,14 +18,14 @@ export { animationFrame } from './frameScheduler.js';
 export { inklingKeys, mapCache, queryClientCache } from './cacheKeys.js';
 export { inspectPool } from './inspectPool.js';
 export { loadErrorAdvice } from './loadErrorAdvice.js';
-export { insertText } from './insertText.js';
-export { attachGhostOverlay } from './attachGhostOverlay.js';
-export { contextOf, insertAtCaret, projectGhostText } from './projectGhostText.js';
-export { nextWord } from './nextWord.js';
+export { insertText } from '../ghost/core/insertText.js';
+export { attachGhostOverlay } from '../ghost/core/attachGhostOverlay.js';
+export { contextOf, insertAtCaret, projectGhostText } from '../ghost/core/projectGhostText.js';
+export { nextWord } from '../ghost/core/nextWord.js';
 
 export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
 export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
-export type { GhostTextEnvironment, GhostTextOptions } from './ghostTextController.js';
+export type { GhostTextEnvironment, GhostTextOptions } from '../ghost/core/ghostTextController.js';
 export type {
   BatchStatus,
   BatchTranslateEnvironment,
@@ -42,5 +42,5 @@ export type { ModelLoadState } from './modelLoadState.js';
 export type { FrameScheduler } from './frameScheduler.js';
 export type { QueryDataClient, ResultCache } from './cacheKeys.js';
 export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './inspectPool.js';
-export type { GhostOverlayHandle } from './attachGhostOverlay.js';
-export type { GhostTextState, GhostTextStatus } from './projectGhostText.js';
+export type { GhostOverlayHandle } from '../ghost/core/attachGhostOverlay.js';
+export type { GhostTextState, GhostTextStatus } from '../ghost/core/projectGhostText.js';

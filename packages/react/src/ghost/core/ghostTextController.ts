@@ -1,9 +1,9 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
-import type { FrameScheduler } from './frameScheduler.js';
+import type { FrameScheduler } from '../../core/frameScheduler.js';
 import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
 import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
-import { Store, type Urgency } from './store.js';
-import { StreamedJob } from './streamedJob.js';
+import { Store, type Urgency } from '../../core/store.js';
+import { StreamedJob } from '../../core/streamedJob.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
 export interface GhostTextOptions {

@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { attachGhostOverlay } from '../../src/core/attachGhostOverlay.js';
+import { attachGhostOverlay } from '../../../src/ghost/core/attachGhostOverlay.js';
 
 /** A ResizeObserver that reports only when the test says so, as a browser does after layout. */
 class ManualResizeObserver {

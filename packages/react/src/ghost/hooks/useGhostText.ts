@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
-import { type GhostTextOptions, GhostTextController } from './core/ghostTextController.js';
-import { type GhostTextState, acceptSuggestion } from './core/projectGhostText.js';
-import { useController } from './useController.js';
+import { type GhostTextOptions, GhostTextController } from '../core/ghostTextController.js';
+import { type GhostTextState, acceptSuggestion } from '../core/projectGhostText.js';
+import { useController } from '../../useController.js';
 
 /** Options of `useGhostText`. */
 export interface UseGhostTextOptions extends GhostTextOptions {

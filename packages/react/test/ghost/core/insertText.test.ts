@@ -1,5 +1,5 @@
 import { afterEach, expect, it, vi } from 'vitest';
-import { insertText } from '../../src/core/insertText.js';
+import { insertText } from '../../../src/ghost/core/insertText.js';
 
 afterEach(() => {
   Reflect.deleteProperty(document, 'execCommand');

@@ -1,5 +1,5 @@
 import { forwardRef, useImperativeHandle, useRef } from 'react';
-import { type GhostTextareaProps, useGhostTextarea } from './useGhostTextarea.js';
+import { type GhostTextareaProps, useGhostTextarea } from '../hooks/useGhostTextarea.js';
 
 /**
  * A real `<textarea>` with Copilot-style ghost text drawn at the caret: Tab

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import type { ChatCompletionRequest } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { defaultGhostParams } from '../../src/core/ghostPrompt.js';
-import { contextOf } from '../../src/core/projectGhostText.js';
+import { defaultGhostParams } from '../../../src/ghost/core/ghostPrompt.js';
+import { contextOf } from '../../../src/ghost/core/projectGhostText.js';
 import { type EditorState, typingSession } from './typingSession.js';
 
 /** How many characters at the end of a prompt an engine with a prefix cache still has to prefill. */

@@ -3,8 +3,8 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ComponentProps, createRef, useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { GhostTextarea, type GhostTextareaProps } from '../src/index.js';
-import { advance, describeEachReactMode, engineCalls, fakePool, renderWithPool, settle } from './utils.js';
+import { GhostTextarea, type GhostTextareaProps } from '../../src/index.js';
+import { advance, describeEachReactMode, engineCalls, fakePool, renderWithPool, settle } from '../utils.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

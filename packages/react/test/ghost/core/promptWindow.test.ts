@@ -1,9 +1,9 @@
 // @vitest-environment node
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultGhostParams } from '../../src/core/ghostPrompt.js';
-import { contextOf } from '../../src/core/projectGhostText.js';
-import { promptWindow } from '../../src/core/promptWindow.js';
+import { defaultGhostParams } from '../../../src/ghost/core/ghostPrompt.js';
+import { contextOf } from '../../../src/ghost/core/projectGhostText.js';
+import { promptWindow } from '../../../src/ghost/core/promptWindow.js';
 
 const FAMILY = '👨‍👩‍👧‍👦'; // one grapheme, 11 code units
 const EMOJI = ['😀', '🎉', '👍🏽', FAMILY, '🇫🇷', 'é', '漢', ' ', 'word '];

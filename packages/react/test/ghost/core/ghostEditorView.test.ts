@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { ghostEditorView } from '../../src/core/ghostEditorView.js';
-import type { GhostTextState } from '../../src/core/projectGhostText.js';
+import { ghostEditorView } from '../../../src/ghost/core/ghostEditorView.js';
+import type { GhostTextState } from '../../../src/ghost/core/projectGhostText.js';
 
 const showing = (suggestion: string): GhostTextState => ({ suggestion, status: suggestion ? 'done' : 'idle', error: null, context: null });
 

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GhostTextController, type GhostTextOptions } from '../../src/core/ghostTextController.js';
-import { engineCalls, fakePool } from './helpers.js';
+import { GhostTextController, type GhostTextOptions } from '../../../src/ghost/core/ghostTextController.js';
+import { engineCalls, fakePool } from '../../core/helpers.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { defaultGhostParams, stripRepetition } from '../../src/core/ghostPrompt.js';
-import { nextWord } from '../../src/core/nextWord.js';
-import { projectGhostText } from '../../src/core/projectGhostText.js';
+import { defaultGhostParams, stripRepetition } from '../../../src/ghost/core/ghostPrompt.js';
+import { nextWord } from '../../../src/ghost/core/nextWord.js';
+import { projectGhostText } from '../../../src/ghost/core/projectGhostText.js';
 
 const at = (before: string, after = '') => ({ before, after });
 

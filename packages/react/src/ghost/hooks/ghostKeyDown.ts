@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { ghostKeyAction } from './core/ghostKeyAction.js';
+import { ghostKeyAction } from '../core/ghostKeyAction.js';
 
 /** What a key may do: the ghost text's three actions. */
 export interface GhostKeyTargets {
