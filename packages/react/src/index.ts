@@ -44,7 +44,8 @@ export type { FrameScheduler } from './core/frameScheduler.js';
 export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';
 export type { ChatRequestParams, ChatState } from './core/chatController.js';
-export type { GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
+export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
+export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type {
   BatchStatus,

@@ -25,7 +25,7 @@ export { nextWord } from '../ghost/core/nextWord.js';
 
 export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
 export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
-export type { GhostTextEnvironment, GhostTextOptions } from '../ghost/core/ghostTextController.js';
+export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextController.js';
 export type {
   BatchStatus,
   BatchTranslateEnvironment,
@@ -43,4 +43,6 @@ export type { FrameScheduler } from './frameScheduler.js';
 export type { QueryDataClient, ResultCache } from './cacheKeys.js';
 export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './inspectPool.js';
 export type { GhostOverlayHandle } from '../ghost/core/attachGhostOverlay.js';
-export type { GhostTextState, GhostTextStatus } from '../ghost/core/projectGhostText.js';
+export type { GhostAcceptance, GhostTextState, GhostTextStatus } from '../ghost/core/projectGhostText.js';
+export type { GhostRefusalRules } from '../ghost/core/ghostRefusal.js';
+export type { SuggestionCacheLimits } from '../ghost/core/suggestionCache.js';

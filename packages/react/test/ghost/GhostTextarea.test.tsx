@@ -25,11 +25,12 @@ const root = () => textarea().parentElement as HTMLElement;
 const overlay = () => root().querySelector<HTMLElement>('[data-inkling-overlay]') as HTMLElement;
 const ghost = () => root().querySelector<HTMLElement>('[data-inkling-ghost]');
 
+// Speculation off unless a test turns it on: these tests count the interactive path's engine calls.
 function Form(props: Partial<ComponentProps<typeof GhostTextarea>>) {
   return (
     <>
       <button type="button">Before</button>
-      <GhostTextarea aria-label="Note" {...props} />
+      <GhostTextarea aria-label="Note" speculate={false} {...props} />
       <button type="button">After</button>
     </>
   );
@@ -39,7 +40,7 @@ function Controlled(props: Partial<GhostTextareaProps>) {
   const [text, setText] = useState('');
   return (
     <>
-      <GhostTextarea aria-label="Note" value={text} onChange={(event) => setText(event.target.value)} {...props} />
+      <GhostTextarea aria-label="Note" speculate={false} value={text} onChange={(event) => setText(event.target.value)} {...props} />
       <output data-testid="parent">{text}</output>
     </>
   );
@@ -150,22 +151,51 @@ describeEachReactMode('GhostTextarea', (mode) => {
     expect(overlay().querySelector('b, img')).toBeNull();
   });
 
-  it('is an inline autocomplete: ghost hidden from assistive technology, a polite announcement without the suggestion', async () => {
-    const { pool, user } = await setup();
-    renderWithPool(<Form announceDelayMs={500} />, pool, mode);
+  it('is an inline autocomplete: the ghost hidden from assistive technology, the settled suggestion read out once and kept as the description', async () => {
+    const { pool, user } = await setup(() => ' jumps over the lazy dog');
+    renderWithPool(<Form announceDelayMs={500} aria-describedby="hint" />, pool, mode);
     expect(textarea().getAttribute('aria-autocomplete')).toBe('inline');
     expect(overlay().getAttribute('aria-hidden')).toBe('true');
     const status = screen.getByRole('status');
     expect(status.getAttribute('aria-live')).toBe('polite');
+    const changes: string[] = [];
+    new MutationObserver(() => changes.push(status.textContent ?? '')).observe(status, { childList: true, subtree: true, characterData: true });
     await user.type(textarea(), 'The fox');
-    await advance(300); // suggestion visible, not yet announced
-    expect(ghost()).not.toBeNull();
+    await advance(130); // debounce over, the suggestion streaming token by token
+    expect(root().dataset.state).toBe('streaming');
+    expect(status.textContent).toBe('');
+    await advance(300); // complete, not yet settled
+    expect(ghost()?.textContent).toBe(' jumps over the lazy dog');
     expect(status.textContent).toBe('');
     await advance(600);
-    expect(status.textContent).toMatch(/Suggestion available.*Tab to accept/);
-    expect(status.textContent).not.toContain('jumps');
+    // What it says, and how to accept it, by key or by a tap; said once, not once a token.
+    expect(status.textContent).toBe(
+      'Suggestion: jumps over the lazy dog. Press Tab or tap the suggestion to accept it, Control or Alt plus Right Arrow to accept one word, Alt plus F2 to hear it again, Escape to dismiss.',
+    );
+    expect(changes.filter(Boolean)).toHaveLength(1);
+    expect(textarea().getAttribute('aria-describedby')).toBe(`hint ${status.id}`);
     await user.keyboard('{Escape}');
     expect(status.textContent).toBe('');
+    expect(textarea().getAttribute('aria-describedby')).toBe('hint');
+  });
+
+  it('reads the suggestion out again on Alt+F2, and leaves Alt+F2 alone without one', async () => {
+    const { pool, user } = await setup(() => ' over the dog');
+    renderWithPool(<Form announceDelayMs={Infinity} messages={{ suggestion: (text) => `Vorschlag: ${text.trim()}`, available: 'Tab.' }} />, pool, mode);
+    const status = screen.getByRole('status');
+    await user.keyboard('{Alt>}{F2}{/Alt}');
+    expect(status.textContent).toBe('');
+    await user.type(textarea(), 'The fox');
+    await settle();
+    expect(ghost()).not.toBeNull();
+    expect(status.textContent).toBe(''); // Infinity: never on its own
+    await user.keyboard('{Alt>}{F2}{/Alt}');
+    expect(status.textContent).toBe('Vorschlag: over the dog Tab.');
+    await user.keyboard('{Alt>}{F2}{/Alt}');
+    // Said again: the text changes (by an invisible space) so a screen reader reads it once more.
+    expect(status.textContent?.trim()).toBe('Vorschlag: over the dog Tab.');
+    expect(status.textContent).not.toBe('Vorschlag: over the dog Tab.');
+    expect(textarea().value).toBe('The fox');
   });
 
   it('draws the overlay as text before the caret, the ghost, and text after it, in the textarea\'s style', async () => {
@@ -261,7 +291,8 @@ describeEachReactMode('GhostTextarea', (mode) => {
     await user.click(textarea());
     await settle();
     expect(ghost()).toBeNull();
-    expect(engineCalls(createEngine)).toHaveLength(1);
+    // The Tab accepted the suggestion, and the accepted text is asked for at once (no debounce after a Tab), before focus left.
+    expect(engineCalls(createEngine).map((c) => beforeOf(c.request as StreamingChatCompletionRequest))).toEqual(['The fox', 'The fox jumps over the dog']);
     await act(async () => {});
   });
   it('says in a status line tied to the textarea why suggestions failed, and typing goes on', async () => {
@@ -282,7 +313,7 @@ describeEachReactMode('GhostTextarea', (mode) => {
     await settle();
     expect(ghost()?.textContent).toBe(' over the dog');
     expect(alert.textContent).toBe('');
-    expect(textarea().getAttribute('aria-describedby')).toBe('hint');
+    expect(textarea().getAttribute('aria-describedby')).not.toContain(alert.id);
   });
 
   it('words the failure with messages.error', async () => {

@@ -21,9 +21,10 @@ interface Shown {
 }
 
 /** A plain textarea with ghost text: Tab accepts, Ctrl+Right accepts a word, Escape dismisses. */
-function Editor({ log, locale }: { log?: Shown[]; locale?: string }) {
+function Editor({ log, locale, speculate = false }: { log?: Shown[]; locale?: string; speculate?: boolean }) {
   const [text, setText] = useState('');
-  const ghost = useGhostText({ session: 'notes', text, locale });
+  // Speculation off unless a test turns it on: these tests count the interactive path's engine calls.
+  const ghost = useGhostText({ session: 'notes', text, locale, speculate });
   log?.push({ text, suggestion: ghost.suggestion });
   return (
     <>
@@ -34,10 +35,10 @@ function Editor({ log, locale }: { log?: Shown[]; locale?: string }) {
         onKeyDown={(event) => {
           if (event.key === 'Tab' && ghost.suggestion) {
             event.preventDefault();
-            setText(ghost.accept());
+            setText(ghost.accept().text);
           } else if (event.key === 'ArrowRight' && event.ctrlKey && ghost.suggestion) {
             event.preventDefault();
-            setText(ghost.acceptWord());
+            setText(ghost.acceptWord().text);
           } else if (event.key === 'Escape') {
             ghost.dismiss();
           }

@@ -1,9 +1,12 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, InvalidOptionError, type JobResult, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
 import type { FrameScheduler } from '../../core/frameScheduler.js';
-import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from './ghostPrompt.js';
-import { type GhostTextState, type GhostTextStatus, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
 import { Store, type Urgency } from '../../core/store.js';
 import { StreamedJob } from '../../core/streamedJob.js';
+import { type GhostContext, type GhostParamsInput, defaultGhostParams } from './ghostPrompt.js';
+import { type GhostRefusalRules, ghostRefusal } from './ghostRefusal.js';
+import { type GhostRequest, type GhostShowing, suggestionFor } from './ghostRequest.js';
+import { type GhostAcceptance, type GhostTextState, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
+import { SuggestionCache, type SuggestionCacheLimits } from './suggestionCache.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
 export interface GhostTextOptions {
@@ -13,16 +16,32 @@ export interface GhostTextOptions {
   text: string;
   /** Where the caret is, 0..text.length. Default: the end of the text. */
   caret?: number;
+  /** The other end of the selection, when text is selected (the caret is the end that moves). Default: the caret (nothing selected). */
+  selectionStart?: number;
   /** Off: no requests, no suggestion. Default `true`. */
   enabled?: boolean;
   /** Quiet time after a change before asking the model, 0..2^31-1 ms (`InvalidOptionError` otherwise). Default `120`. */
   debounceMs?: number;
   /** The most tokens a suggestion may have. Default `24`. */
   maxTokens?: number;
-  /** Builds the request from the text around the caret. Default: `defaultGhostParams`. */
+  /**
+   * Builds the request from the text around the caret. Default: `defaultGhostParams`.
+   * Pass a stable function (module scope, `useCallback`): another one empties the cache.
+   */
   buildParams?: (input: GhostParamsInput) => ChatCompletionRequest;
   /** Locale for splitting words in `acceptWord()`. Default: the runtime's. */
   locale?: string;
+  /** The model the suggestions come from, as the app names it; another one empties the cache. Default `''` (`useGhostText` passes `<PoolProvider modelId>`). */
+  model?: string;
+  /**
+   * While a complete suggestion is shown, ask for the one that follows it once
+   * accepted (pool session `` `${session}:next` ``, `low` priority,
+   * preemptible, at most one), so Tab after Tab finds the next suggestion in
+   * the cache. Any keystroke off the way to that text stops it. Default `true`.
+   */
+  speculate?: boolean;
+  /** Where no request is sent because a suggestion cannot help. Default: each rule's own (see `GhostRefusalRules`). */
+  refuse?: GhostRefusalRules;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -30,18 +49,66 @@ export interface GhostTextEnvironment {
   /** Timers for the debounce. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   scheduleFrame?: FrameScheduler;
+  /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
+  cache?: Partial<SuggestionCacheLimits>;
 }
 
-/** One request and what the model has said so far. */
-interface Request extends GhostContext {
-  raw: string;
-  done: boolean;
+/** How a session's suggestions were served, counted since the controller was built. */
+export interface GhostTextStats {
+  /** Interactive requests sent to the pool. */
+  readonly requests: number;
+  /** Speculative (`low`, preemptible) requests sent for the suggestion after the shown one. */
+  readonly speculations: number;
+  /** Suggestions shown from the cache, without a new engine call. */
+  readonly cacheHits: number;
+  /** Pauses where a rule of `refuse` sent nothing. */
+  readonly refusals: number;
 }
 
-/** Throws an `InvalidOptionError` for a duration a timer cannot honour. */
+/**
+ * The controller's flow, each state named once:
+ * - `off`: disabled, composing, or not yet given text; nothing asked or shown.
+ * - `quiet`: nothing to ask here (blank text, a refusal rule, dismissed).
+ * - `debouncing`: waiting out `debounceMs` before asking.
+ * - `asking`: a request is in flight; what it says is shown while it fits.
+ * - `shown`: a complete suggestion is shown (from the engine or the cache); the one after it may be speculated.
+ * - `failed`: the request failed; the state carries the error.
+ */
+type Phase = 'off' | 'quiet' | 'debouncing' | 'asking' | 'shown' | 'failed';
+
+/**
+ * What moves it:
+ * - `moved`: the text or caret changed (or a composition ended): keep what still fits, else look in the cache, else debounce.
+ * - `quietEnded`: the debounce ran out: ask.
+ * - `streamed`: the current request said more (or ended well): show it, or drop it and move on if it stopped fitting.
+ * - `failed`: the current request ended without a reply.
+ * - `dismissed`: Escape: nothing until the text or caret changes.
+ * - `halted`: disabled, composing, another session, disposed: stop everything.
+ */
+type GhostEvent =
+  | { readonly type: 'moved'; readonly context: GhostContext }
+  | { readonly type: 'quietEnded'; readonly context: GhostContext }
+  | { readonly type: 'streamed'; readonly request: GhostRequest; readonly urgency: Urgency }
+  | { readonly type: 'failed'; readonly request: GhostRequest; readonly result: JobResult }
+  | { readonly type: 'dismissed' }
+  | { readonly type: 'halted' };
+
+/** A built request: its parameters and the cache key they make. */
+type Built = { readonly params: ChatCompletionRequest; readonly key: string } | { readonly error: InklingError };
+
+/** Throws an `InvalidOptionError` for a duration a timer cannot honour, or a rule that is not a count. */
 function checkOptions(options: GhostTextOptions): void {
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+  const suffix = options.refuse?.maxLineSuffix;
+  if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
+    throw new InvalidOptionError(`useGhostText() "refuse.maxLineSuffix" must be a number of characters, 0 or more (Infinity: no limit); it got ${String(suffix)}.`);
+  }
+}
+
+/** Whether two option sets can give different suggestions for the same text (so the cache must go). */
+function resultsDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
+  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '') || a.buildParams !== b.buildParams || a.maxTokens !== b.maxTokens;
 }
 
 /**
@@ -49,7 +116,12 @@ function checkOptions(options: GhostTextOptions): void {
  * another through the pool's `session`; type-through (typing the suggestion's
  * next characters keeps the rest, no new request); a suggestion that no
  * longer fits is dropped at once, never shown stale; no request for blank or
- * unchanged text. Feed it the text and caret with `setOptions` on every change.
+ * unchanged text, nor where a `refuse` rule says a suggestion cannot help.
+ * Suggestions already given are kept in a bounded cache keyed by the request
+ * (a Backspace back to an answered text shows its suggestion at once), and
+ * while one is shown the next is asked for speculatively, so accepting it
+ * shows the next without waiting. Feed it the text and caret with
+ * `setOptions` on every change.
  *
  * @example
  * const ghost = new GhostTextController(pool, { session: 'notes', text: '' });
@@ -59,15 +131,27 @@ function checkOptions(options: GhostTextOptions): void {
 export class GhostTextController extends Store<GhostTextState> {
   readonly #pool: Pool;
   readonly #timers: PoolTimers;
+  readonly #cache: SuggestionCache;
   #options: GhostTextOptions;
+  #phase: Phase = 'off';
   /** The context the state describes; `null` forces the next `setOptions` to act. */
   #context: GhostContext | null = null;
-  #request: Request | undefined;
-  /** The request's job: a stopped or replaced one is heard from no more. */
-  readonly #job = new StreamedJob();
+  #selected = 0;
+  /** The request whose reply is shown (a cached one has no job). */
+  #request: GhostRequest | undefined;
+  #job = new StreamedJob();
+  /** The speculative request: the reply for the text once the shown suggestion is accepted. */
+  #next: { readonly request: GhostRequest; readonly from: GhostContext } | undefined;
+  #nextJob = new StreamedJob();
+  /** The text a Tab on the shown suggestion makes: arriving there asks at once, no debounce. */
+  #acceptTarget: GhostContext | null = null;
+  /** Bumped when the cache is emptied: replies to requests of an older generation are not kept. */
+  #generation = 0;
+  #built: { readonly context: GhostContext; readonly built: Built } | undefined;
   #timer: unknown;
   #dismissed: GhostContext | null = null;
   #composing = false;
+  #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
     super(ghostState('idle', null), environment.scheduleFrame);
@@ -75,6 +159,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#pool = pool;
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
+    this.#cache = new SuggestionCache(environment.cache);
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
@@ -82,21 +167,26 @@ export class GhostTextController extends Store<GhostTextState> {
     checkOptions(options); // before anything changes: a bad option leaves the controller as it was
     const previous = this.#options;
     this.#options = options;
-    // Another session is another editor (or document): nothing carries over.
-    if (options.session !== previous.session) {
+    if (resultsDiffer(previous, options)) {
+      // Another model, prompt or session: nothing cached or in flight still answers for it.
+      this.#cache.clear();
+      this.#generation += 1;
+      this.#built = undefined;
       this.#context = null;
-      this.#dismissed = null;
-      this.#reset();
+      if (options.session !== previous.session) this.#dismissed = null; // another editor (or document)
+      this.#dispatch({ type: 'halted' });
     }
     if (options.enabled === false) {
       this.#context = null;
-      this.#reset();
+      this.#dispatch({ type: 'halted' });
       return;
     }
     const context = contextOf(options.text, options.caret);
-    if (sameContext(this.#context, context)) return;
+    const selected = options.selectionStart === undefined ? 0 : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
+    if (sameContext(this.#context, context) && selected === this.#selected) return;
     this.#context = context;
-    if (!this.#composing) this.#changed(context);
+    this.#selected = selected;
+    if (!this.#composing) this.#dispatch({ type: 'moved', context });
   }
 
   /**
@@ -106,19 +196,19 @@ export class GhostTextController extends Store<GhostTextState> {
   readonly setComposing = (composing: boolean): void => {
     if (composing === this.#composing) return;
     this.#composing = composing;
-    if (composing) this.#reset();
-    else if (this.#context && this.#options.enabled !== false) this.#changed(this.#context);
+    if (composing) this.#dispatch({ type: 'halted' });
+    else if (this.#context && this.#options.enabled !== false) this.#dispatch({ type: 'moved', context: this.#context });
   };
 
-  /** The text with the whole suggestion inserted at the caret (the text as it is when there is none). Bound. */
-  readonly accept = (): string => this.#accept('all');
+  /** The text with the whole suggestion inserted at the caret, and the caret after it (the text as it is when there is none). Bound. */
+  readonly accept = (): GhostAcceptance => this.#accept('all');
 
   /**
    * The text with the suggestion's next word inserted at the caret (words as
    * `Intl.Segmenter` finds them, so CJK works). Feed the result back as the
    * text, with the caret after the insertion, and the rest stays. Bound.
    */
-  readonly acceptWord = (): string => this.#accept('word');
+  readonly acceptWord = (): GhostAcceptance => this.#accept('word');
 
   /**
    * What to show for a text and caret, which may be a keystroke ahead of the
@@ -137,118 +227,219 @@ export class GhostTextController extends Store<GhostTextState> {
    * nothing anyway (an Escape then is the IME's). Bound.
    */
   readonly dismiss = (): void => {
-    if (this.#composing) return;
-    this.#dismissed = this.#context;
-    this.#reset();
+    if (!this.#composing) this.#dispatch({ type: 'dismissed' });
   };
+
+  /** How this session's suggestions were served so far (a new object each call). */
+  get stats(): GhostTextStats {
+    return { ...this.#stats };
+  }
 
   /** The last listener left (after StrictMode's rehearsal, for good): stop. */
   protected override onStop(): void {
     this.dispose();
   }
 
-  /** Cancels the request, the debounce and any pending notification. */
+  /** Cancels the requests, the debounce and any pending notification. */
   dispose(): void {
     this.#context = null;
-    this.#reset();
+    this.#dispatch({ type: 'halted' });
     this.cancelPendingFrame();
   }
 
-  // ----------------------------------------------------------------- internals
+  // ----------------------------------------------------------------- the flow
 
-  #accept(how: 'all' | 'word'): string {
+  /** Every change of state goes through here. */
+  #dispatch(event: GhostEvent): void {
+    switch (event.type) {
+      case 'moved':
+        return this.#moved(event.context);
+      case 'quietEnded':
+        return this.#phase === 'debouncing' ? this.#ask(event.context) : undefined;
+      case 'streamed':
+        return this.#streamed(event.request, event.urgency);
+      case 'failed':
+        return this.#failed(event.result);
+      case 'dismissed':
+        this.#dismissed = this.#context;
+        return this.#halt('quiet');
+      case 'halted':
+        return this.#halt(this.#composing || !this.#context ? 'off' : 'quiet');
+    }
+  }
+
+  /** The text or caret moved: keep what still fits, else the cache, the speculation, or a new request. */
+  #moved(context: GhostContext): void {
+    const request = this.#request;
+    const fitting = request && suggestionFor(request, context);
+    if (request && fitting) return this.#show(request, context, fitting, 'now');
+    const accepted = sameContext(this.#acceptTarget, context);
+    this.#stopCurrent();
+    const next = this.#next;
+    // A keystroke off the way from the shown suggestion to its accepted text: the speculation is moot.
+    if (next && (typedSince(next.from, context) === undefined || typedSince(context, next.request) === undefined)) this.#stopNext();
+    if (!context.before.trim() || sameContext(this.#dismissed, context)) return this.#enter('quiet', ghostState('idle', context));
+    this.#dismissed = null;
+    if (ghostRefusal(context, this.#selected, this.#options.refuse)) {
+      this.#stats.refusals += 1;
+      return this.#enter('quiet', ghostState('idle', context));
+    }
+    const cached = this.#cache.find(context, this.#keyOf, (entry) => !!suggestionFor({ ...entry, key: '', done: true }, context));
+    if (cached) {
+      this.#stats.cacheHits += 1;
+      const hit: GhostRequest = { ...cached, key: '', done: true, cached: true };
+      this.#request = hit;
+      return this.#show(hit, context, suggestionFor(hit, context) as GhostShowing, 'now');
+    }
+    if (this.#next && sameContext(this.#next.request, context)) return this.#adopt(this.#next.request, context);
+    if (accepted) return this.#ask(context); // a Tab is deliberate: no debounce
+    this.#enter('debouncing', ghostState('queued', context));
+    this.#timer = this.#timers.setTimeout(() => {
+      this.#timer = undefined;
+      this.#dispatch({ type: 'quietEnded', context });
+    }, this.#options.debounceMs ?? 120);
+  }
+
+  /** The person reached the speculated text before its reply was done: it becomes the current request (asked again if it has said nothing yet). */
+  #adopt(next: GhostRequest, context: GhostContext): void {
+    this.#next = undefined;
+    if (!next.raw) {
+      this.#nextJob.stop();
+      return this.#ask(context);
+    }
+    [this.#job, this.#nextJob] = [this.#nextJob, this.#job];
+    this.#request = next;
+    const showing = suggestionFor(next, context);
+    if (showing) this.#show(next, context, showing, 'now');
+    else this.#enter('asking', ghostState('queued', context));
+  }
+
+  /** Shows what a request says at `context`; a complete suggestion arms Tab and the speculation. */
+  #show(request: GhostRequest, context: GhostContext, { suggestion, status }: GhostShowing, urgency: Urgency): void {
+    const complete = request.done;
+    this.#enter(complete ? 'shown' : 'asking', ghostState(status, context, suggestion, null, request.cached === true), urgency);
+    this.#acceptTarget = complete && suggestion ? { before: context.before + suggestion, after: context.after } : null;
+    if (complete && suggestion) this.#speculate(context, this.#acceptTarget as GhostContext);
+  }
+
+  #ask(context: GhostContext): void {
+    const built = this.#build(context);
+    if ('error' in built) return this.#enter('failed', ghostState('error', context, '', built.error));
+    const request: GhostRequest = { ...context, key: built.key, raw: '', done: false };
+    this.#request = request;
+    this.#stats.requests += 1;
+    this.#enter('asking', ghostState('queued', context));
+    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params: built.params }, this.#handlers(request));
+  }
+
+  /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
+  #speculate(from: GhostContext, target: GhostContext): void {
+    if (this.#options.speculate === false || (this.#next && sameContext(this.#next.request, target))) return;
+    if (ghostRefusal(target, 0, this.#options.refuse)) return;
+    const built = this.#build(target);
+    if ('error' in built || this.#cache.has(built.key)) return;
+    const request: GhostRequest = { ...target, key: built.key, raw: '', done: false };
+    this.#next = { request, from };
+    this.#stats.speculations += 1;
+    // Its own session, so it never supersedes the interactive one; the next speculation supersedes it.
+    const spec = { session: `${this.#options.session}:next`, priority: 'low', preemptible: true, params: built.params } as const;
+    void this.#nextJob.start(this.#pool, spec, this.#handlers(request));
+  }
+
+  /** What a request's job reports: text while it is the current one, its reply to the cache when it ends well. */
+  #handlers(request: GhostRequest) {
+    const generation = this.#generation;
+    return {
+      onText: (text: string) => {
+        request.raw = text;
+        if (request === this.#request) this.#dispatch({ type: 'streamed', request, urgency: 'frame' });
+      },
+      onEnd: (result: JobResult) => {
+        if (this.#next?.request === request) this.#next = undefined;
+        if (request !== this.#request) return;
+        if (result.status === 'done') {
+          request.done = true;
+          request.raw = result.text;
+          this.#dispatch({ type: 'streamed', request, urgency: 'now' });
+        } else this.#dispatch({ type: 'failed', request, result });
+      },
+      onFinish: (result: JobResult) => {
+        if (result.status === 'done' && !result.preempted && generation === this.#generation) this.#cache.put(request.key, request, result.text);
+      },
+    };
+  }
+
+  /** Shows new output; output that stopped fitting the text is dropped and the text asked again. */
+  #streamed(request: GhostRequest, urgency: Urgency): void {
+    const context = this.#context;
+    if (!context || this.#composing || request !== this.#request) return;
+    const showing = suggestionFor(request, context);
+    if (showing) this.#show(request, context, showing, urgency);
+    else this.#moved(context);
+  }
+
+  /** An error, or cancelled from outside (the same session elsewhere, unload): nothing to show. */
+  #failed(result: JobResult): void {
+    this.#request = undefined;
+    const context = this.#context;
+    if (result.status === 'error' && result.error) this.#enter('failed', ghostState('error', context, '', result.error));
+    else this.#enter('quiet', ghostState('idle', context));
+  }
+
+  /** Stops both requests and the debounce, and shows nothing. */
+  #halt(phase: Phase): void {
+    this.#stopCurrent();
+    this.#stopNext();
+    this.#acceptTarget = null;
+    this.#enter(phase, ghostState('idle', this.#context));
+  }
+
+  // ----------------------------------------------------------------- helpers
+
+  #accept(how: 'all' | 'word'): GhostAcceptance {
     const { text, caret, locale } = this.#options;
     return acceptSuggestion(text, caret, this.getSnapshot().suggestion, how, locale);
   }
 
-  /** The text or caret moved: keep what still fits, else drop it and ask again. */
-  #changed(context: GhostContext): void {
-    if (this.#request && this.#show(this.#request, context, 'now')) return;
-    this.#reset();
-    if (!context.before.trim() || sameContext(this.#dismissed, context)) return;
-    this.#dismissed = null;
-    this.#set(ghostState('queued', context));
-    const debounceMs = this.#options.debounceMs ?? 120;
-    this.#timer = this.#timers.setTimeout(() => {
-      this.#timer = undefined;
-      this.#ask(context);
-    }, debounceMs);
-  }
-
-  /**
-   * Shows what `request` has produced as it applies to `context`. Returns
-   * false (showing nothing) when it no longer fits: the text was not typed
-   * through its suggestion, or the suggestion has been typed in full.
-   */
-  #show(request: Request, context: GhostContext, urgency: Urgency): boolean {
-    const typed = typedSince(request, context);
-    if (typed === undefined) return false;
-    const full = stripRepetition(request.raw, request, request.done);
-    let suggestion: string;
-    if (full.startsWith(typed)) suggestion = full.slice(typed.length);
-    else if (!request.done && typed.startsWith(full)) suggestion = ''; // typing ahead of the stream
-    else return false;
-    if (request.done && !suggestion && typed) return false; // typed it all: time for the next one
-    const status: GhostTextStatus = request.done ? (suggestion ? 'done' : 'idle') : suggestion ? 'streaming' : 'queued';
-    this.#set(ghostState(status, context, suggestion), urgency);
-    return true;
-  }
-
-  #ask(context: GhostContext): void {
-    const request: Request = { ...context, raw: '', done: false };
+  /** The request for `context` (the last one built is kept: the cache's lookup and the ask share it). */
+  #build(context: GhostContext): Built {
+    if (this.#built && sameContext(this.#built.context, context)) return this.#built.built;
     const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
-    let params: ChatCompletionRequest;
+    let built: Built;
     try {
-      params = buildParams({ ...context, maxTokens });
+      const params = buildParams({ ...context, maxTokens });
+      built = { params, key: JSON.stringify(params) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.#set(ghostState('error', context, '', new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error })));
-      return;
+      built = { error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) };
     }
-    this.#request = request;
-    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params }, {
-      onText: (text) => {
-        request.raw = text;
-        this.#follow(request, 'frame');
-      },
-      onEnd: (result) => this.#finished(request, result),
-    });
+    this.#built = { context, built };
+    return built;
   }
 
-  /** The request's job ended while it was the current one. */
-  #finished(request: Request, result: JobResult): void {
-    request.done = true;
-    if (result.status === 'done') {
-      request.raw = result.text;
-      this.#follow(request, 'now');
-      return;
-    }
-    // An error, or cancelled from outside (the same session elsewhere, unload): nothing to show.
-    this.#request = undefined;
-    const context = this.#context;
-    this.#set(result.status === 'error' && result.error ? ghostState('error', context, '', result.error) : ghostState('idle', context));
-  }
+  readonly #keyOf = (context: GhostContext): string | undefined => {
+    const built = this.#build(context);
+    return 'key' in built ? built.key : undefined;
+  };
 
-  /** Shows new output; output that stopped fitting the text is dropped and asked again. */
-  #follow(request: Request, urgency: Urgency): void {
-    const context = this.#context;
-    if (!context || this.#composing) return;
-    if (!this.#show(request, context, urgency)) this.#changed(context);
-  }
-
-  /** Cancels the request and the debounce and shows nothing. */
-  #reset(): void {
+  #stopCurrent(): void {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#request = undefined;
     this.#job.stop();
-    this.#set(ghostState('idle', this.#context));
   }
 
-  /** Commits `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
-  #set(next: GhostTextState, urgency: Urgency = 'now'): void {
+  #stopNext(): void {
+    this.#next = undefined;
+    this.#nextJob.stop();
+  }
+
+  /** Moves to `phase` showing `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
+  #enter(phase: Phase, next: GhostTextState, urgency: Urgency = 'now'): void {
+    this.#phase = phase;
     const state = this.state;
-    const same = next.suggestion === state.suggestion && next.status === state.status && next.error === state.error && sameContext(state.context, next.context);
+    const same =
+      next.suggestion === state.suggestion && next.status === state.status && next.error === state.error && next.fromCache === state.fromCache && sameContext(state.context, next.context);
     this.commit(same ? state : next, urgency);
   }
 }

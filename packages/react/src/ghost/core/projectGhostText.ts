@@ -19,6 +19,8 @@ export interface GhostTextState {
   readonly error: InklingError | null;
   /** The text around the caret this state is for; `null` before the first text. */
   readonly context: GhostContext | null;
+  /** Whether `suggestion` came from the session's cache (no engine call was waited for). */
+  readonly fromCache: boolean;
 }
 
 /**
@@ -59,18 +61,19 @@ export function typedSince(from: GhostContext, to: GhostContext): string | undef
 
 /**
  * A ghost-text state: `suggestion` (default none) shown at `context` with
- * `status`, and the `error` when that is `'error'`.
+ * `status`, the `error` when that is `'error'`, and whether it came from the cache.
  *
  * @example
- * ghostState('queued', { before: 'Hi', after: '' }); // { suggestion: '', status: 'queued', error: null, context: … }
+ * ghostState('queued', { before: 'Hi', after: '' }); // { suggestion: '', status: 'queued', error: null, context: …, fromCache: false }
  */
 export function ghostState(
   status: GhostTextStatus,
   context: GhostContext | null,
   suggestion = '',
   error: InklingError | null = null,
+  fromCache = false,
 ): GhostTextState {
-  return { suggestion, status, error, context };
+  return { suggestion, status, error, context, fromCache };
 }
 
 /**
@@ -93,16 +96,29 @@ export function projectGhostText(state: GhostTextState, context: GhostContext): 
   return ghostState(state.status === 'idle' ? 'idle' : 'queued', context);
 }
 
+/** What accepting a suggestion gives, the same from the controller, `useGhostText` and `useGhostTextarea`. */
+export interface GhostAcceptance {
+  /** The editor's text with the suggestion (or its next word) inserted; the text as it was when nothing was accepted. */
+  readonly text: string;
+  /** Where the caret goes: just after the inserted text. */
+  readonly caret: number;
+  /** What was inserted; `''` when there was no suggestion to accept. */
+  readonly inserted: string;
+}
+
 /**
  * The text with the suggestion accepted at the caret: all of it, or its next
- * word (words as `Intl.Segmenter` finds them, so CJK works). The one place
- * accepting is written; the controller and the hooks call it.
+ * word (words as `Intl.Segmenter` finds them, so CJK works), and where the
+ * caret goes. The one place accepting is written; the controller and the
+ * hooks call it.
  *
  * @example
- * acceptSuggestion('The quick', 9, ' brown fox', 'word'); // 'The quick brown'
+ * acceptSuggestion('The quick', 9, ' brown fox', 'word'); // { text: 'The quick brown', caret: 15, inserted: ' brown' }
  */
-export function acceptSuggestion(text: string, caret: number | undefined, suggestion: string, how: 'all' | 'word', locale?: string): string {
-  return insertAtCaret(text, caret, how === 'all' ? suggestion : nextWord(suggestion, locale));
+export function acceptSuggestion(text: string, caret: number | undefined, suggestion: string, how: 'all' | 'word', locale?: string): GhostAcceptance {
+  const { before, after } = contextOf(text, caret);
+  const inserted = how === 'all' ? suggestion : nextWord(suggestion, locale);
+  return { text: before + inserted + after, caret: before.length + inserted.length, inserted };
 }
 
 /**

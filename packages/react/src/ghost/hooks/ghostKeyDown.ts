@@ -6,11 +6,13 @@ export interface GhostKeyTargets {
   accept(): void;
   acceptWord(): void;
   dismiss(): void;
+  /** Reads the suggestion out through the live region. */
+  read(): void;
 }
 
 /**
  * Handles a keydown in a ghost-text textarea: Tab accepts a visible
- * suggestion, Ctrl/Alt+ArrowRight its next word, Escape dismisses (taking the
+ * suggestion, Ctrl/Alt+ArrowRight its next word, Alt+F2 reads it out, Escape dismisses (taking the
  * key only when something was visible). Keys a composition swallowed, and keys
  * an earlier handler prevented, are left alone; nothing is visible during a
  * composition (the controller, the one owner of that flag, hides it), and its

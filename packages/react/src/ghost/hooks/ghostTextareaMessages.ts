@@ -8,6 +8,7 @@ import type { GhostTextareaMessages } from './ghostTextareaTypes.js';
  * const available = messages?.available ?? DEFAULT_MESSAGES.available;
  */
 export const DEFAULT_MESSAGES: GhostTextareaMessages = {
-  available: 'Suggestion available. Press Tab to accept it, Control or Alt plus Right Arrow to accept one word, Escape to dismiss.',
+  suggestion: (text) => `Suggestion: ${text.trim()}.`,
+  available: 'Press Tab or tap the suggestion to accept it, Control or Alt plus Right Arrow to accept one word, Alt plus F2 to hear it again, Escape to dismiss.',
   error: (error) => `Suggestions are unavailable: ${error.message}`,
 };

@@ -50,18 +50,14 @@ export function ghostTextProps(midText: boolean): GhostTextareaAria['textProps']
 }
 
 /**
- * The visually hidden polite live region's props (always the same object).
+ * The visually hidden polite live region's props; `id` is what the textarea's `aria-describedby` names.
  *
  * @example
- * <div {...GHOST_LIVE_REGION_PROPS}>{announcement}</div>
+ * <div {...ghostLiveRegionProps(liveId)}>{announcement}</div>
  */
-export const GHOST_LIVE_REGION_PROPS: GhostTextareaAria['liveRegionProps'] = {
-  role: 'status',
-  'aria-live': 'polite',
-  'aria-atomic': true,
-  className: 'inkling-ghost-announcer',
-  style: VISUALLY_HIDDEN,
-};
+export function ghostLiveRegionProps(id: string): GhostTextareaAria['liveRegionProps'] {
+  return { id, role: 'status', 'aria-live': 'polite', 'aria-atomic': true, className: 'inkling-ghost-announcer', style: VISUALLY_HIDDEN };
+}
 
 /**
  * The error line's props: an alert, marked while it holds a message.

@@ -1,10 +1,13 @@
 import type { ChangeEventHandler, HTMLAttributes, RefObject, TextareaHTMLAttributes } from 'react';
 import type { DataAttributes } from '../../dataAttributes.js';
+import type { GhostAcceptance } from '../core/projectGhostText.js';
 import type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
 
 /** Words `GhostTextarea` says to assistive technology; translate them here. */
 export interface GhostTextareaMessages {
-  /** Announced politely once a suggestion has stayed visible for `announceDelayMs`. */
+  /** What the suggestion says, read out once it has settled (and on Alt+F2). Default: `` `Suggestion: ${text}.` ``. */
+  suggestion: (text: string) => string;
+  /** Said after the suggestion: how to accept it (keys and the tap). */
   available: string;
   /** The status line under the textarea when suggestions fail (the textarea still works). */
   error: (error: Error) => string;
@@ -13,7 +16,7 @@ export interface GhostTextareaMessages {
 /** Props of `useGhostTextarea` and `GhostTextarea`: every textarea prop, plus the ghost text's. */
 export interface GhostTextareaProps
   extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
-    Pick<UseGhostTextOptions, 'debounceMs' | 'maxTokens' | 'buildParams' | 'locale'> {
+    Pick<UseGhostTextOptions, 'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse'> {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;
   /** The initial text, uncontrolled. Default `''`. */
@@ -28,7 +31,10 @@ export interface GhostTextareaProps
   onAccept?: (inserted: string, how: 'all' | 'word') => void;
   /** The live region's words. Default: English. */
   messages?: Partial<GhostTextareaMessages>;
-  /** How long a suggestion stays visible before it is announced, in ms; `Infinity`: never announced. Default `700`. */
+  /**
+   * How long a complete suggestion stays unchanged before it is read out
+   * (once, never token by token), in ms; `Infinity`: only on Alt+F2. Default `700`.
+   */
   announceDelayMs?: number;
   /** Class of the wrapper around the textarea and its overlay. */
   rootClassName?: string;
@@ -51,7 +57,7 @@ export interface GhostTextareaAria {
    * caret moves aside for the ghost instead of running under it.
    */
   textProps: HTMLAttributes<HTMLSpanElement>;
-  /** For a visually hidden polite live region holding `announcement`. */
+  /** For a visually hidden polite live region holding `announcement`; the textarea's `aria-describedby` points at it while it holds one. */
   liveRegionProps: HTMLAttributes<HTMLDivElement>;
   /**
    * For a visible status line holding `errorMessage`, rendered always (empty
@@ -67,12 +73,14 @@ export interface GhostTextareaAria {
   suggestion: string;
   /** The text after the caret: the overlay's last (transparent) part. */
   after: string;
-  /** What the live region says now. */
+  /** What the live region says now: the settled suggestion's words and how to accept it, `''` otherwise. */
   announcement: string;
   /** The ghost-text state underneath (status, error, dismiss, ...). */
   ghost: UseGhostTextResult;
-  /** Inserts the whole visible suggestion (one undo step). Returns whether there was one. */
-  accept(): boolean;
-  /** Inserts the suggestion's next word. Returns whether there was one. */
-  acceptWord(): boolean;
+  /** Inserts the whole visible suggestion (one undo step); `inserted` is `''` when there was none. */
+  accept(): GhostAcceptance;
+  /** Inserts the suggestion's next word; `inserted` is `''` when there was none. */
+  acceptWord(): GhostAcceptance;
+  /** Reads the settled suggestion out now through the live region (what Alt+F2 does). */
+  read(): void;
 }

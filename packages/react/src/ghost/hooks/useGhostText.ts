@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
+import { useInklingContext } from '../../poolContext.js';
 import { type GhostTextOptions, GhostTextController } from '../core/ghostTextController.js';
-import { type GhostTextState, acceptSuggestion } from '../core/projectGhostText.js';
+import { type GhostAcceptance, type GhostTextState, acceptSuggestion } from '../core/projectGhostText.js';
 import { useController } from '../../useController.js';
 
 /** Options of `useGhostText`. */
@@ -12,15 +13,15 @@ export interface UseGhostTextOptions extends GhostTextOptions {
 /** What `useGhostText` returns. */
 export interface UseGhostTextResult extends GhostTextState {
   /**
-   * The text with the whole suggestion inserted at the caret. Set it as the
-   * editor's text and put the caret `result.length - text.length` further on.
+   * The text with the whole suggestion inserted at the caret: set `text` as
+   * the editor's text and the caret at `caret`.
    */
-  accept(): string;
+  accept(): GhostAcceptance;
   /**
    * The text with the suggestion's next word inserted at the caret (CJK
-   * words too). Set it, move the caret past the word, and the rest stays.
+   * words too). Set `text` and `caret`, and the rest stays.
    */
-  acceptWord(): string;
+  acceptWord(): GhostAcceptance;
   /** Hides the suggestion and cancels its request until the text or caret changes. */
   dismiss(): void;
   /** Call with `true` on `compositionstart` and `false` on `compositionend`: nothing is requested mid-composition. */
@@ -43,13 +44,15 @@ export interface UseGhostTextResult extends GhostTextState {
  *   if (e.key === 'Tab' && ghost.suggestion) {
  *     e.preventDefault();
  *     const next = ghost.accept();
- *     setText(next);
- *     setCaret(caret + next.length - text.length);
+ *     setText(next.text);
+ *     setCaret(next.caret);
  *   } else if (e.key === 'Escape') ghost.dismiss();
  * };
  */
 export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
-  const [ghost, state] = useController('useGhostText', options, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
+  const { modelId } = useInklingContext('useGhostText');
+  const bound = options.model === undefined ? { ...options, model: modelId } : options;
+  const [ghost, state] = useController('useGhostText', bound, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
   const { text, caret, enabled, locale } = options;
   const view = useMemo(() => ghost.view(state, { text, caret, enabled }), [ghost, state, text, caret, enabled]);
   const { suggestion } = view;

@@ -3,11 +3,11 @@ import { checkDuration } from '@inkling/scheduler';
 import { useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
 import { insertText } from '../core/insertText.js';
-import { nextWord } from '../core/nextWord.js';
+import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText.js';
 import type { DataAttributes } from '../../dataAttributes.js';
 import { handleGhostKeyDown } from './ghostKeyDown.js';
 import { DEFAULT_MESSAGES } from './ghostTextareaMessages.js';
-import { GHOST_LIVE_REGION_PROPS, ghostErrorProps, ghostOverlayProps, ghostRootProps, ghostSuggestionProps, ghostTextProps } from './ghostTextareaPropBags.js';
+import { ghostErrorProps, ghostLiveRegionProps, ghostOverlayProps, ghostRootProps, ghostSuggestionProps, ghostTextProps } from './ghostTextareaPropBags.js';
 import { HIDDEN_TEXT } from './ghostTextareaStyles.js';
 import type { GhostTextareaAria, GhostTextareaProps } from './ghostTextareaTypes.js';
 import { mergeProps } from '../../mergeProps.js';
@@ -21,8 +21,9 @@ export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } fro
 /**
  * The behaviour of a textarea with inline ghost text: keys (Tab accepts a
  * visible suggestion, else moves focus; Ctrl/Alt+ArrowRight accepts a word;
- * Escape dismisses), IME composition, tap to accept, one-step undo, ARIA and
- * the overlay that draws the suggestion at the caret. Returns prop bags;
+ * Alt+F2 reads it out; Escape dismisses), IME composition, tap to accept,
+ * one-step undo, ARIA (the settled suggestion read out once and kept as the
+ * textarea's description) and the overlay that draws the suggestion at the caret. Returns prop bags;
  * `GhostTextarea` is the shell that spreads them. Needs a `<PoolProvider>`.
  *
  * @example
@@ -42,34 +43,42 @@ export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } fro
  * }
  */
 export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLTextAreaElement | null>): GhostTextareaAria {
-  const { value, defaultValue, onChange, session, suggest = true, debounceMs, maxTokens, buildParams, locale, ...rest } = props;
+  const { value, defaultValue, onChange, session, suggest = true, debounceMs, maxTokens, buildParams, locale, speculate, refuse, ...rest } = props;
   const { onAccept, messages, announceDelayMs = 700, rootClassName, ...textareaRest } = rest;
   checkDuration(announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
   const { text, selection, changed, readSelection } = useTextareaState(ref, value, defaultValue);
   const [focused, setFocused] = useState(false);
   const caret = selection.end;
-  const enabled = suggest && focused && selection.start === selection.end && !props.disabled && !props.readOnly;
-  const ghost = useGhostText({ session: session ?? `ghost-textarea${id}`, text, caret, enabled, debounceMs, maxTokens, buildParams, locale });
+  // A selection hides the suggestion in this very render (the controller's rule would only act after it).
+  const selecting = selection.start !== selection.end && refuse?.selection !== false;
+  const enabled = suggest && focused && !selecting && !props.disabled && !props.readOnly;
+  const selectionStart = selection.start;
+  const options = { session: session ?? `ghost-textarea${id}`, text, caret, selectionStart, enabled, debounceMs, maxTokens, buildParams, locale, speculate, refuse };
+  const ghost = useGhostText(options);
   const { before, suggestion, after, visible, midText } = ghostEditorView(ghost, text, caret);
   const overlayRef = useGhostOverlay(ref, visible);
-  const announcement = useAnnouncement(visible, messages?.available ?? DEFAULT_MESSAGES.available, announceDelayMs);
+  const settled = visible && ghost.status === 'done';
+  const spoken = settled ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)} ${messages?.available ?? DEFAULT_MESSAGES.available}` : '';
+  const [announcement, read] = useAnnouncement(spoken, announceDelayMs);
 
-  const insert = (piece: string, how: 'all' | 'word'): boolean => {
+  const insert = (how: 'all' | 'word'): GhostAcceptance => {
     const textarea = ref.current;
-    if (!textarea || !piece) return false;
+    const accepted = acceptSuggestion(text, caret, textarea ? suggestion : '', how, locale);
+    if (!textarea || !accepted.inserted) return accepted;
     const at = Math.min(caret, textarea.value.length);
     textarea.setSelectionRange(at, at);
-    insertText(textarea, piece);
-    onAccept?.(piece, how);
-    return true;
+    insertText(textarea, accepted.inserted);
+    onAccept?.(accepted.inserted, how);
+    return accepted;
   };
-  const accept = () => insert(suggestion, 'all');
-  const acceptWord = () => insert(nextWord(suggestion, locale), 'word');
+  const accept = () => insert('all');
+  const acceptWord = () => insert('word');
 
   const errorId = `${id}-error`;
   const errorMessage = ghost.status === 'error' && ghost.error ? (messages?.error ?? DEFAULT_MESSAGES.error)(ghost.error) : '';
-  const describedBy = [textareaRest['aria-describedby'], errorMessage ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const liveId = `${id}-suggestion`;
+  const describedBy = [textareaRest['aria-describedby'], announcement ? liveId : undefined, errorMessage ? errorId : undefined].filter(Boolean).join(' ') || undefined;
   const state: DataAttributes = { 'data-state': ghost.status, 'data-has-suggestion': visible ? 'true' : undefined };
   // Composing is the controller's one flag: it hides the suggestion (so no key accepts it) and holds requests.
   const composition = (on: boolean) => () => {
@@ -85,7 +94,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
       value: text,
       'aria-autocomplete': 'inline',
       'aria-describedby': describedBy,
-      onKeyDown: (event) => handleGhostKeyDown(event, visible, { accept, acceptWord, dismiss: ghost.dismiss }),
+      onKeyDown: (event) => handleGhostKeyDown(event, visible, { accept, acceptWord, dismiss: ghost.dismiss, read }),
       onKeyUp: readSelection,
       onSelect: readSelection,
       onMouseUp: readSelection,
@@ -100,7 +109,7 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     overlayProps: ghostOverlayProps(overlayRef),
     ghostProps: ghostSuggestionProps(accept),
     textProps: ghostTextProps(midText),
-    liveRegionProps: GHOST_LIVE_REGION_PROPS,
+    liveRegionProps: ghostLiveRegionProps(liveId),
     errorProps: ghostErrorProps(errorId, errorMessage),
     errorMessage,
     before,
@@ -110,5 +119,6 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
     ghost,
     accept,
     acceptWord,
+    read,
   };
 }

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { ghostEditorView } from '../../../src/ghost/core/ghostEditorView.js';
 import type { GhostTextState } from '../../../src/ghost/core/projectGhostText.js';
 
-const showing = (suggestion: string): GhostTextState => ({ suggestion, status: suggestion ? 'done' : 'idle', error: null, context: null });
+const showing = (suggestion: string): GhostTextState => ({ suggestion, status: suggestion ? 'done' : 'idle', error: null, context: null, fromCache: false });
 
 it('splits the text at the caret around the suggestion and says whether text follows it', () => {
   expect(ghostEditorView(showing(' brave'), 'Hello world', 5)).toEqual({ before: 'Hello', suggestion: ' brave', after: ' world', visible: true, midText: true });

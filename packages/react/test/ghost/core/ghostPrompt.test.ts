@@ -75,7 +75,7 @@ describe('nextWord', () => {
 });
 
 describe('projectGhostText', () => {
-  const ready = { suggestion: ' quick fox', status: 'done' as const, error: null, context: at('The') };
+  const ready = { suggestion: ' quick fox', status: 'done' as const, error: null, context: at('The'), fromCache: false };
 
   it('keeps the rest of a suggestion the new text typed through', () => {
     expect(projectGhostText(ready, at('The qu'))).toMatchObject({ suggestion: 'ick fox', status: 'done' });

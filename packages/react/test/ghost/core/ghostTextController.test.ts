@@ -1,5 +1,5 @@
 // @vitest-environment node
-import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
+import type { PoolTimers, StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GhostTextController, type GhostTextOptions } from '../../../src/ghost/core/ghostTextController.js';
 import { engineCalls, fakePool } from '../../core/helpers.js';
@@ -16,13 +16,39 @@ function beforeOf(request: StreamingChatCompletionRequest): string {
 /** A reply that names the length of the text it answers. */
 const lengthReply = (before: string) => `${/\s$/.test(before) ? '' : ' '}<${before.length}> and more`;
 
-async function setup(reply: (before: string) => string, engine: { prefillMs?: number; tokenMs?: number } = {}) {
+/** Timers that count what is pending, for the controller's own debounce. */
+function countingTimers() {
+  const pending = new Set<unknown>();
+  const timers: PoolTimers = {
+    setTimeout: (callback, ms) => {
+      const id = setTimeout(() => {
+        pending.delete(id);
+        callback();
+      }, ms);
+      pending.add(id);
+      return id;
+    },
+    clearTimeout: (id) => {
+      pending.delete(id);
+      clearTimeout(id as ReturnType<typeof setTimeout>);
+    },
+  };
+  return { timers, pending };
+}
+
+/**
+ * A controller on a one-engine fake pool. Speculation is off unless asked
+ * for: these tests count the interactive path's engine calls, which a
+ * speculative call would add to (its own tests are in ghostSpeculation.test.ts).
+ */
+async function setup(reply: (before: string) => string, engine: { prefillMs?: number; tokenMs?: number } = {}, defaults: Partial<GhostTextOptions> = { speculate: false }) {
   const { pool, createEngine } = fakePool({ reply: (request) => reply(beforeOf(request)), ...engine }, { size: 1 });
   await pool.load();
-  const ghost = new GhostTextController(pool, { session: 'editor', text: '' });
+  const { timers, pending } = countingTimers();
+  const ghost = new GhostTextController(pool, { session: 'editor', text: '', ...defaults }, { timers });
   const type = (text: string, caret?: number, extra: Partial<GhostTextOptions> = {}) =>
-    ghost.setOptions({ session: 'editor', text, caret, ...extra });
-  return { pool, createEngine, ghost, type };
+    ghost.setOptions({ session: 'editor', text, caret, ...defaults, ...extra });
+  return { pool, createEngine, ghost, type, pending };
 }
 
 describe('GhostTextController', () => {
@@ -156,7 +182,7 @@ describe('GhostTextController', () => {
     const { ghost, type } = await setup(() => ' brave new', { tokenMs: 10 });
     type('Hello world!', 5);
     await vi.runAllTimersAsync();
-    expect(ghost.accept()).toBe('Hello brave new world!');
+    expect(ghost.accept()).toEqual({ text: 'Hello brave new world!', caret: 15, inserted: ' brave new' });
   });
 
   it('acceptWord() inserts one word, and the rest stays when the text comes back', async () => {
@@ -164,10 +190,10 @@ describe('GhostTextController', () => {
     type('The');
     await vi.runAllTimersAsync();
     const once = ghost.acceptWord();
-    expect(once).toBe('The quick');
-    type(once);
+    expect(once).toEqual({ text: 'The quick', caret: 9, inserted: ' quick' });
+    type(once.text, once.caret);
     expect(ghost.getSnapshot().suggestion).toBe(', brown fox');
-    expect(ghost.acceptWord()).toBe('The quick, brown');
+    expect(ghost.acceptWord().text).toBe('The quick, brown');
     expect(engineCalls(createEngine)).toHaveLength(1);
   });
 
@@ -175,14 +201,14 @@ describe('GhostTextController', () => {
     const { ghost, type } = await setup((before) => (before.startsWith('今日') ? '良い天気ですね' : '我们去公园散步'), { tokenMs: 10 });
     type('今日は', undefined, { locale: 'ja' });
     await vi.runAllTimersAsync();
-    expect(ghost.acceptWord()).toBe('今日は良い');
+    expect(ghost.acceptWord().text).toBe('今日は良い');
     type('今日は良い', undefined, { locale: 'ja' });
     expect(ghost.getSnapshot().suggestion).toBe('天気ですね');
-    expect(ghost.acceptWord()).toBe('今日は良い天気');
+    expect(ghost.acceptWord().text).toBe('今日は良い天気');
 
     type('今天', undefined, { locale: 'zh' });
     await vi.runAllTimersAsync();
-    expect(ghost.acceptWord()).toBe('今天我们');
+    expect(ghost.acceptWord().text).toBe('今天我们');
   });
 
   it('dismiss() hides the suggestion and asks nothing until the text changes', async () => {
@@ -267,14 +293,21 @@ describe('GhostTextController', () => {
   });
 
   it('stops everything when disabled, and leaves no job or timer after dispose', async () => {
-    const { pool, ghost, type } = await setup(() => ' a b c d e', { tokenMs: 50 });
+    const { pool, ghost, type, pending } = await setup(() => ' a b c d e', { tokenMs: 50 });
     type('Go', undefined, { enabled: false });
     await vi.runAllTimersAsync();
     expect(pool.getSnapshot().recent).toHaveLength(0);
     type('Go');
+    expect(pending.size).toBe(1); // the debounce
+    type('Go', undefined, { enabled: false });
+    expect(pending.size).toBe(0); // cleared by disabling, not by running out
+    type('Go');
     await vi.advanceTimersByTimeAsync(180);
     expect(pool.getSnapshot().running).toBe(1);
+    type('Go!');
+    expect(pending.size).toBe(1);
     ghost.dispose();
+    expect(pending.size).toBe(0); // dispose cleared the debounce itself
     expect(ghost.getSnapshot()).toMatchObject({ status: 'idle', suggestion: '' });
     await vi.runAllTimersAsync();
     expect(pool.getSnapshot()).toMatchObject({ running: 0, queued: 0 });
@@ -287,10 +320,10 @@ describe('GhostTextController sessions', () => {
   it('drops the request of a session it leaves and asks again in the new one', async () => {
     const { pool } = fakePool({ reply: ' next', prefillMs: 50, tokenMs: 50 }, { size: 1 });
     await pool.load();
-    const ghost = new GhostTextController(pool, { session: 'doc-1', text: '' });
-    ghost.setOptions({ session: 'doc-1', text: 'Hello' });
+    const ghost = new GhostTextController(pool, { session: 'doc-1', text: '', speculate: false });
+    ghost.setOptions({ session: 'doc-1', text: 'Hello', speculate: false });
     await vi.advanceTimersByTimeAsync(130);
-    ghost.setOptions({ session: 'doc-2', text: 'Hello' });
+    ghost.setOptions({ session: 'doc-2', text: 'Hello', speculate: false });
     await vi.runAllTimersAsync();
     expect(pool.getSnapshot().recent.map((r) => [r.session, r.status])).toEqual([
       ['doc-1', 'cancelled'],
