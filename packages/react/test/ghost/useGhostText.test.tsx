@@ -3,7 +3,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { useGhostText, usePoolStatus } from '../../src/index.js';
+import { PoolProvider, useGhostText, usePoolStatus } from '../../src/index.js';
 import { advance, describeEachReactMode, engineCalls, fakePool, renderWithPool, settle } from '../utils.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -114,6 +114,42 @@ describeEachReactMode('useGhostText', (mode) => {
     expect(engineCalls(createEngine)).toHaveLength(1);
     await user.type(textarea(), 'z');
     expect(ghostText()).toBe('');
+  });
+
+  it('shows a Backspace\'s suggestion from the cache at once, and Tab-Tab without waiting; a model switch empties the cache', async () => {
+    const replies: Record<string, string> = { 'The fox': ' jumps', 'The fox jumps': ' over', 'The fox jumps over': ' the dog' };
+    const { pool, user, createEngine } = await setup((before) => replies[before] ?? ' and', { tokenMs: 10 });
+    const ui = (modelId: string) => (
+      <PoolProvider pool={pool} modelId={modelId}>
+        <Editor speculate />
+      </PoolProvider>
+    );
+    const view = renderWithPool(ui('model-a'), pool, mode);
+    await user.type(textarea(), 'The fox');
+    await settle();
+    expect(ghostText()).toBe(' jumps');
+    await user.keyboard('{Tab}');
+    expect(textarea().value).toBe('The fox jumps');
+    expect(ghostText()).toBe(' over'); // speculated while ' jumps' was shown: no wait
+    await settle();
+    await user.keyboard('{Tab}');
+    expect(ghostText()).toBe(' the dog');
+    await settle();
+    const asked = engineCalls(createEngine).length;
+    await user.type(textarea(), 'X');
+    await user.keyboard('{Backspace}');
+    expect(ghostText()).toBe(' the dog'); // from the cache, in the same render
+    await settle();
+    expect(engineCalls(createEngine).length).toBe(asked); // the X came and went inside the debounce
+    // Another model under the same editor: what model-a said is not shown for it.
+    view.rerender(ui('model-b'));
+    await user.type(textarea(), 'X');
+    await user.keyboard('{Backspace}');
+    expect(textarea().value).toBe('The fox jumps over');
+    expect(ghostText()).toBe('');
+    await settle();
+    expect(ghostText()).toBe(' the dog');
+    expect(engineCalls(createEngine).length).toBe(asked + 2); // asked again under model-b, and its next speculated
   });
 
   it('accepts one word at a time, in Japanese too', async () => {
