@@ -15,7 +15,7 @@ const meta = {
       <div className="story-stack">
         <PoolReady />
         <Story />
-        <p className="story-caption">Tab accepts · Ctrl/Alt+→ accepts a word · Escape dismisses · tap the ghost to accept</p>
+        <p className="story-caption">Tab accepts · Ctrl/Alt+→ accepts a word · Alt+F2 reads it · Escape dismisses · tap the ghost to accept</p>
       </div>
     ),
   ],

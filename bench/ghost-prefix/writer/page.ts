@@ -46,9 +46,9 @@ const SENTENCES = ['The meeting moved to Thursday.', 'Please send the report by 
 
 /** Translation jobs one after another (normal priority, preemptible, as useBatchTranslate sends them) until `stop()`; a preempted one is sent again. */
 function runTranslation(pool: Pool, counts: ReturnType<typeof countingPool>['counts']) {
-  let running = true;
+  const state = { running: true };
   const done = (async () => {
-    for (let i = 0; running; i += 1) {
+    for (let i = 0; state.running; i += 1) {
       const text = SENTENCES[i % SENTENCES.length]!;
       const params = { messages: [{ role: 'user' as const, content: `Translate into French: ${text}` }], max_tokens: 24, temperature: 0 };
       const result = await pool.submit({ task: 'translate', priority: 'normal', preemptible: true, params });
@@ -56,7 +56,7 @@ function runTranslation(pool: Pool, counts: ReturnType<typeof countingPool>['cou
     }
   })();
   return async () => {
-    running = false;
+    state.running = false;
     await done;
   };
 }

@@ -92,7 +92,7 @@ export class SuggestionCache {
     const exact = key === undefined ? undefined : this.#touch(key);
     if (exact) return { ...context, raw: exact.raw };
     const { before, after } = context;
-    for (const entry of [...this.#entries.values()].reverse()) {
+    for (const entry of [...this.#entries.values()].toReversed()) {
       const { beforeLength, tail } = entry;
       if (entry.afterLength !== after.length || beforeLength >= before.length || before.length - beforeLength > entry.raw.length) continue;
       if (before.slice(beforeLength - tail.length, beforeLength) !== tail) continue;

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { GhostTextController, type GhostTextOptions } from '../../../src/ghost/core/ghostTextController.js';
 import { engineCalls, fakePool } from '../../core/helpers.js';
