@@ -4,7 +4,8 @@
  * accept → next suggestion, whether a new engine call was needed, and the
  * engine tokens generated (every job, speculative ones included).
  */
-import type { ChatJobSpec, Pool } from '@inkling/scheduler';
+import type { ChatJobSpec, CompletionUsage, Pool } from '@inkling/scheduler';
+import { cachedTokensOf } from './replay.js';
 import type { GhostTextState } from '../../packages/react/src/ghost/core/projectGhostText.js';
 import type { WriterStep } from './writerSession.js';
 
@@ -23,6 +24,8 @@ export interface Wait {
   readonly ms: number;
   /** Whether the pool got a new interactive job between the event and the suggestion. */
   readonly newCall: boolean;
+  /** Whether the suggestion came from the cache (a finished speculation, or an answered text). */
+  readonly fromCache: boolean;
 }
 
 export interface WriterRun {
@@ -32,11 +35,13 @@ export interface WriterRun {
   readonly acceptedChars: number;
   /** Interactive first-token times (submit → first chunk) of this run's ghost jobs. */
   readonly firstTokenMs: number[];
+  /** Prompt tokens the engine had to prefill (prompt minus cached) for this run's interactive jobs that finished. */
+  readonly prefilled: number[];
 }
 
 /** Counts what goes through a pool: interactive submissions, chunks, first-token times. */
 export function countingPool(pool: Pool) {
-  const counts = { interactive: 0, tokens: 0, firstTokenMs: [] as number[], translationTokens: 0, translations: 0 };
+  const counts = { interactive: 0, tokens: 0, firstTokenMs: [] as number[], prefilled: [] as number[], translationTokens: 0, translations: 0 };
   const submit: Pool['submit'] = (spec) => {
     const chat = spec as ChatJobSpec;
     const started = performance.now();
@@ -55,7 +60,15 @@ export function countingPool(pool: Pool) {
         onChunk?.(chunk);
       },
     };
-    return pool.submit(wrapped as typeof spec);
+    const job = pool.submit(wrapped as typeof spec);
+    if (chat.priority === 'interactive') {
+      void job.then((result) => {
+        const usage = result.usage as CompletionUsage | undefined;
+        const cached = cachedTokensOf(usage);
+        if (result.status === 'done' && usage?.prompt_tokens !== undefined && !Number.isNaN(cached)) counts.prefilled.push(usage.prompt_tokens - cached);
+      });
+    }
+    return job;
   };
   return { pool: new Proxy(pool, { get: (target, key) => (key === 'submit' ? submit : Reflect.get(target, key)) }) as Pool, counts };
 }
@@ -70,11 +83,13 @@ export interface ReplayOptions {
   readonly keyMs?: number;
   /** The longest wait for a suggestion. Default 4000. */
   readonly timeoutMs?: number;
+  /** How long the writer reads a complete suggestion before going on (typing or Tab). Default 400. */
+  readonly readMs?: number;
 }
 
 /** Plays `steps` on `ghost` (built on `counted.pool`). */
 export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof countingPool>, steps: readonly WriterStep[], options: ReplayOptions): Promise<WriterRun> {
-  const { session, maxTokens, keyMs = 60, timeoutMs = 4000 } = options;
+  const { session, maxTokens, keyMs = 60, timeoutMs = 4000, readMs = 400 } = options;
   let text = options.note;
   const set = () => ghost.setOptions({ session, text, caret: text.length, maxTokens });
   const visible = () => {
@@ -102,10 +117,11 @@ export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof 
     const start = performance.now();
     const calls = counted.counts.interactive;
     const shown = await until(false);
-    waits.push({ after, ms: shown ? performance.now() - start : Number.NaN, newCall: counted.counts.interactive !== calls });
+    waits.push({ after, ms: shown ? performance.now() - start : Number.NaN, newCall: counted.counts.interactive !== calls, fromCache: ghost.getSnapshot().fromCache });
   };
   const tokens = counted.counts.tokens;
   const firstTokens = counted.counts.firstTokenMs.length;
+  const prefilled = counted.counts.prefilled.length;
   let acceptedChars = 0;
   // Held for the whole run: a store stops (and cancels its work) when its last listener leaves.
   const hold = ghost.subscribe(() => {});
@@ -121,7 +137,7 @@ export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof 
       }
       await measure(step.kind === 'word' ? 'pause' : 'backspace');
       await until(true); // reading it to its end
-      await sleep(150);
+      await sleep(readMs);
       continue;
     }
     for (let t = 0; t < step.tabs; t += 1) {
@@ -131,11 +147,11 @@ export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof 
       acceptedChars += suggestion.length;
       set();
       await measure('tab');
-      await sleep(100);
+      if (t + 1 < step.tabs && (await until(true))) await sleep(readMs); // reading the next before the next Tab
     }
   }
   await until(true);
   hold();
   ghost.dispose();
-  return { waits, tokens: counted.counts.tokens - tokens, acceptedChars, firstTokenMs: counted.counts.firstTokenMs.slice(firstTokens) };
+  return { waits, tokens: counted.counts.tokens - tokens, acceptedChars, firstTokenMs: counted.counts.firstTokenMs.slice(firstTokens), prefilled: counted.counts.prefilled.slice(prefilled) };
 }

@@ -31,13 +31,17 @@ export function writerReport(runs: readonly VariantRun[]): string {
       backspaceP50: median(shown.filter((w) => w.after === 'backspace').map((w) => w.ms)),
       tabP50: median(tabs),
       tabP95: percentile(tabs, 95),
+      tabCachedP50: median(shown.filter((w) => w.after === 'tab' && w.fromCache).map((w) => w.ms)),
+      tabCached: shown.filter((w) => w.after === 'tab' && w.fromCache).length,
+      tabCount: tabs.length,
       perChar: tokens / Math.max(1, accepted),
       accepted,
+      prefilled: median(rs.flatMap((r) => r.prefilled)),
     };
   });
   const today = writer[0]!;
   const lines = table(
-    ['controller', 'shown/waits', 'shown w/o new call', 'within a frame', 'pause→sugg p50 / p95 ms', 'backspace→sugg p50', 'accept→next p50 / p95 ms', 'tokens per accepted char', 'vs today'],
+    ['controller', 'shown/waits', 'shown w/o new call', 'within a frame', 'pause→sugg p50 / p95 ms', 'backspace→sugg p50', 'accept→next p50 / p95 ms', 'accept→next from cache: share, p50 ms', 'tokens per accepted char', 'vs today', 'interactive prefill p50 (tokens)'],
     writer.map((w) => [
       w.variant,
       `${w.shown}/${w.waits}`,
@@ -46,8 +50,10 @@ export function writerReport(runs: readonly VariantRun[]): string {
       `${fmt(w.pauseP50, 1)} / ${fmt(w.pauseP95, 1)}`,
       fmt(w.backspaceP50, 1),
       `${fmt(w.tabP50, 1)} / ${fmt(w.tabP95, 1)}`,
+      `${w.tabCached}/${w.tabCount}, ${fmt(w.tabCachedP50, 1)}`,
       `${fmt(w.perChar, 2)} (${w.accepted} chars)`,
       w === today ? 'baseline' : `x${fmt(w.perChar / today.perChar, 2)} tokens`,
+      fmt(w.prefilled, 0),
     ]),
   );
   const translation = (['speculation off', 'speculation on'] as const).map((variant) => {

@@ -25,7 +25,7 @@ export { nextWord } from '../ghost/core/nextWord.js';
 
 export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
 export type { ChatOptions, ChatRequestParams, ChatState } from './chatController.js';
-export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextController.js';
+export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextOptions.js';
 export type {
   BatchStatus,
   BatchTranslateEnvironment,
