@@ -12,6 +12,7 @@
  *   --maxTokens=12       tokens a suggestion
  *   --translationReps=5  runs of speculation on and off under a translation, alternating
  *   --translationSteps=12
+ *   --readMs=400         how long the writer reads a complete suggestion before Tab or typing on
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,13 +32,14 @@ const config: WriterConfig = {
   maxTokens: arg('maxTokens', 12),
   translationReps: arg('translationReps', 5),
   translationSteps: arg('translationSteps', 12),
+  readMs: arg('readMs', 400),
 };
 
 const runs = await runPageBench<VariantRun[]>(join(here, 'writer'), 'inklingGhostWriter', config, (outDir) => {
   mkdirSync(join(outDir, 'models'), { recursive: true });
   writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
 });
-console.log(`\nA writer with ghost text, wllama on one CPU thread (${config.steps} steps a run, ${config.reps} runs of each controller, alternating; note ${config.note} chars)\n`);
+console.log(`\nA writer with ghost text, wllama on one CPU thread (${config.steps} steps a run, ${config.reps} runs of each controller, alternating; note ${config.note} chars; reads a suggestion ${config.readMs} ms)\n`);
 console.log(writerReport(runs));
 const results = join(here, '..', 'results');
 mkdirSync(results, { recursive: true });

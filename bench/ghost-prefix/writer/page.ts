@@ -16,6 +16,8 @@ export interface WriterConfig {
   /** Reps of the translation experiment (speculation on vs off under a running translation). */
   translationReps: number;
   translationSteps: number;
+  /** How long the writer reads a complete suggestion before going on. */
+  readMs: number;
 }
 
 export type Variant = 'today' | 'cache+speculation' | 'speculation off' | 'speculation on';
@@ -71,7 +73,7 @@ window.inklingGhostWriter = async (config) => {
     const stop = translating ? runTranslation(counted.pool, counted.counts) : undefined;
     const start = performance.now();
     // A new note each rep (llama.cpp keeps the prompts it has seen); the same note for both variants of a rep.
-    const run = await replayWriter(ghost, counted, writerSession(steps, 40 + rep), { session: `writer-${variant}-${rep}`, note: makeNote(config.note, rep + 1), maxTokens: config.maxTokens });
+    const run = await replayWriter(ghost, counted, writerSession(steps, 40 + rep), { session: `writer-${variant}-${rep}`, note: makeNote(config.note, rep + 1), maxTokens: config.maxTokens, readMs: config.readMs });
     const wallMs = performance.now() - start;
     await stop?.();
     runs.push({ ...run, variant, rep, wallMs, translationTokens: counted.counts.translationTokens, translations: counted.counts.translations });

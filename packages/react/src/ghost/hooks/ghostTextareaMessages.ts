@@ -8,7 +8,10 @@ import type { GhostTextareaMessages } from './ghostTextareaTypes.js';
  * const available = messages?.available ?? DEFAULT_MESSAGES.available;
  */
 export const DEFAULT_MESSAGES: GhostTextareaMessages = {
-  suggestion: (text) => `Suggestion: ${text.trim()}.`,
+  suggestion: (text) => {
+    const words = text.trim();
+    return `Suggestion: ${words}${/[.!?…]$/u.test(words) ? '' : '.'}`;
+  },
   available: 'Press Tab or tap the suggestion to accept it, Control or Alt plus Right Arrow to accept one word, Alt plus F2 to hear it again, Escape to dismiss.',
   error: (error) => `Suggestions are unavailable: ${error.message}`,
 };
