@@ -62,7 +62,7 @@ export const Suggesting: Story = {
     const suggestion = await readySuggestion(field);
     await expect(suggestion.length).toBeGreaterThan(3);
     await expect(ghostRoot(field)).toHaveAttribute('data-has-suggestion', 'true');
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/Suggestion available/), PATIENCE);
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(`Suggestion: ${suggestion.trim()}`), PATIENCE);
   },
 };
 
