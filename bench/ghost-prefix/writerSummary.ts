@@ -56,7 +56,7 @@ export function writerReport(runs: readonly VariantRun[]): string {
       fmt(w.prefilled, 0),
     ]),
   );
-  const translation = (['speculation off', 'speculation on'] as const).map((variant) => {
+  const translation = (['speculation off', 'speculation off again', 'speculation on'] as const).filter((v) => of(v).length > 0).map((variant) => {
     const rs = of(variant);
     return [
       variant,

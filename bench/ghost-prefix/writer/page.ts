@@ -20,7 +20,7 @@ export interface WriterConfig {
   readMs: number;
 }
 
-export type Variant = 'today' | 'cache+speculation' | 'speculation off' | 'speculation on';
+export type Variant = 'today' | 'cache+speculation' | 'speculation off' | 'speculation off again' | 'speculation on';
 
 export interface VariantRun extends WriterRun {
   readonly variant: Variant;
@@ -41,6 +41,8 @@ const build: Record<Variant, (pool: Pool) => GhostLike> = {
   today: (pool) => new TodayGhostController(pool, { session: 'x', text: '' }),
   'cache+speculation': (pool) => new GhostTextController(pool, { session: 'x', text: '' }),
   'speculation off': (pool) => new GhostTextController(pool, { session: 'x', text: '', speculate: false }),
+  // The same as 'speculation off': a second baseline, to see the noise.
+  'speculation off again': (pool) => new GhostTextController(pool, { session: 'x', text: '', speculate: false }),
   'speculation on': (pool) => new GhostTextController(pool, { session: 'x', text: '' }),
 };
 
@@ -83,8 +85,10 @@ window.inklingGhostWriter = async (config) => {
     for (const variant of pair) await play(variant, rep, config.steps, false);
   }
   for (let rep = 0; rep < config.translationReps; rep += 1) {
-    const pair: Variant[] = rep % 2 === 0 ? ['speculation off', 'speculation on'] : ['speculation on', 'speculation off'];
-    for (const variant of pair) await play(variant, 100 + rep, config.translationSteps, true);
+    // Rotated, so each comes first, second and third in turn.
+    const order: Variant[] = ['speculation off', 'speculation on', 'speculation off again'];
+    const turn = [...order.slice(rep % 3), ...order.slice(0, rep % 3)];
+    for (const variant of turn) await play(variant, 100 + rep, config.translationSteps, true);
   }
   await base.unload();
   return runs;
