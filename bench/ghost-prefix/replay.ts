@@ -15,8 +15,14 @@ export interface PauseResult {
   readonly firstTokenMs: number;
 }
 
-/** The cached-token count, as llama.cpp's server (OpenAI's field, or its `timings`) and wllama report it. */
+/**
+ * The cached-token count: the contract's `usage.cachedTokens` where the
+ * engine reports it through the pool; else, as before, parsed from what
+ * llama.cpp's server (OpenAI's field, or its `timings`) and wllama put in
+ * the usage.
+ */
 export function cachedTokensOf(usage: CompletionUsage | undefined): number {
+  if (typeof usage?.cachedTokens === 'number') return usage.cachedTokens;
   const details = (usage as { prompt_tokens_details?: { cached_tokens?: unknown } } | undefined)?.prompt_tokens_details;
   if (typeof details?.cached_tokens === 'number') return details.cached_tokens;
   const timings = usage?.extra?.timings as { cache_n?: unknown } | undefined;

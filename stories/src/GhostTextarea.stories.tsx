@@ -15,7 +15,7 @@ const meta = {
       <div className="story-stack">
         <PoolReady />
         <Story />
-        <p className="story-caption">Tab accepts · Ctrl/Alt+→ accepts a word · Escape dismisses · tap the ghost to accept</p>
+        <p className="story-caption">Tab accepts · Ctrl/Alt+→ accepts a word · Alt+F2 reads it · Escape dismisses · tap the ghost to accept</p>
       </div>
     ),
   ],
@@ -62,7 +62,7 @@ export const Suggesting: Story = {
     const suggestion = await readySuggestion(field);
     await expect(suggestion.length).toBeGreaterThan(3);
     await expect(ghostRoot(field)).toHaveAttribute('data-has-suggestion', 'true');
-    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(/Suggestion available/), PATIENCE);
+    await waitFor(() => expect(canvas.getByRole('status')).toHaveTextContent(`Suggestion: ${suggestion.trim()}`), PATIENCE);
   },
 };
 

@@ -5,14 +5,14 @@ export { usePoolStatus } from './usePoolStatus.js';
 export { useModelLoad } from './useModelLoad.js';
 export { useCompletion } from './useCompletion.js';
 export { useChat } from './useChat.js';
-export { useGhostText } from './useGhostText.js';
+export { useGhostText } from './ghost/hooks/useGhostText.js';
 export { useBatchTranslate } from './useBatchTranslate.js';
 export { useEmbeddings } from './useEmbeddings.js';
 export { useObject } from './useObject.js';
 
 // Components, and the behaviour hooks they are shells over.
-export { GhostTextarea } from './GhostTextarea.js';
-export { useGhostTextarea } from './useGhostTextarea.js';
+export { GhostTextarea } from './ghost/components/GhostTextarea.js';
+export { useGhostTextarea } from './ghost/hooks/useGhostTextarea.js';
 export { TranslateList } from './TranslateList.js';
 export { useTranslateList } from './useTranslateList.js';
 export { ModelLoadProgress } from './ModelLoadProgress.js';
@@ -25,22 +25,22 @@ export { useModelStorage } from './useModelStorage.js';
 
 // Building blocks the hooks' options take.
 export { inklingKeys } from './core/cacheKeys.js';
-export { defaultGhostParams } from './core/ghostPrompt.js';
-export { promptWindow } from './core/promptWindow.js';
-export type { PromptWindow, PromptWindowSizes } from './core/promptWindow.js';
+export { defaultGhostParams } from './ghost/core/ghostPrompt.js';
+export { promptWindow } from './ghost/core/promptWindow.js';
+export type { PromptWindow, PromptWindowSizes } from './ghost/core/promptWindow.js';
 export { defaultTranslateParams } from './core/translatePrompt.js';
 
 export type { PoolProviderProps } from './PoolProvider.js';
 export type { UseModelLoadOptions, UseModelLoadResult } from './useModelLoad.js';
 export type { UseCompletionOptions, UseCompletionResult } from './useCompletion.js';
 export type { UseChatOptions, UseChatResult } from './useChat.js';
-export type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
+export type { UseGhostTextOptions, UseGhostTextResult } from './ghost/hooks/useGhostText.js';
 export type { UseBatchTranslateOptions, UseBatchTranslateResult } from './useBatchTranslate.js';
 export type { EmbeddingsStatus, UseEmbeddingsOptions, UseEmbeddingsResult } from './useEmbeddings.js';
 export type { UseObjectOptions, UseObjectResult } from './useObject.js';
 export type { DeepPartial, ObjectOptions, ObjectState } from './core/object/objectController.js';
 export type { InferObject, ObjectSchema } from './core/object/objectSchema.js';
-export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } from './useGhostTextarea.js';
+export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } from './ghost/hooks/useGhostTextarea.js';
 export type { TranslateListAria, TranslateListLabels, TranslateListProps, TranslateListRow } from './useTranslateList.js';
 export type { ModelLoadProgressAria, ModelLoadProgressLabels, ModelLoadProgressProps } from './useModelLoadProgress.js';
 export type { PoolInspectorProps } from './PoolInspector.js';
@@ -55,8 +55,9 @@ export type { ModelLoadState } from './core/modelLoadState.js';
 export type { CompletionState, StreamStatus } from './core/completionController.js';
 export type { ChatRequestParams, ChatState, ChatStatus } from './core/chatController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.js';
-export type { GhostTextState, GhostTextStatus } from './core/projectGhostText.js';
-export type { GhostContext, GhostParamsInput } from './core/ghostPrompt.js';
+export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
+export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
+export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type {
   BatchStatus,
   BatchTranslateState,

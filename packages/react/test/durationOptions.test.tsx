@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Component, type ReactNode } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { GhostTextController } from '../src/core/ghostTextController.js';
+import { GhostTextController } from '../src/ghost/core/ghostTextController.js';
 import { retainPool } from '../src/core/poolLease.js';
 import { GhostTextarea, PoolProvider, usePoolInspector } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderHookWithPool, renderWithPool } from './utils.js';

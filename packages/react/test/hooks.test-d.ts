@@ -2,6 +2,7 @@ import type { ChatCompletionRequest, ChatMessage, InklingError, JobResult, Pool,
 import type { ReactNode } from 'react';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
+  type GhostAcceptance,
   PoolProvider,
   type PoolProviderProps,
   type TranslationResult,
@@ -72,8 +73,9 @@ describe('public hook signatures', () => {
     expectTypeOf(ghost.suggestion).toEqualTypeOf<string>();
     expectTypeOf(ghost.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'error'>();
     expectTypeOf(ghost.error).toEqualTypeOf<InklingError | null>();
-    expectTypeOf(ghost.accept).toEqualTypeOf<() => string>();
-    expectTypeOf(ghost.acceptWord).toEqualTypeOf<() => string>();
+    expectTypeOf(ghost.accept).toEqualTypeOf<() => GhostAcceptance>();
+    expectTypeOf(ghost.acceptWord).toEqualTypeOf<() => GhostAcceptance>();
+    expectTypeOf(ghost.accept().caret).toEqualTypeOf<number>();
     expectTypeOf(ghost.dismiss).toEqualTypeOf<() => void>();
     expectTypeOf(ghost.setComposing).toEqualTypeOf<(composing: boolean) => void>();
     useGhostText({ session: 'notes', text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });

@@ -21,7 +21,7 @@ function GhostTextDemo() {
         onKeyDown={(event) => {
           if (event.key === 'Tab' && ghost.suggestion) {
             event.preventDefault();
-            setText(ghost.accept());
+            setText(ghost.accept().text);
           }
         }}
       />

@@ -5,7 +5,7 @@
 // Controllers and the primitives they are built of.
 export { CompletionController } from './completionController.js';
 export { ChatController } from './chatController.js';
-export { GhostTextController } from './ghostTextController.js';
+export { GhostTextController } from '../ghost/core/ghostTextController.js';
 export { BatchTranslateController } from './batchTranslateController.js';
 export { ObjectController } from './object/objectController.js';
 export { parsePartialJson } from './object/partialJson.js';
@@ -22,10 +22,10 @@ export { animationFrame } from './frameScheduler.js';
 export { inklingKeys, mapCache, queryClientCache } from './cacheKeys.js';
 export { inspectPool } from './inspectPool.js';
 export { loadErrorAdvice } from './loadErrorAdvice.js';
-export { insertText } from './insertText.js';
-export { attachGhostOverlay } from './attachGhostOverlay.js';
-export { contextOf, insertAtCaret, projectGhostText } from './projectGhostText.js';
-export { nextWord } from './nextWord.js';
+export { insertText } from '../ghost/core/insertText.js';
+export { attachGhostOverlay } from '../ghost/core/attachGhostOverlay.js';
+export { contextOf, insertAtCaret, projectGhostText } from '../ghost/core/projectGhostText.js';
+export { nextWord } from '../ghost/core/nextWord.js';
 
 export type { CompletionOptions, CompletionState, StreamStatus } from './completionController.js';
 export type { DeepPartial, ObjectOptions, ObjectState } from './object/objectController.js';
@@ -33,7 +33,7 @@ export type { InferObject, ObjectSchema, ResolvedSchema } from './object/objectS
 export type { PartialJson } from './object/partialJson.js';
 export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chatController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chatTools.js';
-export type { GhostTextEnvironment, GhostTextOptions } from './ghostTextController.js';
+export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextOptions.js';
 export type {
   BatchStatus,
   BatchTranslateEnvironment,
@@ -50,5 +50,7 @@ export type { ModelLoadState } from './modelLoadState.js';
 export type { FrameScheduler } from './frameScheduler.js';
 export type { QueryDataClient, ResultCache } from './cacheKeys.js';
 export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './inspectPool.js';
-export type { GhostOverlayHandle } from './attachGhostOverlay.js';
-export type { GhostTextState, GhostTextStatus } from './projectGhostText.js';
+export type { GhostOverlayHandle } from '../ghost/core/attachGhostOverlay.js';
+export type { GhostAcceptance, GhostTextState, GhostTextStatus } from '../ghost/core/projectGhostText.js';
+export type { GhostRefusalRules } from '../ghost/core/ghostRefusal.js';
+export type { SuggestionCacheLimits } from '../ghost/core/suggestionCache.js';

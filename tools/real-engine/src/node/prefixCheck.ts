@@ -8,7 +8,7 @@
  * beside it, to show what a change of context does on this model.
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
-import { defaultGhostParams } from '../../../../packages/react/src/core/ghostPrompt.js';
+import { defaultGhostParams } from '../../../../packages/react/src/ghost/core/ghostPrompt.js';
 import type { Pause } from '../../../../bench/ghost-prefix/typingSession.js';
 import type { PatchedPipeline } from './prefixReplay.js';
 

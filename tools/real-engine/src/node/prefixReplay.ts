@@ -5,7 +5,7 @@
  * off, reading what the pipeline prefilled and when the first token came.
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
-import { defaultGhostParams } from '../../../../packages/react/src/core/ghostPrompt.js';
+import { defaultGhostParams } from '../../../../packages/react/src/ghost/core/ghostPrompt.js';
 import { fmt, median, table } from '../../../../bench/shared/stats.js';
 import type { Pause } from '../../../../bench/ghost-prefix/typingSession.js';
 

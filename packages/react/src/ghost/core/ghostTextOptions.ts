@@ -1,0 +1,88 @@
+import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers, checkDuration } from '@inkling/scheduler';
+import type { FrameScheduler } from '../../core/frameScheduler.js';
+import type { GhostParamsInput } from './ghostPrompt.js';
+import type { GhostRefusalRules } from './ghostRefusal.js';
+import type { SuggestionCacheLimits } from './suggestionCache.js';
+
+/** Options of a `GhostTextController` (and of `useGhostText`). */
+export interface GhostTextOptions {
+  /** The pool session: each request supersedes the previous one of the same session. */
+  session: string;
+  /** The editor's whole text. */
+  text: string;
+  /** Where the caret is, 0..text.length. Default: the end of the text. */
+  caret?: number;
+  /** The other end of the selection, when text is selected (the caret is the end that moves). Default: the caret (nothing selected). */
+  selectionStart?: number;
+  /** Off: no requests, no suggestion. Default `true`. */
+  enabled?: boolean;
+  /** Quiet time after a change before asking the model, 0..2^31-1 ms (`InvalidOptionError` otherwise). Default `120`. */
+  debounceMs?: number;
+  /** The most tokens a suggestion may have. Default `24`. */
+  maxTokens?: number;
+  /**
+   * Builds the request from the text around the caret. Default: `defaultGhostParams`.
+   * Pass a stable function (module scope, `useCallback`): another one empties the cache.
+   */
+  buildParams?: (input: GhostParamsInput) => ChatCompletionRequest;
+  /** Locale for splitting words in `acceptWord()`. Default: the runtime's. */
+  locale?: string;
+  /** The model the suggestions come from, as the app names it; another one empties the cache. Default `''` (`useGhostText` passes `<PoolProvider modelId>`). */
+  model?: string;
+  /**
+   * While a complete suggestion is shown, ask for the one that follows it once
+   * accepted (pool session `` `${session}:next` ``, `low` priority,
+   * preemptible, at most one), so Tab after Tab finds the next suggestion in
+   * the cache. Any keystroke off the way to that text stops it. Default `true`.
+   */
+  speculate?: boolean;
+  /** Where no request is sent because a suggestion cannot help. Default: each rule's own (see `GhostRefusalRules`). */
+  refuse?: GhostRefusalRules;
+}
+
+/** What a `GhostTextController` is built with besides its options. */
+export interface GhostTextEnvironment {
+  /** Timers for the debounce. Default: the global ones, looked up when used. */
+  timers?: PoolTimers;
+  scheduleFrame?: FrameScheduler;
+  /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
+  cache?: Partial<SuggestionCacheLimits>;
+}
+
+/** How a session's suggestions were served, counted since the controller was built. */
+export interface GhostTextStats {
+  /** Interactive requests sent to the pool. */
+  readonly requests: number;
+  /** Speculative (`low`, preemptible) requests sent for the suggestion after the shown one. */
+  readonly speculations: number;
+  /** Suggestions shown from the cache, without a new engine call. */
+  readonly cacheHits: number;
+  /** Pauses where a rule of `refuse` sent nothing. */
+  readonly refusals: number;
+}
+
+/**
+ * Throws an `InvalidOptionError` for a duration a timer cannot honour, or a rule that is not a count.
+ *
+ * @example
+ * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
+ */
+export function checkOptions(options: GhostTextOptions): void {
+  // A debounce that never ends would be `enabled: false` in disguise.
+  checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+  const suffix = options.refuse?.maxLineSuffix;
+  if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
+    throw new InvalidOptionError(`useGhostText() "refuse.maxLineSuffix" must be a number of characters, 0 or more (Infinity: no limit); it got ${String(suffix)}.`);
+  }
+}
+
+/**
+ * Whether two option sets can give different suggestions for the same text (so the cache must go).
+ *
+ * @example
+ * resultsDiffer({ session: 'a', text: '', model: 'x' }, { session: 'a', text: '', model: 'y' }); // true
+ */
+export function resultsDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
+  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '') || a.buildParams !== b.buildParams || a.maxTokens !== b.maxTokens;
+}
+
