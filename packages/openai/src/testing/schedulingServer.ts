@@ -25,6 +25,8 @@ export interface SchedulingServerOptions {
   preemptionThreshold?: number;
   /** Timers for every delay. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
+  /** The clock that stamps each request's arrival, in ms. Default `performance.now`, looked up when used. */
+  now?: () => number;
 }
 
 /** One request as the server saw it. */
@@ -32,6 +34,8 @@ export interface SeenRequest {
   readonly path: string;
   readonly body: Record<string, unknown>;
   readonly headers: Record<string, string>;
+  /** When it arrived (`now`). */
+  readonly at: number;
   /** The HTTP status it was answered with (`0` while it waits or was aborted waiting). */
   status: number;
 }
@@ -93,6 +97,7 @@ const encoder = new TextEncoder();
 export function schedulingServer(options: SchedulingServerOptions): SchedulingServer {
   const { server, maxRunning = 8, maxQueued = Number.POSITIVE_INFINITY, retryAfterS = 1, prefillMs = 40, tokenMs = 10 } = options;
   const timers = options.timers ?? globalTimers;
+  const now = options.now ?? (() => performance.now());
   const requests: SeenRequest[] = [];
   const stats = { preemptions: 0, shed: 0, peakRunning: 0, peakQueued: 0 };
   const waiting: Live[] = [];
@@ -208,7 +213,7 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
     if (path.endsWith('/models')) return json({ object: 'list', data: [{ id: 'sim', object: 'model' }] }, 200);
     const body = JSON.parse(String(init.body ?? '{}')) as Record<string, unknown>;
     const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const seen: SeenRequest = { path, body, headers, status: 0 };
+    const seen: SeenRequest = { path, body, headers, at: now(), status: 0 };
     if (!path.endsWith('/chat/completions')) return json({ error: { message: `No route ${path}` } }, 404);
     requests.push(seen);
     const priority = body.priority;
