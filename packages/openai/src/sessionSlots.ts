@@ -31,7 +31,7 @@ export class SessionSlots {
       this.#bySession.set(session, known);
       return known;
     }
-    const held = new Array<number>(this.count).fill(0);
+    const held = Array.from({ length: this.count }, () => 0);
     for (const slot of this.#bySession.values()) held[slot]! += 1;
     const slot = held.indexOf(Math.min(...held));
     if (this.#bySession.size >= MAX_SESSIONS) this.#bySession.delete(this.#bySession.keys().next().value!);

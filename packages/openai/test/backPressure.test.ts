@@ -16,12 +16,12 @@ function seeded(seed: number): () => number {
 }
 
 async function settle<T>(promise: Promise<T>): Promise<T> {
-  let done = false;
+  const state = { done: false };
   void promise.then(
-    () => (done = true),
-    () => (done = true),
+    () => (state.done = true),
+    () => (state.done = true),
   );
-  while (!done) await vi.advanceTimersByTimeAsync(5);
+  while (!state.done) await vi.advanceTimersByTimeAsync(5);
   return promise;
 }
 
@@ -71,7 +71,7 @@ describe('503 shedding under load', () => {
     const results = await settle(batch);
     await settle(Promise.all(others));
     // Nothing lost: every item done, whole.
-    expect(results.map((r) => r.status)).toEqual(new Array(ITEMS).fill('done'));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: ITEMS }, () => 'done'));
     expect(results.every((r) => r.text === ' t0 t1 t2 t3 t4 t5 t6 t7')).toBe(true);
 
     const stats = engine!.requestStats;

@@ -17,6 +17,7 @@ async function setup(options: Partial<OpenAIEnginesOptions>, routes: Routes = {}
   return { pool, bodies };
 }
 
+const make = (extra: object) => () => openaiEngines({ baseURL: 'http://x.test/v1', model: 'm', ...extra });
 const say = (content: string) => ({ messages: [{ role: 'user' as const, content }] });
 const HINT_FIELDS = ['priority', 'prompt_cache_key', 'cache_prompt', 'id_slot', 'cache_salt', 'nvext', 'fim'];
 
@@ -68,7 +69,6 @@ describe('what the engine tells the server about each job', () => {
   });
 
   it('a wrong hint option fails at once and says what is wrong', () => {
-    const make = (extra: object) => () => openaiEngines({ baseURL: 'http://x.test/v1', model: 'm', ...extra });
     expect(make({ slots: 0 })).toThrow(/"slots" must be the server's slot count/);
     expect(make({ sessionAffinity: { header: 'two words' } })).toThrow(/"sessionAffinity"/);
     expect(make({ cacheSalt: '' })).toThrow(/"cacheSalt"/);
@@ -159,30 +159,30 @@ describe('fill-in-the-middle', () => {
   });
 });
 
-describe('reserveLane', () => {
-  async function peakBatch(reserveLane: boolean) {
-    const held = gate();
-    const { pool } = await setup(
-      { concurrency: 4, reserveLane },
-      {
-        chat: async (req, res) => {
-          if (String(req.body.messages[0].content).startsWith('item')) await held.opened;
-          await streamReply(req, res, ['ok']);
-        },
+async function peakBatch(reserveLane: boolean) {
+  const held = gate();
+  const { pool } = await setup(
+    { concurrency: 4, reserveLane },
+    {
+      chat: async (req, res) => {
+        if (String(req.body.messages[0].content).startsWith('item')) await held.opened;
+        await streamReply(req, res, ['ok']);
       },
-    );
-    const batch = Array.from({ length: 10 }, (_, i) => pool.submit({ task: 'translate', params: say(`item ${i}`) }));
-    const expected = reserveLane ? 3 : 4;
-    await until(() => server!.open('/chat/completions') === expected);
-    const atOnce = pool.getSnapshot().running;
-    // A keystroke still goes out at once beside the batch.
-    const keystroke = await pool.submit({ session: 'editor', priority: 'interactive', params: say('Dear') });
-    held.open();
-    await Promise.all(batch);
-    await pool.unload();
-    return { atOnce, keystroke: keystroke.status, peak: server!.peak('/chat/completions') };
-  }
+    },
+  );
+  const batch = Array.from({ length: 10 }, (_, i) => pool.submit({ task: 'translate', params: say(`item ${i}`) }));
+  const expected = reserveLane ? 3 : 4;
+  await until(() => server!.open('/chat/completions') === expected);
+  const atOnce = pool.getSnapshot().running;
+  // A keystroke still goes out at once beside the batch.
+  const keystroke = await pool.submit({ session: 'editor', priority: 'interactive', params: say('Dear') });
+  held.open();
+  await Promise.all(batch);
+  await pool.unload();
+  return { atOnce, keystroke: keystroke.status, peak: server!.peak('/chat/completions') };
+}
 
+describe('reserveLane', () => {
   it('true (default): a batch takes all lanes but one', async () => {
     expect(await peakBatch(true)).toEqual({ atOnce: 3, keystroke: 'done', peak: 4 });
   });

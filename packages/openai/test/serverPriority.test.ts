@@ -6,6 +6,8 @@ import { type SchedulingServerOptions, schedulingServer } from '../src/testing/i
 beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] }));
 afterEach(() => vi.useRealTimers());
 
+const make = (priority: unknown) => () => openaiEngines({ baseURL: 'http://x.test/v1', model: 'm', priority: priority as ServerPriority });
+
 describe('the priority presets, against what each server documents', () => {
   it("vllm: body `priority`, integers, lower runs first, `normal` is vLLM's default 0", () => {
     const { field, map } = PRIORITY_PRESETS.vllm;
@@ -34,7 +36,6 @@ describe('the priority presets, against what each server documents', () => {
   });
 
   it('a wrong mapping fails at once with an InvalidOptionError that says what is wrong', () => {
-    const make = (priority: unknown) => () => openaiEngines({ baseURL: 'http://x.test/v1', model: 'm', priority: priority as ServerPriority });
     expect(make('vLLM')).toThrow(InvalidOptionError);
     expect(make('vLLM')).toThrow(/'vllm', 'sglang', 'dynamo'/);
     expect(make({ field: 'priority', header: 'x-p', map: PRIORITY_PRESETS.vllm.map })).toThrow(/exactly one of "field"/);
@@ -109,12 +110,12 @@ const firstToken = (r: JobResult) => r.firstTokenAt! - r.submittedAt;
 
 /** Advances the fake clock in small steps until `promise` settles. */
 async function settle<T>(promise: Promise<T>): Promise<T> {
-  let done = false;
+  const state = { done: false };
   void promise.then(
-    () => (done = true),
-    () => (done = true),
+    () => (state.done = true),
+    () => (state.done = true),
   );
-  while (!done) await vi.advanceTimersByTimeAsync(5);
+  while (!state.done) await vi.advanceTimersByTimeAsync(5);
   return promise;
 }
 
@@ -126,7 +127,7 @@ describe('a 200-item translation and ghost text at once, on a server that schedu
     ['sglang', { server: 'sglang' }, 'sglang'],
   ] as const)("%s with its preset: ghost text's first token stays within 1.2x of idle, and the batch all finishes", async (_name, server, preset) => {
     const run = await translateWhileTyping(server, preset);
-    expect(run.batch.map((r) => r.status)).toEqual(new Array(ITEMS).fill('done'));
+    expect(run.batch.map((r) => r.status)).toEqual(Array.from({ length: ITEMS }, () => 'done'));
     // Every keystroke was typed while the batch ran.
     expect(run.loaded).toHaveLength(GHOSTS);
     expect(median(run.loaded)).toBeLessThanOrEqual(1.2 * median(run.idle));

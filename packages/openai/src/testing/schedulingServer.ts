@@ -169,7 +169,8 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
 
   function schedule(): void {
     while (waiting.length > 0 && running.length < maxRunning) admit(waiting.shift()!);
-    while (ordered && waiting.length > 0) {
+    if (!ordered) return;
+    while (waiting.length > 0) {
       const best = waiting[0]!;
       const worst = running.toSorted(byUrgency).at(-1);
       if (!worst || !(worst.key - best.key > threshold)) break;
