@@ -20,8 +20,9 @@ export type FimParams = ChatCompletionRequest & { fim: { prefix: string; suffix:
  * The params of a ghost-text job that a fill-in-the-middle route can run as
  * it is: with `fim: 'completions'` or `fim: 'infill'` in `openaiEngines`, the
  * engine sends the prefix and suffix to that route (a code model's own FIM
- * tokens do the rest); any other engine runs the chat `messages` kept beside
- * them, so the same job works on every engine of the pool.
+ * tokens do the rest); with `fim` off it sends the chat `messages` kept
+ * beside them and leaves `fim` out. Engines of other packages get the params
+ * as they are: `fim` is one more field beside ordinary chat params.
  *
  * @example
  * useGhostText({ session: 'editor', text, caret, buildParams: fimParams });
