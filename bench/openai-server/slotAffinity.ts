@@ -23,7 +23,7 @@
  * `alone-a` from the same repetition.
  */
 import { EnginePool, type JobResult } from '@inkling/scheduler';
-import { openaiEngines } from '@inkling/openai';
+import { fimParams, openaiEngines } from '@inkling/openai';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!.replace(/^--/, ''), process.argv[i + 1] ?? '');
@@ -133,6 +133,21 @@ async function main() {
   // What the engine's `slots: 'auto'` reads.
   const props = (await (await fetch(baseURL.replace(/\/v1$/, '/props'))).json()) as { total_slots?: number; build_info?: string };
   const slotsSeen = props.total_slots;
+  // The engine's reading of the real server: cachedTokens on a repeated chat prompt, and /infill's own stream
+  // (a model made with makeTinyGguf.py --fim has the FIM tokens /infill needs).
+  const shapePool = new EnginePool({ createEngine: openaiEngines({ baseURL, model, slots: 'auto', fim: 'infill' }), size: 1 });
+  await shapePool.load();
+  const chat = { session: 'shape', params: { messages: [{ role: 'user' as const, content: text(seeded(5), 60) }], max_tokens: 4, ignore_eos: true } };
+  const first = await shapePool.submit(chat);
+  const again = await shapePool.submit(chat);
+  const infill = await shapePool.submit({ session: 'shape-fim', params: { ...fimParams({ before: text(seeded(6), 40), after: text(seeded(7), 20), maxTokens: 4 }), ignore_eos: true } });
+  await shapePool.unload();
+  const shape = {
+    chat: { status: first.status, usage: first.usage },
+    chatAgain: { status: again.status, usage: again.usage },
+    infill: { status: infill.status, text: infill.text, finishReason: infill.finishReason, usage: infill.usage, error: infill.error?.message },
+  };
+  process.stdout.write(`shape ${JSON.stringify(shape)}\n`);
   const orders: Condition[][] = [
     ['alone-a', 'today', 'pinned', 'alone-b'],
     ['alone-b', 'pinned', 'today', 'alone-a'],
@@ -161,7 +176,7 @@ async function main() {
       },
     ]),
   );
-  const out = { baseURL, model, keystrokes, reps, docWords, slotsSeen, buildInfo: props.build_info, figures };
+  const out = { baseURL, model, keystrokes, reps, docWords, slotsSeen, buildInfo: props.build_info, shape, figures };
   process.stdout.write(`${JSON.stringify(out, null, 1)}\n`);
 }
 
