@@ -15,8 +15,8 @@
  * - `pinned`: two editors at once, `slots: 'auto'` (`id_slot` per session,
  *   `cache_prompt: true`).
  * Each keystroke appends a character and submits an interactive ghost-text
- * job for the editor's session, superseding the one before, every 40-140 ms
- * (seeded). Reported per finished keystroke: prompt tokens the server had to
+ * job for the editor's session (`maxTokens`, default 2), superseding the one
+ * before, every `gapMs` to twice that (default 250 ms, seeded). Reported per finished keystroke: prompt tokens the server had to
  * read (`prompt_tokens - usage.cachedTokens`, from `timings.cache_n` /
  * `prompt_tokens_details.cached_tokens`), the share it found cached, and the
  * first-token latency; as min/median/max over repetitions, and as ratios to
@@ -32,6 +32,9 @@ const model = args.get('model') ?? 'tiny';
 const keystrokes = Number(args.get('keystrokes') ?? 40);
 const reps = Number(args.get('reps') ?? 5);
 const docWords = Number(args.get('words') ?? 120);
+const maxTokens = Number(args.get('maxTokens') ?? 2);
+// The pause between keystrokes, from gapMs to twice it (seeded): long enough on a busy CPU for most answers to finish.
+const gapMs = Number(args.get('gapMs') ?? 250);
 
 const SYSTEM =
   'You are the autocomplete of a text editor. You get the text before the cursor, which ends where the cursor is. ' +
@@ -83,7 +86,7 @@ async function run(condition: Condition, seed: number): Promise<Keystroke[]> {
             { role: 'system', content: SYSTEM },
             { role: 'user', content: doc },
           ],
-          max_tokens: 8,
+          max_tokens: maxTokens,
           temperature: 0,
           ignore_eos: true,
         },
@@ -93,7 +96,7 @@ async function run(condition: Condition, seed: number): Promise<Keystroke[]> {
         if (r.status !== 'done' || !r.usage || !('completion_tokens' in r.usage)) return;
         done.push({ prompt: r.usage.prompt_tokens, cached: r.usage.cachedTokens ?? 0, firstTokenMs: (r.firstTokenAt ?? Number.NaN) - r.submittedAt });
       });
-      await sleep(40 + Math.floor(random() * 100));
+      await sleep(gapMs + Math.floor(random() * gapMs));
     }
     await Promise.all(jobs);
   };

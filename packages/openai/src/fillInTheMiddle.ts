@@ -53,7 +53,8 @@ const SHARED = ['temperature', 'top_p', 'stop', 'seed', 'logit_bias', 'cache_pro
  * The path and body of a FIM request for the job's `params` (whose `fim`
  * holds the text): OpenAI's legacy `/completions` with `prompt` and `suffix`
  * (vLLM, Ollama, DeepSeek), or llama.cpp's `/infill` with `input_prefix` and
- * `input_suffix` (its own stream format, read by `infillChunk`).
+ * `input_suffix` (served at the server's root, not under `/v1`; its own
+ * stream format, read by `infillChunk`).
  *
  * @example
  * const { path, body } = fimRequest('infill', params, 'qwen2.5-coder');

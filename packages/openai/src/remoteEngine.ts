@@ -96,6 +96,7 @@ export class RemoteEngine implements OpenAIEngine {
       response = await sendRequest(this.#context, path, body, signal, {
         accept: 'text/event-stream',
         headers,
+        root: path === '/infill',
         ...(options.job ? { priority: options.job.priority } : {}),
       });
     } catch (error) {

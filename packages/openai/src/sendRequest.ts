@@ -42,6 +42,8 @@ export interface SendOptions {
   readonly accept?: string;
   /** The request's own headers (the job's hints). */
   readonly headers?: Record<string, string>;
+  /** `path` is under the server's root, not under `/v1` (llama.cpp's `/infill`). */
+  readonly root?: boolean;
   /**
    * The job's band. An `interactive` job never waits for a retry: a busy
    * answer (429, 503) or any other retryable failure ends it at once with the
@@ -127,7 +129,7 @@ async function sendOnce(context: RequestContext, path: string, payload: string, 
   const accept = options.accept ?? 'application/json';
   const headers = options.headers ?? {};
   const send = () =>
-    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept, headers }), {
+    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept, headers, root: options.root === true }), {
       timers,
       ms: connectTimeoutMs,
       signal,

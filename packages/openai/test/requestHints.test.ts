@@ -110,7 +110,7 @@ describe('fill-in-the-middle', () => {
       { fim: 'infill', slots: 2 },
       {
         other: (req, res) => {
-          if (req.path !== '/v1/infill') return json(res, 404, {});
+          if (req.path !== '/infill') return json(res, 404, {});
           openStream(res);
           send(res, { content: 'a', stop: false });
           send(res, { content: ' + b', stop: false });
@@ -121,6 +121,7 @@ describe('fill-in-the-middle', () => {
     );
     const result = await pool.submit({ session: 'code', priority: 'interactive', params: ghost });
     expect(result).toMatchObject({ status: 'done', text: 'a + b', finishReason: 'length', usage: { prompt_tokens: 30, completion_tokens: 2, cachedTokens: 28 } });
+    expect(server!.requests.filter((r) => r.path === '/infill')).toHaveLength(1);
     expect(bodies('/infill')[0]).toMatchObject({ input_prefix: 'def add(a, b):\n    return ', input_suffix: '\n\nprint(add(1, 2))', n_predict: 8, cache_prompt: true, id_slot: 0, stream: true });
     expect(bodies('/infill')[0]).not.toHaveProperty('messages');
     // A job without `fim` still chats.
