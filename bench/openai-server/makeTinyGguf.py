@@ -3,7 +3,7 @@ Writes a small Llama-architecture GGUF with random weights and a made-up
 SentencePiece-style vocabulary, so llama.cpp's server can be run with no
 download. Needs numpy and llama.cpp's gguf-py on PYTHONPATH.
 
-    python3 makeTinyGguf.py OUT.gguf [--embd 512 --layers 8 --ff 1536 --vocab 4096]
+    python3 makeTinyGguf.py OUT.gguf [--embd 512 --layers 8 --ff 1536 --vocab 4096] [--fim]
 
 Every token but the three controls is plain ASCII (byte-fallback tokens
 only for 0x00-0x7F), so whatever the random model samples is valid UTF-8;
@@ -22,6 +22,8 @@ p.add_argument("--heads", type=int, default=8)
 p.add_argument("--ff", type=int, default=1536)
 p.add_argument("--vocab", type=int, default=4096)
 p.add_argument("--ctx", type=int, default=4096)
+# The last three tokens become fill-in-the-middle controls, so llama.cpp's /infill takes the model.
+p.add_argument("--fim", action="store_true")
 a = p.parse_args()
 
 rng = np.random.default_rng(0)
@@ -43,6 +45,10 @@ while len(tokens) < a.vocab:
     else:
         tokens.append(f"\u2581w{n}")
         types.append(TokenType.NORMAL)
+if a.fim:
+    for k, name in enumerate(["<fim_prefix>", "<fim_suffix>", "<fim_middle>"]):
+        tokens[len(tokens) - 3 + k] = name
+        types[len(types) - 3 + k] = TokenType.CONTROL
 scores = [0.0, 0.0, 0.0] + [-float(i) for i in range(len(tokens) - 3)]
 
 w = GGUFWriter(a.out, "llama")
@@ -66,6 +72,10 @@ w.add_eos_token_id(2)
 w.add_unk_token_id(0)
 w.add_add_bos_token(True)
 w.add_add_eos_token(False)
+if a.fim:
+    w.add_uint32("tokenizer.ggml.fim_pre_token_id", len(tokens) - 3)
+    w.add_uint32("tokenizer.ggml.fim_suf_token_id", len(tokens) - 2)
+    w.add_uint32("tokenizer.ggml.fim_mid_token_id", len(tokens) - 1)
 w.add_chat_template(
     "{% for m in messages %}<|{{ m['role'] }}|>\n{{ m['content'] }}\n{% endfor %}"
     "{% if add_generation_prompt %}<|assistant|>\n{% endif %}"

@@ -15,7 +15,9 @@ const QUOTE = 80;
 /**
  * Reads a chat completion response as WebLLM-shaped chunks (see
  * `ChunkNormalizer`). A server that answered with plain JSON instead of a
- * stream is read the same way.
+ * stream is read the same way. `route` names another path the stream came
+ * from (a fill-in-the-middle route) and how to turn its events into
+ * OpenAI's chunk shape first.
  *
  * Ends with a `finish_reason: 'abort'` chunk when `signal` aborts, as a
  * WebLLM generation does when interrupted. Throws `StreamInterruptedError`
@@ -32,15 +34,17 @@ export async function* chatStream(
   response: Response,
   context: RequestContext,
   signal: AbortSignal,
+  route: { path: string; adapt?: (raw: Record<string, unknown>) => Record<string, unknown> } = { path: '/chat/completions' },
 ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
   const { endpoint } = context;
   const normalizer = new ChunkNormalizer(endpoint.model);
-  const where = `${endpoint.shown}/chat/completions`;
+  const where = `${endpoint.shown}${route.path}`;
+  const adapt = route.adapt ?? ((raw: Record<string, unknown>) => raw);
   const errorContext = { endpoint, where, requestId: requestIdOf(response.headers), midStream: true };
   try {
     if (!response.body || !/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
       // Some servers ignore `stream: true` and answer in one piece (read whole, and checked for an error, by `sendRequest`).
-      yield* normalizer.push(parseEvent(await response.text(), endpoint, where, normalizer.chars));
+      yield* normalizer.push(adapt(parseEvent(await response.text(), endpoint, where, normalizer.chars)));
       yield* normalizer.end();
       return;
     }
@@ -54,7 +58,7 @@ export async function* chatStream(
       const raw = parseEvent(event.data, endpoint, where, normalizer.chars);
       const error = errorInBody(raw, event.event === 'error', errorContext);
       if (error) throw error;
-      yield* normalizer.push(raw);
+      yield* normalizer.push(adapt(raw));
     }
     if (!done && !normalizer.finished) throw interrupted(where, normalizer.chars, undefined, endpoint);
     yield* normalizer.end();

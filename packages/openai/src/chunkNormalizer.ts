@@ -16,7 +16,8 @@ interface ToolCallDraft {
  * 2. one finish chunk, empty content, with `finish_reason` and, for tool
  *    calls, the calls whole (servers stream them in fragments; WebLLM emits
  *    them complete in this chunk);
- * 3. one usage chunk, `choices: []`, with the server's token counts.
+ * 3. one usage chunk, `choices: []`, with the server's token counts and
+ *    `cachedTokens` from the server's own field (see `cachedTokensOf`).
  *
  * Servers differ on each: llama.cpp puts finish and usage on one chunk with
  * the last content, vLLM sends usage apart, some repeat `finish_reason`, some
@@ -64,7 +65,8 @@ export class ChunkNormalizer {
     const choice = choices.find((c) => (c.index ?? 0) === 0);
     if (!choice || this.finished) return out;
     const delta = (choice.delta ?? choice.message ?? {}) as Record<string, unknown>;
-    const content = typeof delta.content === 'string' ? delta.content : '';
+    // `/completions` (fill-in-the-middle) streams `text` where chat streams `delta.content`.
+    const content = typeof delta.content === 'string' ? delta.content : typeof choice.text === 'string' ? choice.text : '';
     if (Array.isArray(delta.tool_calls)) this.#takeToolCalls(delta.tool_calls as Array<Record<string, unknown>>);
     if (content) {
       this.#chars += content.length;
@@ -83,7 +85,9 @@ export class ChunkNormalizer {
     const out: ChatCompletionChunk[] = [];
     if (!this.finished) out.push(this.#finishChunk(reason));
     if (this.#usage) {
-      const usage = this.#extra ? { ...this.#usage, extra: { ...this.#usage.extra, ...this.#extra } } : this.#usage;
+      const usage = this.#extra ? { ...this.#usage, extra: { ...this.#usage.extra, ...this.#extra } } : { ...this.#usage };
+      const cached = usage.cachedTokens ?? cachedTokensOf(usage, this.#extra?.timings);
+      if (cached !== undefined) usage.cachedTokens = cached;
       out.push({ ...this.#chunk({}, null), choices: [], usage });
     }
     return out;
@@ -144,6 +148,23 @@ export function finishReasonOf(value: unknown): FinishReason | undefined {
   if (value === 'length' || value === 'abort') return value;
   if (value === 'tool_calls' || value === 'function_call') return 'tool_calls';
   return 'stop';
+}
+
+/**
+ * The prompt tokens a server's cache already held, from its own field:
+ * `usage.prompt_tokens_details.cached_tokens` (OpenAI, vLLM, SGLang, and
+ * llama.cpp's OpenAI routes), else llama.cpp's `timings.cache_n`.
+ *
+ * @example
+ * cachedTokensOf({ prompt_tokens_details: { cached_tokens: 96 } }, undefined); // 96
+ */
+export function cachedTokensOf(usage: object | undefined, timings: unknown): number | undefined {
+  const details = (usage as { prompt_tokens_details?: { cached_tokens?: unknown } } | undefined)?.prompt_tokens_details;
+  const fromDetails = details?.cached_tokens;
+  if (typeof fromDetails === 'number' && Number.isFinite(fromDetails) && fromDetails >= 0) return fromDetails;
+  const fromTimings = (timings as { cache_n?: unknown } | undefined)?.cache_n;
+  if (typeof fromTimings === 'number' && Number.isFinite(fromTimings) && fromTimings >= 0) return fromTimings;
+  return undefined;
 }
 
 function numberOr(value: unknown, fallback: number): number {

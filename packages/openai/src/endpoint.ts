@@ -38,19 +38,26 @@ export class Endpoint {
     this.shown = showURL(this.#base);
   }
 
-  url(path: string): string {
-    return `${this.#base}${path}`;
+  /** `path` under the base; with `root`, under the server's root instead (the base without its `/v1`, where llama.cpp serves `/props`). */
+  url(path: string, root = false): string {
+    return `${root ? this.#base.replace(/\/v\d+$/, '') : this.#base}${path}`;
   }
 
-  /** Calls `fetch` with the endpoint's headers added; `body` is JSON text (see `serializeBody`). */
-  fetch(path: string, init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal; accept?: string }): Promise<Response> {
-    const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...this.#headers };
+  /**
+   * Calls `fetch` with the endpoint's headers added; `body` is JSON text (see
+   * `serializeBody`); `headers` are the request's own (the job's hints).
+   */
+  fetch(
+    path: string,
+    init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal; accept?: string; headers?: Record<string, string>; root?: boolean },
+  ): Promise<Response> {
+    const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...this.#headers, ...init.headers };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
     const request: RequestInit = { method: init.method, headers, signal: init.signal ?? null };
     if (init.body !== undefined) request.body = init.body;
     // Looked up per call, never captured at import, so tests and polyfills can swap it.
     const call = this.#fetch ?? ((input: string, options: RequestInit) => globalThis.fetch(input, options));
-    return call(this.url(path), request);
+    return call(this.url(path, init.root), request);
   }
 
   /** `text` with every secret (key, header values, URL credentials) replaced. */

@@ -19,7 +19,9 @@ const MAX_DETAIL = 300;
  * key they refused in it. Every error carries the status, the server's request
  * id and whether retrying can help; `retryAfter` is the server's advice (ms),
  * and `waitRefused` says it was longer than the engine waits, which makes any
- * status a `RateLimitError` carrying that wait.
+ * status a `RateLimitError` carrying that wait. `interactive` says the job
+ * was not retried because a person is waiting on it: a busy answer (429, 503)
+ * is then a `RateLimitError` too, with the server's wait.
  *
  * @example
  * if (!response.ok) throw await errorForResponse(response, endpoint, '/chat/completions', { retryAfter: undefined });
@@ -28,7 +30,7 @@ export async function errorForResponse(
   response: Response,
   endpoint: Endpoint,
   path: string,
-  { retryAfter, waitRefused = false }: { retryAfter: number | undefined; waitRefused?: boolean },
+  { retryAfter, waitRefused = false, interactive = false }: { retryAfter: number | undefined; waitRefused?: boolean; interactive?: boolean },
 ): Promise<ServerResponseError> {
   const { status } = response;
   const where = `${endpoint.shown}${path}`;
@@ -57,10 +59,15 @@ export async function errorForResponse(
       options,
     );
   }
-  if (status === 429 || waitRefused) {
+  const shed = interactive && (status === 429 || status === 503);
+  if (status === 429 || waitRefused || shed) {
     const wait = retryAfter === undefined ? '' : ` and asks to wait ${Math.ceil(retryAfter / 1000)} s`;
     const busy = status === 429 ? 'is rate-limiting requests (429)' : `is busy (${status})`;
-    const advice = waitRefused ? ', longer than maxRetryDelayMs allows. Try again then, or raise maxRetryDelayMs' : '. Try again later';
+    const advice = waitRefused
+      ? ', longer than maxRetryDelayMs allows. Try again then, or raise maxRetryDelayMs'
+      : shed
+        ? '. An interactive job is not retried (the next keystroke asks again); give the server more capacity'
+        : '. Try again later';
     return new RateLimitError(
       `The server at ${where} ${busy}${wait}${advice}, or lower "concurrency" in openaiEngines()${said}`,
       status,

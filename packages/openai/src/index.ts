@@ -1,4 +1,7 @@
 export { openaiEngines } from './openaiEngines.js';
+export { PRIORITY_PRESETS } from './serverPriority.js';
+export { fimParams } from './fillInTheMiddle.js';
+export { cachedTokensOf } from './chunkNormalizer.js';
 export {
   AuthenticationError,
   BadRequestError,
@@ -14,3 +17,6 @@ export {
 } from './errors.js';
 export type { ServerResponseErrorOptions } from './errors.js';
 export type { FetchLike, OpenAIEngine, OpenAIEnginesOptions } from './types.js';
+export type { PriorityMap, PriorityMapping, ServerPriority } from './serverPriority.js';
+export type { FimEndpoint, FimInput, FimParams } from './fillInTheMiddle.js';
+export type { RequestStats } from './sendRequest.js';

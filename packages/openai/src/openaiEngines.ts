@@ -4,7 +4,10 @@ import { RemoteEngine } from './remoteEngine.js';
 import { ConnectTimeoutError } from './errors.js';
 import { fetchOrUnreachable, unreachable } from './fetchOrUnreachable.js';
 import { fetchWithin } from './fetchWithin.js';
+import type { RequestHints } from './requestHints.js';
 import { type RequestContext, connectTimeout } from './sendRequest.js';
+import { resolvePriority } from './serverPriority.js';
+import { SessionSlots, discoverSlots } from './sessionSlots.js';
 import type { OpenAIEngine, OpenAIEnginesOptions } from './types.js';
 import { validateOptions } from './validateOptions.js';
 
@@ -47,13 +50,29 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     maxEventBytes: options.maxEventBytes ?? 4 * 1024 * 1024,
+    stats: { attempts: 0, retries: 0, busy: 0, surfaced: 0 },
   };
+  const priority = resolvePriority(options.priority);
   const concurrency = options.concurrency ?? 8;
-  return async (_index, onProgress): Promise<OpenAIEngine> => {
+  const lanes = concurrency + (options.reserveLane === false ? 1 : 0);
+  return async (_index, onProgress, loadOptions?): Promise<OpenAIEngine> => {
+    const signal = loadOptions?.signal;
     onProgress({ progress: 0, text: `Connecting to ${endpoint.shown}` });
     await probe(context);
-    onProgress({ progress: 1, text: `Connected to ${endpoint.shown} (model "${endpoint.model}")` });
-    return new RemoteEngine(context, concurrency);
+    const { slots } = options;
+    const count = slots === 'auto' ? await discoverSlots(endpoint, signal) : slots;
+    const hints: RequestHints = {
+      priority,
+      promptCacheKey: options.sessionAffinity?.promptCacheKey === true,
+      affinityHeader: options.sessionAffinity?.header,
+      cacheSalt: options.cacheSalt,
+      llamaSlots: slots !== undefined,
+      slots: count === undefined ? undefined : new SessionSlots(count),
+    };
+    const pinned = count === undefined ? '' : `, ${count} slots pinned by session`;
+    onProgress({ progress: 1, text: `Connected to ${endpoint.shown} (model "${endpoint.model}"${pinned})` });
+    // Each engine counts its own requests.
+    return new RemoteEngine({ ...context, stats: { attempts: 0, retries: 0, busy: 0, surfaced: 0 } }, { lanes, hints, fim: options.fim });
   };
 }
 

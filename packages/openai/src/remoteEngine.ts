@@ -9,8 +9,18 @@ import {
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
 import { MalformedStreamError } from './errors.js';
-import { type RequestContext, sendRequest } from './sendRequest.js';
+import { type FimEndpoint, fimOf, fimRequest, infillChunk } from './fillInTheMiddle.js';
+import { type RequestHints, applyHints } from './requestHints.js';
+import { type RequestContext, type RequestStats, sendRequest } from './sendRequest.js';
 import type { OpenAIEngine } from './types.js';
+
+/** What a `RemoteEngine` is built with besides its request context. */
+export interface RemoteEngineSettings {
+  /** Lanes the pool gives it. */
+  readonly lanes: number;
+  readonly hints: RequestHints;
+  readonly fim: FimEndpoint | undefined;
+}
 
 /**
  * One engine over an OpenAI-compatible server: each call is one HTTP request
@@ -30,12 +40,14 @@ export class RemoteEngine implements OpenAIEngine {
   readonly chat: OpenAIEngine['chat'];
   readonly embeddings: OpenAIEngine['embeddings'];
   readonly #context: RequestContext;
+  readonly #settings: RemoteEngineSettings;
   readonly #calls = new Set<AbortController>();
   #unloaded = false;
 
-  constructor(context: RequestContext, concurrency: number) {
+  constructor(context: RequestContext, settings: RemoteEngineSettings) {
     this.#context = context;
-    this.concurrency = concurrency;
+    this.#settings = settings;
+    this.concurrency = settings.lanes;
     this.model = context.endpoint.model;
     this.chat = { completions: { create: (request, options) => this.#createChat(request, options) } };
     this.embeddings = { create: (request, options) => this.#createEmbeddings(request, options) };
@@ -43,6 +55,10 @@ export class RemoteEngine implements OpenAIEngine {
 
   get inFlight(): number {
     return this.#calls.size;
+  }
+
+  get requestStats(): Readonly<RequestStats> {
+    return { ...this.#context.stats };
   }
 
   /** Aborts every request in flight on this engine; they end with `finish_reason: 'abort'`. */
@@ -61,16 +77,28 @@ export class RemoteEngine implements OpenAIEngine {
     options: EngineCallOptions = {},
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
     const { signal, release } = this.#open(options.signal);
+    const { hints, fim } = this.#settings;
     let response: Response | undefined;
+    let path = '/chat/completions';
     try {
       // The engine's model wins over one in the params: an engine is one model.
-      const body = {
-        ...request,
+      // `fim` (see `fimParams`) is for this engine, not the server.
+      const { fim: _fim, ...chat } = request as typeof request & { fim?: unknown };
+      let body: Record<string, unknown> = {
+        ...chat,
         model: this.model,
         stream: true,
         stream_options: { ...request.stream_options, include_usage: true },
       };
-      response = await sendRequest(this.#context, '/chat/completions', body, signal, 'text/event-stream');
+      const headers = applyHints(body, options.job, hints);
+      const text = fim ? fimOf(request) : undefined;
+      if (fim && text) ({ path, body } = fimRequest(fim, { ...body, fim: text }, this.model));
+      response = await sendRequest(this.#context, path, body, signal, {
+        accept: 'text/event-stream',
+        headers,
+        root: path === '/infill',
+        ...(options.job ? { priority: options.job.priority } : {}),
+      });
     } catch (error) {
       release();
       throw error;
@@ -79,7 +107,8 @@ export class RemoteEngine implements OpenAIEngine {
       release();
       return abortedStream(this.model);
     }
-    return releasing(chatStream(response, this.#context, signal), release);
+    const route = path === '/infill' ? { path, adapt: infillChunk } : { path };
+    return releasing(chatStream(response, this.#context, signal, route), release);
   }
 
   async #createEmbeddings(
@@ -88,7 +117,9 @@ export class RemoteEngine implements OpenAIEngine {
   ): Promise<CreateEmbeddingResponse> {
     const { signal, release } = this.#open(options.signal);
     try {
-      const response = await sendRequest(this.#context, '/embeddings', { ...request, model: this.model }, signal);
+      const sent: Record<string, unknown> = { ...request, model: this.model };
+      const headers = applyHints(sent, options.job, { ...this.#settings.hints, promptCacheKey: false, llamaSlots: false, slots: undefined });
+      const response = await sendRequest(this.#context, '/embeddings', sent, signal, { headers, ...(options.job ? { priority: options.job.priority } : {}) });
       if (!response) throw abortError();
       // Already read whole by `wholeAnswer` (unless the server called it a stream).
       const text = await response.text();

@@ -1,4 +1,4 @@
-import { MAX_TIMER_MS, type PoolTimers } from '@inkling/scheduler';
+import { MAX_TIMER_MS, type PoolTimers, type Priority } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
 import { errorForResponse } from './errorForResponse.js';
 import { ConnectTimeoutError, StreamInterruptedError, isRetryableStatus } from './errors.js';
@@ -19,6 +19,38 @@ export interface RequestContext {
   readonly connectTimeoutMs: number;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
+  /** Counts of what was sent, for `OpenAIEngine.requestStats`. */
+  readonly stats: RequestStats;
+}
+
+/**
+ * What an engine sent, counted: every request sent (`attempts`, retries
+ * included), the retries among them, the answers that said "busy" (429 or
+ * 503, the way a server with a full queue sheds load), and the busy answers
+ * handed to an interactive job at once instead of retried.
+ */
+export interface RequestStats {
+  attempts: number;
+  retries: number;
+  busy: number;
+  surfaced: number;
+}
+
+/** How one request is sent, besides its path and body. */
+export interface SendOptions {
+  /** Default `'application/json'`. */
+  readonly accept?: string;
+  /** The request's own headers (the job's hints). */
+  readonly headers?: Record<string, string>;
+  /** `path` is under the server's root, not under `/v1` (llama.cpp's `/infill`). */
+  readonly root?: boolean;
+  /**
+   * The job's band. An `interactive` job never waits for a retry: a busy
+   * answer (429, 503) or any other retryable failure ends it at once with the
+   * typed error, carrying the server's `Retry-After`, since by the time a
+   * retry could go out the person has typed on. Other bands are retried.
+   */
+  readonly priority?: Priority;
 }
 
 /** One try of a request: an answer to hand on, an abort, or a failure that may be retried. */
@@ -28,6 +60,8 @@ export type Attempt =
   | {
       kind: 'failed';
       retryable: boolean;
+      /** The HTTP status of a failed response; `undefined` for a dropped connection or an error in a `200`. */
+      status?: number;
       /** The server's `Retry-After`, in ms. */
       advisedMs: number | undefined;
       /** The error to end with; `waitRefused` when the advised wait is over the bound. */
@@ -35,6 +69,9 @@ export type Attempt =
       /** Lets go of the failed response before a retry. */
       discard: () => void;
     };
+
+/** Statuses a server sheds load with: a full queue (SGLang's `--max-queued-requests`, a gateway) or a rate limit. */
+const BUSY = new Set([429, 503]);
 
 /**
  * POSTs `body` to `path` and resolves with the OK response, or with
@@ -44,10 +81,12 @@ export type Attempt =
  * sent. A 408, 429, 502, 503 or 504, a `200` whose JSON is an error that
  * says to come back ("Model is loading"), and a connection dropped before any
  * answer (after the immediate resends of `fetchOrUnreachable`) are retried
- * up to `maxRetries` times: after the server's `Retry-After`, else after a
- * backoff (`backoffMs`, jittered by `random`), each wait at most
- * `maxRetryDelayMs`. A server asking for longer ends the job with a
- * `RateLimitError` that carries its wait. Waits are on the injected timers
+ * up to `maxRetries` times: after the server's `Retry-After` plus a random
+ * part of up to half of it (so that requests refused together do not come
+ * back together), else after a backoff (`backoffMs`, jittered by `random`),
+ * each wait at most `maxRetryDelayMs`. A server asking for longer ends the
+ * job with a `RateLimitError` that carries its wait. An `interactive` job is
+ * not retried (see `SendOptions.priority`). Waits are on the injected timers
  * and end at once on abort. Every other failure rejects with a typed error.
  *
  * @example
@@ -59,26 +98,38 @@ export async function sendRequest(
   path: string,
   body: unknown,
   signal: AbortSignal,
-  accept = 'application/json',
+  options: SendOptions = {},
 ): Promise<Response | undefined> {
   const payload = serializeBody(body, context.endpoint, path);
+  const { stats } = context;
+  const cap = Math.min(context.maxRetryDelayMs, MAX_TIMER_MS);
+  const interactive = options.priority === 'interactive';
   for (let attempt = 1; ; attempt += 1) {
-    const outcome = await sendOnce(context, path, payload, signal, accept);
+    stats.attempts += 1;
+    if (attempt > 1) stats.retries += 1;
+    const outcome = await sendOnce(context, path, payload, signal, options);
     if (outcome.kind === 'ok') return outcome.response;
     if (outcome.kind === 'aborted') return undefined;
     const { retryable, advisedMs } = outcome;
-    const waitRefused = retryable && advisedMs !== undefined && advisedMs > Math.min(context.maxRetryDelayMs, MAX_TIMER_MS);
+    if (outcome.status !== undefined && BUSY.has(outcome.status)) stats.busy += 1;
+    const waitRefused = retryable && advisedMs !== undefined && advisedMs > cap;
+    if (retryable && interactive && !waitRefused) {
+      stats.surfaced += 1;
+      throw await outcome.error(false);
+    }
     if (!retryable || waitRefused || attempt > context.maxRetries) throw await outcome.error(waitRefused);
     outcome.discard();
-    const wait = advisedMs ?? backoffMs(attempt, context.random, Math.min(context.maxRetryDelayMs, MAX_TIMER_MS));
+    const wait = advisedMs === undefined ? backoffMs(attempt, context.random, cap) : Math.min(cap, Math.round(advisedMs * (1 + Math.min(Math.max(context.random(), 0), 1) / 2)));
     if (!(await sleep(context.timers, wait, signal))) return undefined;
   }
 }
 
-async function sendOnce(context: RequestContext, path: string, payload: string, signal: AbortSignal, accept: string): Promise<Attempt> {
+async function sendOnce(context: RequestContext, path: string, payload: string, signal: AbortSignal, options: SendOptions): Promise<Attempt> {
   const { endpoint, timers, connectTimeoutMs } = context;
+  const accept = options.accept ?? 'application/json';
+  const headers = options.headers ?? {};
   const send = () =>
-    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept }), {
+    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept, headers, root: options.root === true }), {
       timers,
       ms: connectTimeoutMs,
       signal,
@@ -99,8 +150,9 @@ async function sendOnce(context: RequestContext, path: string, payload: string, 
     return {
       kind: 'failed',
       retryable: isRetryableStatus(failed.status),
+      status: failed.status,
       advisedMs,
-      error: (waitRefused) => errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused }),
+      error: (waitRefused) => errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
       discard: () => void failed.body?.cancel().catch(() => {}),
     };
   }

@@ -1,4 +1,7 @@
 import type { Engine, PoolTimers } from '@inkling/scheduler';
+import type { FimEndpoint } from './fillInTheMiddle.js';
+import type { RequestStats } from './sendRequest.js';
+import type { ServerPriority } from './serverPriority.js';
 
 /** The `fetch` an engine calls: the platform's, or one you pass in. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -78,6 +81,57 @@ export interface OpenAIEnginesOptions {
   random?: () => number;
   /** Wall clock in milliseconds, for `Retry-After` given as a date. Default `Date.now`. */
   now?: () => number;
+  /**
+   * Tell the server each job's band, for a server that schedules by it.
+   * `'vllm'`: body `priority`, lower first (launch vLLM with
+   * `--scheduling-policy priority`: without it any value but 0 is refused);
+   * `'sglang'`: body `priority`, higher first, bands 11 apart to pass its
+   * preemption threshold (`--enable-priority-scheduling`); `'dynamo'`:
+   * `nvext.agent_hints.priority`, higher first. Or your own
+   * `{ field, map }` (a dotted path for nested fields) or `{ header, map }`
+   * giving each band's number. See `PRIORITY_PRESETS`. Default: off, no
+   * field or header is sent.
+   */
+  priority?: ServerPriority;
+  /**
+   * Tell the server which jobs belong together, so that a router sends a
+   * session's requests to the replica whose cache holds its prompt:
+   * `promptCacheKey` sends the job's `session` as `prompt_cache_key`
+   * (OpenAI and gateways that route by it), `header` sends it in that header
+   * (percent-encoded; e.g. `'x-session-affinity'`). Jobs without a session
+   * send nothing. Default: off.
+   */
+  sessionAffinity?: { promptCacheKey?: boolean; header?: string };
+  /**
+   * llama.cpp's server: ask it to keep each prompt (`cache_prompt: true`) and
+   * pin each session to one slot (`id_slot`), so a person's keystrokes keep
+   * hitting the slot that holds their prompt instead of whichever is free.
+   * The number of slots (`--parallel`), or `'auto'` to read it once from
+   * `GET /props` (`total_slots`) or `GET /slots` when the engine is built; a
+   * server that answers neither gets `cache_prompt` alone. A pinned request
+   * waits for its slot if that slot is busy, so give the server at least one
+   * slot per editor besides the batch. Default: off.
+   */
+  slots?: number | 'auto';
+  /** Sent as `cache_salt` (vLLM): requests with different salts never share a prefix cache, for tenants that must not. Default: none. */
+  cacheSalt?: string;
+  /**
+   * Whether the pool's spare lane (kept for a job of another task, such as a
+   * keystroke's ghost text) is one of `concurrency`. `true`: a batch uses
+   * `concurrency - 1` lanes. `false`, for a server that preempts by priority
+   * itself (with `priority` set): a batch may use all `concurrency`, and the
+   * engine takes one lane more for the spare, so a keystroke's request still
+   * goes out at once and the server runs it first. Default `true`.
+   */
+  reserveLane?: boolean;
+  /**
+   * Fill-in-the-middle for jobs whose params carry `fim` (see `fimParams`):
+   * `'completions'` sends them to `/completions` with `prompt` and `suffix`
+   * (vLLM, Ollama, DeepSeek, with a model that has FIM tokens); `'infill'` to
+   * llama.cpp's `/infill`. Other jobs, and every job when this is off, go to
+   * `/chat/completions` (with `fim` left out). Default: off.
+   */
+  fim?: FimEndpoint;
 }
 
 /**
@@ -92,4 +146,6 @@ export interface OpenAIEngine extends Engine {
   unload(): Promise<void>;
   /** Requests in flight now. */
   readonly inFlight: number;
+  /** What this engine sent so far: requests, retries, busy answers, busy answers handed to interactive jobs at once. */
+  readonly requestStats: Readonly<RequestStats>;
 }

@@ -1,4 +1,5 @@
 import { InvalidOptionError, checkDuration } from '@inkling/scheduler';
+import { resolvePriority } from './serverPriority.js';
 import type { OpenAIEnginesOptions } from './types.js';
 
 /** An HTTP header name (RFC 9110 token). */
@@ -63,6 +64,28 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers?.clearTimeout !== 'function')) {
     throw new InvalidOptionError('openaiEngines() "timers" must have setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }.');
   }
+  const { sessionAffinity, slots, cacheSalt, reserveLane, fim } = options;
+  if (sessionAffinity !== undefined) {
+    const header = sessionAffinity?.header;
+    if (typeof sessionAffinity !== 'object' || sessionAffinity === null || (header !== undefined && !(typeof header === 'string' && HEADER_NAME.test(header)))) {
+      throw new InvalidOptionError(
+        `openaiEngines() "sessionAffinity" must be { promptCacheKey?: boolean, header?: a header name such as 'x-session-affinity' }; it got ${JSON.stringify(sessionAffinity)}.`,
+      );
+    }
+  }
+  if (slots !== undefined && slots !== 'auto' && !(Number.isInteger(slots) && slots >= 1)) {
+    throw new InvalidOptionError(`openaiEngines() "slots" must be the server's slot count (its --parallel, 1 or more) or 'auto'; it got ${JSON.stringify(slots)}.`);
+  }
+  if (cacheSalt !== undefined && !(typeof cacheSalt === 'string' && cacheSalt.length >= 1 && cacheSalt.length <= 1024)) {
+    throw new InvalidOptionError('openaiEngines() "cacheSalt" must be a string of 1 to 1024 characters (vLLM\'s limits).');
+  }
+  if (reserveLane !== undefined && typeof reserveLane !== 'boolean') {
+    throw new InvalidOptionError(`openaiEngines() "reserveLane" must be true or false; it got ${JSON.stringify(reserveLane)}.`);
+  }
+  if (fim !== undefined && fim !== 'completions' && fim !== 'infill') {
+    throw new InvalidOptionError(`openaiEngines() "fim" must be 'completions' or 'infill'; it got ${JSON.stringify(fim)}.`);
+  }
+  resolvePriority(options.priority);
   for (const key of ['fetch', 'now', 'random'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'function') {
       throw new InvalidOptionError(`openaiEngines() "${key}" must be a function.`);

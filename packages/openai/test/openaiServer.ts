@@ -38,6 +38,8 @@ export interface Routes {
   chat?: Handler;
   embeddings?: Handler;
   models?: Handler;
+  /** Any other path (llama.cpp's `/props`, `/infill`, `/completions`). Default: 404. */
+  other?: Handler;
 }
 
 export async function startServer(routes: Routes = {}, port = 0): Promise<TestServer> {
@@ -76,7 +78,7 @@ export async function startServer(routes: Routes = {}, port = 0): Promise<TestSe
             ? (routes.embeddings ?? embeddingsReply)
             : key === '/models'
               ? (routes.models ?? modelsReply)
-              : (_r: ReceivedRequest, s: ServerResponse) => json(s, 404, { error: { message: 'Not found' } });
+              : (routes.other ?? ((_r: ReceivedRequest, s: ServerResponse) => json(s, 404, { error: { message: 'Not found' } })));
       void Promise.resolve(handler(record, res)).catch((error: unknown) => {
         res.destroy(error instanceof Error ? error : new Error(String(error)));
       });
