@@ -78,7 +78,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
             </option>
           ) : null}
           {cpuFirst ? <CpuOptions /> : null}
-          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
+          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : cpuFirst ? 'On this device (WebLLM): slow on a software GPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
               .map((m) => (
