@@ -6,7 +6,6 @@ import { type EngineChoice, choiceId, needsWebGPU, saveChoice } from './engine/e
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
 import { poolFor, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
-import { usePoolPhase } from './engine/usePoolPhase.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
@@ -31,8 +30,6 @@ export function App({ detected, start }: AppProps) {
   const runnable = !needsWebGPU(choice) || gpu?.supported === true;
   const load = runnable && (asked || choice.kind === 'simulated');
   const noGpu = needsWebGPU(choice) && gpu !== null && !gpu.supported;
-  // Where the CPU model fails to load without WebGPU, the notice comes back with what else runs.
-  const cpuFailed = usePoolPhase(poolFor(choice)) === 'error' && choice.kind === 'cpu' && gpu !== null && !gpu.supported;
   const software = softwareGpu(gpu);
   // A software adapter found after the first paint still moves a default nobody chose to the CPU model.
   useEffect(() => {
@@ -66,7 +63,7 @@ export function App({ detected, start }: AppProps) {
           </h1>
           <ModelPicker choice={choice} gpu={gpu} runnable={runnable} loading={load} onChoose={choose} onLoad={loadModel} />
         </header>
-        {(noGpu || cpuFailed || software) && gpu ? (
+        {(noGpu || software) && gpu ? (
           <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
         ) : null}
         <main className="app-main">
