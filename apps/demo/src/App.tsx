@@ -8,6 +8,7 @@ import { poolFor, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
+import { SelfHostedForm } from './features/model/SelfHostedForm.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
 import { NotesEditor } from './features/notes/NotesEditor.js';
 import { ServerInspector } from './features/translate/ServerInspector.js';
@@ -26,6 +27,7 @@ export function App({ detected, start }: AppProps) {
   // A real model downloads only once a person asked for it (here or on an earlier visit).
   const [asked, setAsked] = useState(start.chosen);
   const [target, setTarget] = useState<TranslationTarget>({ kind: 'device' });
+  const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const gpu = useWebGPU(detected);
   const runnable = !needsWebGPU(choice) || gpu?.supported === true;
   const load = runnable && (asked || choice.kind === 'simulated');
@@ -61,8 +63,28 @@ export function App({ detected, start }: AppProps) {
           <h1>
             Inkling <span className="app-subtitle">notes</span>
           </h1>
-          <ModelPicker choice={choice} gpu={gpu} runnable={runnable} loading={load} onChoose={choose} onLoad={loadModel} />
+          <ModelPicker
+            choice={choice}
+            gpu={gpu}
+            runnable={runnable}
+            loading={load}
+            onChoose={choose}
+            onLoad={loadModel}
+            editingSelfHosted={editingSelfHosted}
+            onEditSelfHosted={setEditingSelfHosted}
+          />
         </header>
+        {editingSelfHosted ? (
+          // Under the header, not in it: the header keeps its height.
+          <SelfHostedForm
+            initial={choice.kind === 'self-hosted' ? choice : undefined}
+            onCancel={() => setEditingSelfHosted(false)}
+            onSwitch={(hosted) => {
+              setEditingSelfHosted(false);
+              void choose({ kind: 'self-hosted', ...hosted });
+            }}
+          />
+        ) : null}
         {(noGpu || software) && gpu ? (
           <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
         ) : null}

@@ -1,10 +1,9 @@
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
 import { chooseEngineKind } from '@inkling/wllama';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { CPU_MODELS, cpuModelLabel } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
 import { EngineStatus } from './EngineStatus.js';
-import { SelfHostedForm } from './SelfHostedForm.js';
 
 const SIMULATED = 'simulated';
 const SELF_HOSTED = 'self-hosted';
@@ -20,6 +19,9 @@ interface ModelPickerProps {
   loading: boolean;
   onChoose: (choice: EngineChoice) => void | Promise<void>;
   onLoad: () => void;
+  /** Whether the self-hosted form is open (the app shows it under the header). */
+  editingSelfHosted: boolean;
+  onEditSelfHosted: (editing: boolean) => void;
 }
 
 function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport | null): string {
@@ -52,9 +54,8 @@ function choiceFor(value: string): EngineChoice {
  * simulated engine) and shows its state. Where WebGPU is missing or only
  * software, the CPU models come first.
  */
-export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }: ModelPickerProps) {
+export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, editingSelfHosted, onEditSelfHosted }: ModelPickerProps) {
   const id = useId();
-  const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const noGpu = gpu !== null && !gpu.supported;
   const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
   const current =
@@ -63,7 +64,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
   const unrunnable = noGpu && (choice.kind === 'webllm' || choice.kind === 'self-hosted');
   const value = editingSelfHosted ? SELF_HOSTED : unrunnable ? NONE : current;
   const choose = (next: string) => {
-    setEditingSelfHosted(next === SELF_HOSTED);
+    onEditSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
     void onChoose(choiceFor(next));
   };
@@ -99,17 +100,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
           </span>
         ) : null}
       </div>
-      <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} />
-      {value === SELF_HOSTED && editingSelfHosted ? (
-        <SelfHostedForm
-          initial={choice.kind === 'self-hosted' ? choice : undefined}
-          onCancel={() => setEditingSelfHosted(false)}
-          onSwitch={(hosted) => {
-            setEditingSelfHosted(false);
-            void onChoose({ kind: 'self-hosted', ...hosted });
-          }}
-        />
-      ) : null}
+      <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} editing={editingSelfHosted} />
     </div>
   );
 }
