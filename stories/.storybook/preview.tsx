@@ -4,6 +4,9 @@ import './preview.css';
 import { DEFAULT_MODEL, ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
 import { withPool } from '../src/support/withPool.js';
 import { tsdocMarkdown } from './tsdocMarkdown.js';
+import { makeTablesFocusable } from './focusableTables.js';
+
+if (typeof document !== 'undefined') makeTablesFocusable(document);
 
 const preview: Preview = {
   // A Docs page for every component and hook: its description, live stories and props table.
