@@ -37,6 +37,8 @@ interface Failure {
   act?: (page: Page) => Promise<void>;
   /** Where the one message is. */
   message: string;
+  /** The room kept for it, which it must not leave until a person opens its detail. */
+  room: string;
 }
 
 const FAILURES: Failure[] = [
@@ -49,6 +51,7 @@ const FAILURES: Failure[] = [
       await context.route((url) => url.origin !== demo, later(ms));
     },
     message: '.engine-status .inkling-model-load-error',
+    room: '.app-header',
   },
   {
     name: 'a failed CPU model download',
@@ -56,6 +59,7 @@ const FAILURES: Failure[] = [
     saved: { kind: 'cpu', model: 'SmolLM2-360M-Instruct-Q8_0', url: 'https://huggingface.co/x/y/resolve/main/model.gguf' },
     fail: async (context, ms) => void (await context.route(/huggingface\.co/, later(ms))),
     message: '.engine-status .inkling-model-load-error',
+    room: '.app-header',
   },
   {
     name: 'a dead translation server',
@@ -86,6 +90,7 @@ const FAILURES: Failure[] = [
       }, NOWHERE);
     },
     message: '.translate .server-status[data-phase="error"]',
+    room: '.translate .server-status-box',
   },
 ];
 
@@ -127,6 +132,9 @@ describe.each(FAILURES)('$name', (failure) => {
       expect({ width, total: Math.min(total, 0.02), shifts }).toEqual({ width, total, shifts });
       const slug = failure.name.replace(/\W+/g, '-').replace(/^-|-$/g, '');
       if (ms === 1000) await screenshot(page, `error-${slug}-${width}`);
+      // Inside the room kept for it: it covers nothing below (a phone's notice, the inspector's title).
+      const [box, room] = [await message.boundingBox(), await page.locator(failure.room).boundingBox()];
+      expect({ width, over: Math.max(0, Math.round((box?.y ?? 0) + (box?.height ?? 0) - ((room?.y ?? 0) + (room?.height ?? 0)))) }).toEqual({ width, over: 0 });
       await message.locator('summary').click();
       if (ms === 1000) await screenshot(page, `error-${slug}-details-${width}`);
       // Opening the detail moves nothing and stays inside the page.
