@@ -62,6 +62,20 @@ async function load(page: Page, { id, mode }: Check): Promise<void> {
   await page.locator(mode === 'docs' ? '.sbdocs-content' : '#storybook-root > *').first().waitFor();
   if (mode === 'docs') await page.addScriptTag({ path: AXE });
   await page.waitForTimeout(400);
+  // On a busy machine a Docs page's stories may still be laying out: wait (3 s at most) until no story's
+  // box changes size over 250 ms, so axe judges the page a person sees, not a frame of its first layout.
+  if (mode === 'docs') {
+    await page.waitForFunction(
+      () => {
+        const state = window as unknown as { lastLayout?: string; stableSince?: number };
+        const layout = [...document.querySelectorAll('.docs-story')].map((s) => `${s.scrollWidth}x${s.scrollHeight}/${s.clientWidth}x${s.clientHeight}`).join();
+        if (layout !== state.lastLayout) [state.lastLayout, state.stableSince] = [layout, performance.now()];
+        return performance.now() - (state.stableSince ?? 0) >= 250;
+      },
+      undefined,
+      { polling: 50, timeout: 3000 },
+    ).catch(() => {});
+  }
 }
 
 /** Runs `checks` (all at one width) over PAGES preview pages at once; returns every finding. */
