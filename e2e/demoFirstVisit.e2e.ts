@@ -83,21 +83,47 @@ describe('a first visit without WebGPU', () => {
   });
 });
 
-describe('a first visit with WebGPU', () => {
-  it('downloads neither WebLLM nor a model until a person presses Load model, and does not move the page', async () => {
-    const { page, requests, close } = await firstVisit(withGpu);
-    const supported = await page.evaluate(async () => Boolean(await (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu?.requestAdapter()));
-    // This Chromium gives a (software) WebGPU adapter with --enable-unsafe-webgpu.
-    expect(supported).toBe(true);
-    expect(await page.locator('.notice').count()).toBe(0);
+describe('a first visit with WebGPU on a software adapter (SwiftShader)', () => {
+  /** WebLLM's runtime or a WebLLM model; the CPU engine's wasm and GGUF are not this. */
+  const WEBLLM = /web-llm|engineWorker|\/assets\/lib-|mlc-ai|mlc-chat-config|ndarray-cache/i;
+
+  it('says so once, starts on the CPU model, downloads nothing until Load model, and does not move the page', async () => {
+    const { page, requests, errors, close } = await firstVisit(withGpu);
+    // The real adapter, in the shape detectWebGPU reads (Chromium 156 moved the flag into `info`).
+    const adapter = await page.evaluate(async () => {
+      type Adapter = { isFallbackAdapter?: boolean; info: { isFallbackAdapter?: boolean } };
+      const gpu = (navigator as unknown as { gpu?: { requestAdapter(): Promise<Adapter | null> } }).gpu;
+      const found = (await gpu?.requestAdapter()) ?? null;
+      return found && { old: found.isFallbackAdapter ?? null, info: found.info.isFallbackAdapter ?? null };
+    });
+    expect(adapter === null ? null : adapter.info === true || adapter.old === true).toBe(true);
+    // The reason, once, in the notice.
+    await expect(page.locator('.notice h2').allTextContents()).resolves.toEqual(["This browser's WebGPU runs in software"]);
+    const body = await page.locator('body').innerText();
+    expect(body.match(/software adapter/gi)?.length).toBe(1);
+    // The CPU engine is the choice and comes first; WebLLM is listed after it, not chosen.
+    const picker = page.getByLabel('Model', { exact: true });
+    expect(await picker.inputValue()).toMatch(/^cpu:/);
+    expect(await picker.locator('optgroup').first().getAttribute('label')).toMatch(/CPU/);
     await expect(page.locator('.engine-status').textContent()).resolves.toMatch(/Model not loaded/);
     expect(requests.filter((url) => MODEL_OR_LIBRARY.test(url))).toEqual([]);
     const { total, shifts } = await layoutShift(page);
-    noteLayoutShift('first visit, WebGPU', total);
+    noteLayoutShift('first visit, WebGPU on SwiftShader', total);
     expect({ total: Math.min(total, 0.02), shifts }).toEqual({ total, shifts });
-    // Pressing it is what starts WebLLM.
+    expect(errors).toEqual([]);
+    // Load model starts the CPU engine (its wasm and GGUF), never WebLLM.
     await page.getByRole('button', { name: 'Load model' }).click();
-    await expect.poll(() => requests.filter((url) => MODEL_OR_LIBRARY.test(url)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => requests.filter((url) => /\.wasm|\.gguf/i.test(url)).length, { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(requests.filter((url) => WEBLLM.test(url))).toEqual([]);
+    await close();
+  });
+
+  it('still runs a WebLLM model a person picks from the list', async () => {
+    const { page, requests, close } = await firstVisit(withGpu);
+    const picker = page.getByLabel('Model', { exact: true });
+    const webllm = await picker.locator('optgroup').nth(1).locator('option:not([disabled])').first().getAttribute('value');
+    await picker.selectOption(webllm ?? '');
+    await expect.poll(() => requests.filter((url) => WEBLLM.test(url)).length, { timeout: 15_000 }).toBeGreaterThan(0);
     await close();
   });
 });

@@ -56,20 +56,45 @@ describe('a translation server that cannot be reached', () => {
     await page.close();
   });
 
-  it('checks the base URL before trying it', async () => {
-    const page = await open();
-    await useServer(page, 'localhost:8000');
-    await expect(page.locator('.server-form [role="alert"]').textContent()).resolves.toMatch(/http\(s\) base URL/);
-    expect(await page.locator('.server-status').count()).toBe(0);
-    await page.close();
+  it('checks the base URL before trying it: the field is marked, tied to its message, and has the focus', async () => {
+    for (const width of [390, 1280]) {
+      const page = await open(browser, width);
+      await useServer(page, 'localhost:8000');
+      const alert = page.locator('.server-form [role="alert"]');
+      await expect(alert.textContent()).resolves.toMatch(/http\(s\) base URL/);
+      expect(await page.locator('.server-status').count()).toBe(0);
+      const field = page.getByLabel('Base URL');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await field.getAttribute('aria-describedby')).toBe(await alert.getAttribute('id'));
+      expect(await field.evaluate((input) => input === document.activeElement)).toBe(true);
+      // A visible border of its own, not the other fields'.
+      const border = (locator: typeof field) => locator.evaluate((input) => getComputedStyle(input).borderTopColor);
+      expect(await border(field)).not.toBe(await border(page.getByLabel('Model on the server')));
+      // "Use" is the form's primary action.
+      expect(await page.getByRole('button', { name: 'Use' }).getAttribute('class')).toContain('primary');
+      await screenshot(page, `demo-server-form-invalid-${width}`);
+      // A missing model marks that field instead.
+      await page.getByLabel('Base URL').fill('http://localhost:8000/v1');
+      await page.getByLabel('Model on the server').fill('');
+      await page.getByRole('button', { name: 'Use' }).click();
+      expect(await page.getByLabel('Model on the server').getAttribute('aria-invalid')).toBe('true');
+      expect(await field.getAttribute('aria-invalid')).toBeNull();
+      expect(await page.getByLabel('Model on the server').evaluate((input) => input === document.activeElement)).toBe(true);
+      await page.close();
+    }
   });
 });
 
 describe('the self-hosted model form', () => {
   it('has visible labels, checks its URLs, keeps the running engine, and Cancel leaves it as it was', async () => {
     const page = await open(withGpu);
+    const header = await page.locator('.app-header').boundingBox();
     await page.getByLabel('Model', { exact: true }).selectOption('self-hosted');
     const form = page.getByRole('form', { name: 'Self-hosted model' });
+    // It opens under the header, which keeps its height; "Load model" waits for the form.
+    expect(await form.evaluate((element) => element.closest('.app-header') === null)).toBe(true);
+    expect((await page.locator('.app-header').boundingBox())?.height).toBe(header?.height);
+    expect(await page.getByRole('button', { name: 'Load model' }).count()).toBe(0);
     for (const label of ['Model id', 'Weights URL', 'Library URL (.wasm)']) {
       await expect(form.locator('label', { hasText: label }).isVisible()).resolves.toBe(true);
     }
@@ -82,6 +107,8 @@ describe('the self-hosted model form', () => {
       'Enter the http(s) URL of the model library, a file ending in .wasm.',
     ]);
     expect(await form.getByLabel('Weights URL').getAttribute('aria-invalid')).toBe('true');
+    // The focus is on the first wrong field.
+    expect(await form.getByLabel('Weights URL').evaluate((input) => input === document.activeElement)).toBe(true);
     // Labels stay visible once filled, and the working engine keeps working meanwhile.
     await expect(form.locator('label', { hasText: 'Weights URL' }).isVisible()).resolves.toBe(true);
     expect(await page.locator('.app-inspector .inkling-inspector').first().getAttribute('data-phase')).toBe('ready');
@@ -93,6 +120,29 @@ describe('the self-hosted model form', () => {
     expect(await page.getByLabel('Model', { exact: true }).inputValue()).toBe('simulated');
     expect(await page.locator('.badge.simulated').count()).toBe(1);
     await page.close();
+  });
+});
+
+describe('the self-hosted form before any model loaded', () => {
+  it('opens under the header (same height), hides "Load model" until it is sent or cancelled, at 390 and 1280 px', async () => {
+    for (const width of [390, 1280]) {
+      const page = await withGpu.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${inject('demoUrl')}/`);
+      await page.getByRole('button', { name: 'Load model' }).waitFor();
+      const header = await page.locator('.app-header').boundingBox();
+      await page.getByLabel('Model', { exact: true }).selectOption('self-hosted');
+      const form = page.getByRole('form', { name: 'Self-hosted model' });
+      await form.waitFor();
+      expect((await page.locator('.app-header').boundingBox())?.height).toBe(header?.height);
+      // Pressing it now would load the model being replaced.
+      expect(await page.getByRole('button', { name: 'Load model' }).count()).toBe(0);
+      await form.getByRole('button', { name: 'Switch to this model' }).click();
+      expect(await form.getByLabel('Model id').evaluate((input) => input === document.activeElement)).toBe(true);
+      await screenshot(page, `demo-self-hosted-form-${width}`);
+      await form.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Load model' }).waitFor();
+      await page.close();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { screenshot } from './support/artifacts.js';
 import { launchChromium } from './support/chromium.js';
 
 // The demo's opt-in shared pool (?pool=shared): every tab of the origin on one simulated pool in a SharedWorker.
@@ -37,5 +38,15 @@ describe('the demo with ?pool=shared', () => {
     await expect.poll(ownersSeenByA, { timeout: 10_000 }).toContain('tab-2');
     const bOwnRow = b.locator('.inkling-task[data-owner="tab-2"]').first();
     await expect(bOwnRow.textContent()).resolves.toMatch(/^notes-editor/);
+    // Readable in A: B's job without B's scope before its id and task, the tab named, the pool said to be shared.
+    const seenInA = a.locator('.inkling-jobs tr:has(.inkling-task[data-owner="tab-2"])').first();
+    await expect(seenInA.locator('code').textContent()).resolves.not.toContain('|');
+    await expect(seenInA.locator('.inkling-task').textContent()).resolves.toMatch(/^notes-editor · tab 2$/);
+    await expect(a.locator('.inkling-inspector-note[data-kind="shared"]').count()).resolves.toBe(1);
+    for (const width of [1280, 390]) {
+      await a.setViewportSize({ width, height: 900 });
+      await a.locator('.inkling-inspector').scrollIntoViewIfNeeded();
+      await screenshot(a, `shared-pool-inspector-${width}`);
+    }
   });
 });

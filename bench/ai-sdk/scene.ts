@@ -111,11 +111,13 @@ export function directModel(engine: Engine): LanguageModelV4 {
   };
 }
 
+const oneEngine = (): number => 1;
+
 export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkSceneResult> {
   const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
   try {
     let model: LanguageModelV4;
-    let engines = () => 1;
+    let engines: () => number = oneEngine;
     let ghost: (n: number, onFirstToken: () => void) => void;
     if (scene === 'baseline') {
       const engine = createFakeEngine({ ...TIMINGS, reply });

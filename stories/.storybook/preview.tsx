@@ -4,6 +4,13 @@ import './preview.css';
 import { DEFAULT_MODEL, ENGINE_TOOLBAR } from '../src/support/engineChoice.js';
 import { withPool } from '../src/support/withPool.js';
 import { tsdocMarkdown } from './tsdocMarkdown.js';
+import { makeTablesFocusable } from './focusableTables.js';
+import { listObjectTrees } from './listObjectTrees.js';
+
+if (typeof document !== 'undefined') {
+  makeTablesFocusable(document);
+  listObjectTrees(document);
+}
 
 const preview: Preview = {
   // A Docs page for every component and hook: its description, live stories and props table.

@@ -1,34 +1,45 @@
 import { PoolInspector, PoolProvider } from '@inkling/react';
-import { type WebGPUSupport, defaultModel } from '@inkling/webllm';
-import { useState } from 'react';
-import { type EngineChoice, choiceId, initialChoice, needsWebGPU, saveChoice } from './engine/engineChoice.js';
+import type { WebGPUSupport } from '@inkling/webllm';
+import { useEffect, useState } from 'react';
+import { deviceDefault, softwareGpu } from './engine/deviceDefault.js';
+import { type EngineChoice, choiceId, needsWebGPU, saveChoice } from './engine/engineChoice.js';
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
-import { poolFor, selectEngines, switchEngine } from './engine/pool.js';
+import { poolFor, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
-import { usePoolPhase } from './engine/usePoolPhase.js';
 import { useWebGPU } from './engine/useWebGPU.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
+import { SelfHostedForm } from './features/model/SelfHostedForm.js';
 import { StoredModels } from './features/model/StoredModels.js';
 import { WebGPUNotice } from './features/model/WebGPUNotice.js';
 import { NotesEditor } from './features/notes/NotesEditor.js';
 import { ServerInspector } from './features/translate/ServerInspector.js';
 import { TranslatePage } from './features/translate/TranslatePage.js';
 
-const first = initialChoice(defaultModel('ghostText'));
-selectEngines(first.choice);
+interface AppProps {
+  /** What `detectWebGPU` found before the first paint; `null` when it took too long (the app finishes it). */
+  detected: WebGPUSupport | null;
+  /** The engine to start with, and whether a person chose it (then a real model loads by itself). */
+  start: { choice: EngineChoice; chosen: boolean };
+}
 
 /** The notes app: model picker, editor, page translation and the pool inspector. */
-export function App({ detected }: { detected: WebGPUSupport | null }) {
-  const [choice, setChoice] = useState<EngineChoice>(first.choice);
+export function App({ detected, start }: AppProps) {
+  const [choice, setChoice] = useState<EngineChoice>(start.choice);
   // A real model downloads only once a person asked for it (here or on an earlier visit).
-  const [asked, setAsked] = useState(first.chosen);
+  const [asked, setAsked] = useState(start.chosen);
   const [target, setTarget] = useState<TranslationTarget>({ kind: 'device' });
+  const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const gpu = useWebGPU(detected);
   const runnable = !needsWebGPU(choice) || gpu?.supported === true;
   const load = runnable && (asked || choice.kind === 'simulated');
   const noGpu = needsWebGPU(choice) && gpu !== null && !gpu.supported;
-  // Where the CPU model fails to load without WebGPU, the notice comes back with what else runs.
-  const cpuFailed = usePoolPhase(poolFor(choice)) === 'error' && choice.kind === 'cpu' && gpu !== null && !gpu.supported;
+  const software = softwareGpu(gpu);
+  // A software adapter found after the first paint still moves a default nobody chose to the CPU model.
+  useEffect(() => {
+    if (asked || !software || choice.kind !== 'webllm') return;
+    const next = deviceDefault(gpu);
+    void switchEngine(next).then(() => setChoice(next));
+  }, [asked, software, choice, gpu]);
   const offers = NO_WEBGPU_OFFERS.filter((offer) => choiceId(offer.choice) !== choiceId(choice));
 
   const choose = async (next: EngineChoice) => {
@@ -53,9 +64,31 @@ export function App({ detected }: { detected: WebGPUSupport | null }) {
           <h1>
             Inkling <span className="app-subtitle">notes</span>
           </h1>
-          <ModelPicker choice={choice} gpu={gpu} runnable={runnable} loading={load} onChoose={choose} onLoad={loadModel} />
+          <ModelPicker
+            choice={choice}
+            gpu={gpu}
+            runnable={runnable}
+            loading={load}
+            onChoose={choose}
+            onLoad={loadModel}
+            editingSelfHosted={editingSelfHosted}
+            onEditSelfHosted={setEditingSelfHosted}
+          />
         </header>
-        {(noGpu || cpuFailed) && gpu ? <WebGPUNotice reason={gpu.reason} offers={offers} onChoose={(next) => void choose(next)} /> : null}
+        {editingSelfHosted ? (
+          // Under the header, not in it: the header keeps its height.
+          <SelfHostedForm
+            initial={choice.kind === 'self-hosted' ? choice : undefined}
+            onCancel={() => setEditingSelfHosted(false)}
+            onSwitch={(hosted) => {
+              setEditingSelfHosted(false);
+              void choose({ kind: 'self-hosted', ...hosted });
+            }}
+          />
+        ) : null}
+        {(noGpu || software) && gpu ? (
+          <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
+        ) : null}
         <main className="app-main">
           <NotesEditor engineNote={load ? null : runnable ? 'No suggestions yet: load the model above.' : 'No suggestions yet: no engine runs here until you choose one above.'} />
           <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />

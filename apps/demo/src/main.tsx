@@ -4,6 +4,9 @@ import { type WebGPUSupport, detectWebGPU } from '@inkling/webllm';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
+import { deviceDefault } from './engine/deviceDefault.js';
+import { initialChoice } from './engine/engineChoice.js';
+import { selectEngines } from './engine/pool.js';
 
 // WebGPU is checked before the first paint, so a "no WebGPU" notice is there
 // from the start instead of pushing the page down when the answer comes. A
@@ -11,9 +14,12 @@ import { App } from './App.js';
 const PATIENCE_MS = 1000;
 
 function render(gpu: WebGPUSupport | null) {
+  // The first choice follows the device: a software GPU starts on the CPU model.
+  const start = initialChoice(deviceDefault(gpu));
+  selectEngines(start.choice);
   createRoot(document.getElementById('root') as HTMLElement).render(
     <StrictMode>
-      <App detected={gpu} />
+      <App detected={gpu} start={start} />
     </StrictMode>,
   );
 }

@@ -53,7 +53,7 @@ describe('503 shedding under load', () => {
     const item = (i: number): Promise<JobResult> =>
       pool
         .submit({ task: 'translate-page', preemptible: true, params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 8 } } as JobSpec)
-        .then((r) => (r.preempted ? item(i) : r));
+        .then((r) => (r.status === 'preempted' ? item(i) : r));
     const batch = Promise.all(Array.from({ length: ITEMS }, (_, i) => item(i)));
     await vi.advanceTimersByTimeAsync(100);
 

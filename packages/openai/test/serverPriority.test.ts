@@ -96,7 +96,7 @@ async function translateWhileTyping(server: SchedulingServerOptions, priority: S
   const item = (i: number): Promise<JobResult> =>
     pool
       .submit({ task: 'translate-page', preemptible: true, params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 16 } } as JobSpec)
-      .then((r) => (r.preempted ? item(i) : r));
+      .then((r) => (r.status === 'preempted' ? item(i) : r));
   const batch = Promise.all(Array.from({ length: ITEMS }, (_, i) => item(i)));
   await vi.advanceTimersByTimeAsync(500);
   const keystrokes = await typing();

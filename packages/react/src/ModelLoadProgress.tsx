@@ -3,8 +3,9 @@ import { type ModelLoadProgressProps, useModelLoadProgress } from './useModelLoa
 /**
  * The model's download and load: a progress bar with the phase, bytes and
  * time left when known; when idle a Load button; on failure what to do about
- * it (no WebGPU, out of memory, a model URL that fails, ...), the error, and
- * a Try again button. `data-status` is `idle | loading | ready | error`.
+ * it (no WebGPU, out of memory, a model URL that fails, ...) in one
+ * paragraph, a Try again button, and the error's own message one click away
+ * (a `<details>` that opens over the page, so it moves nothing). `data-status` is `idle | loading | ready | error`.
  * Needs a `<PoolProvider>`.
  *
  * @example
@@ -17,10 +18,12 @@ export function ModelLoadProgress(props: ModelLoadProgressProps) {
   const { status } = m.load;
   return (
     <div {...m.rootProps}>
-      <div className="inkling-model-load-row">
-        <span className="inkling-model-load-phase">{m.phaseText}</span>
-        {status === 'loading' || status === 'ready' ? <span className="inkling-model-load-percent">{m.percent}%</span> : null}
-      </div>
+      {status === 'error' ? null : (
+        <div className="inkling-model-load-row">
+          <span className="inkling-model-load-phase">{m.phaseText}</span>
+          {status === 'loading' || status === 'ready' ? <span className="inkling-model-load-percent">{m.percent}%</span> : null}
+        </div>
+      )}
       {status === 'loading' || status === 'ready' ? (
         <div {...m.progressProps}>
           <div className="inkling-model-load-fill" style={{ width: `${m.percent}%` }} />
@@ -31,10 +34,23 @@ export function ModelLoadProgress(props: ModelLoadProgressProps) {
       {status === 'error' ? (
         <div className="inkling-model-load-error" role="alert">
           <p className="inkling-model-load-advice">{m.adviceText}</p>
-          {m.errorText ? <p className="inkling-model-load-message">{m.errorText}</p> : null}
-          <button {...m.retryButtonProps}>{m.labels.retry}</button>
+          <div className="inkling-model-load-actions">
+            <button {...m.retryButtonProps}>{m.labels.retry}</button>
+            {m.load.error ? (
+              <details className="inkling-model-load-details">
+                <summary>{m.labels.details}</summary>
+                <p className="inkling-model-load-message">{developerDetail(m.load.error)}</p>
+              </details>
+            ) : null}
+          </div>
         </div>
       ) : null}
     </div>
   );
+}
+
+/** The error as a developer reads it: its name and message, and its cause's. */
+function developerDetail(error: Error): string {
+  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.name}: ${error.cause.message})` : '';
+  return `${error.name}: ${error.message}${cause}`;
 }

@@ -22,7 +22,8 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
  * lane of the jobs it ran, the queue per priority, and a table of jobs
  * newest first with outcome (supersessions, preemptions, cancels, errors),
  * time to first token and tokens per second. Outcomes are on `data-outcome`
- * for colour. The panel is a named region that takes the focus, so arrow
+ * for colour. Where jobs carry an owner (a shared pool's tab), a note says
+ * the pool is shared and each job names its tab. The panel is a named region that takes the focus, so arrow
  * keys scroll it where its tables are wider than it. Needs a `<PoolProvider>`.
  *
  * @example
@@ -33,6 +34,8 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
  */
 export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJobs = 20, className, ...options }: PoolInspectorProps) {
   const { status, inspection } = usePoolInspector(options);
+  // A shared pool names every job's tab (`owner`); a pool of one page names none.
+  const shared = [...inspection.jobs, ...Object.values(inspection.queues).flat()].some((job) => job.owner !== undefined);
   return (
     <section
       className={className ? `inkling-inspector ${className}` : 'inkling-inspector'}
@@ -44,6 +47,11 @@ export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJob
       data-queued={status.queued}
     >
       <div className="inkling-inspector-title">{title}</div>
+      {shared ? (
+        <p className="inkling-inspector-note" data-kind="shared">
+          Shared pool: every tab of this site runs its jobs here; each job names its tab.
+        </p>
+      ) : null}
       <InspectorSummary status={status} inspection={inspection} />
       <EngineLanes inspection={inspection} windowMs={windowMs} slots={status.maxSize} />
       <QueueBands inspection={inspection} />

@@ -14,6 +14,8 @@ export interface ModelLoadProgressLabels {
   error: string;
   load: string;
   retry: string;
+  /** The summary of the error's own message (for developers), shown on request. */
+  details: string;
   /** `120 MB of 800 MB`. */
   bytes: (loaded: string, total: string | null) => string;
   /** `about 30 s left`. */
@@ -28,6 +30,7 @@ const DEFAULT_LABELS: ModelLoadProgressLabels = {
   error: 'The model could not be loaded',
   load: 'Load model',
   retry: 'Try again',
+  details: 'Details',
   bytes: (loaded, total) => (total ? `${loaded} of ${total}` : `${loaded} fetched`),
   timeLeft: (duration) => `${duration} left`,
 };

@@ -17,6 +17,8 @@ export interface TranslateListLabels {
   progress: (done: number, total: number) => string;
   /** Each item's status in words. */
   statuses: Record<TranslationStatus, string>;
+  /** A queued item being tried again after a passing failure (a server busy or not answering yet). */
+  retrying: string;
 }
 
 const DEFAULT_LABELS: TranslateListLabels = {
@@ -28,6 +30,7 @@ const DEFAULT_LABELS: TranslateListLabels = {
   cancel: 'Cancel',
   retry: 'Retry',
   progress: (done, total) => `${done} of ${total} translated`,
+  retrying: 'Retrying…',
   statuses: { queued: 'Queued', streaming: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
 };
 
@@ -76,17 +79,19 @@ function langOf(language: string | undefined): string | undefined {
 /** What a row is made of besides its result. */
 interface RowContext {
   readonly statuses: TranslateListLabels['statuses'];
+  readonly retrying: string;
   readonly lang: string | undefined;
   readonly sourceLang: string | undefined;
 }
 
-function buildRow(result: TranslationResult, index: number, { statuses, lang, sourceLang }: RowContext): TranslateListRow {
+function buildRow(result: TranslationResult, index: number, { statuses, retrying, lang, sourceLang }: RowContext): TranslateListRow {
+  const retried = result.status === 'queued' && result.error !== null;
   return {
     ...result,
-    rowProps: { 'data-status': result.status, 'data-index': String(index) },
+    rowProps: { 'data-status': result.status, 'data-index': String(index), ...(retried ? { 'data-retrying': 'true' } : {}) },
     sourceProps: { lang: sourceLang },
     translationProps: { lang },
-    statusLabel: statuses[result.status],
+    statusLabel: retried ? retrying : statuses[result.status],
   };
 }
 
@@ -98,7 +103,7 @@ interface RowCache {
 }
 
 function sameContext(a: RowContext | undefined, b: RowContext): boolean {
-  if (!a || a.lang !== b.lang || a.sourceLang !== b.sourceLang) return false;
+  if (!a || a.lang !== b.lang || a.sourceLang !== b.sourceLang || a.retrying !== b.retrying) return false;
   for (const status of Object.keys(b.statuses) as TranslationStatus[]) if (a.statuses[status] !== b.statuses[status]) return false;
   return true;
 }
@@ -146,7 +151,7 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
   // The rows of the last render, to reuse. They are pure values of their
   // inputs, so a render React throws away leaves nothing wrong in the cache.
   const [cache] = useState<RowCache>(() => ({ results: [], rows: [], context: undefined }));
-  const rows = reuseRows(cache, batch.results, { statuses: labels.statuses, lang, sourceLang });
+  const rows = reuseRows(cache, batch.results, { statuses: labels.statuses, retrying: labels.retrying, lang, sourceLang });
   return {
     batch,
     labels,

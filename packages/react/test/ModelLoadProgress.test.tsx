@@ -66,6 +66,22 @@ describeEachReactMode('ModelLoadProgress', (mode) => {
     expect(root().dataset.status).toBe('ready');
   });
 
+  it('says an error in one paragraph for a person, with the developer detail behind a closed Details', async () => {
+    const { pool } = fakePool({ failLoad: () => named('WebGPUUnavailableError', 'navigator.gpu is missing') });
+    renderWithPool(<ModelLoadProgress />, pool, mode);
+    await settle();
+    const alert = screen.getByRole('alert');
+    expect(alert.querySelectorAll(':scope > p')).toHaveLength(1);
+    const details = alert.querySelector('details') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('Details');
+    expect(details.textContent).toContain('WebGPUUnavailableError: navigator.gpu is missing');
+    // The phase line is not a second message.
+    expect(root().querySelector('.inkling-model-load-phase')).toBeNull();
+    await user().click(screen.getByText('Details'));
+    expect(details.open).toBe(true);
+  });
+
   it('gives out-of-memory advice, and the message itself for an error it does not know', async () => {
     const { pool } = fakePool({ failLoad: () => new OutOfMemoryError('GPU memory exhausted loading the model') });
     renderWithPool(<ModelLoadProgress />, pool, mode);

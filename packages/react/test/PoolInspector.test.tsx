@@ -183,6 +183,31 @@ it('inspectPool works out wait, time to first token and decode speed', () => {
 });
 
 describeEachReactMode('PoolInspector with a shared pool', (mode) => {
+  it("shows another tab's job without its tab's scope before the id and task, the tab named once", async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'tab-3|job-7', task: 'tab-3|translate-page', owner: 'tab-3', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    const row = document.querySelector('.inkling-jobs tr[data-job="tab-3|job-7"]') as HTMLElement;
+    expect(row.querySelector('code')?.textContent).toBe('job-7');
+    expect(row.querySelector('.inkling-task')?.textContent).toBe('translate-page · tab 3');
+    expect(document.body.textContent).not.toContain('tab-3|');
+    await settle();
+  });
+
+  it('says nothing of sharing where no job has an owner', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector />, pool, mode);
+    act(() => {
+      void pool.submit({ id: 'local', task: 'notes', params: { messages: [{ role: 'user', content: 'x' }] } });
+    });
+    await advance(100);
+    expect(screen.queryByText(/^Shared pool/)).toBeNull();
+    await settle();
+  });
+
   it("names the tab each job came from when the snapshot has an owner, and nothing when it has none", async () => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
@@ -193,8 +218,9 @@ describeEachReactMode('PoolInspector with a shared pool', (mode) => {
     await advance(100);
     const shared = jobRow('from-b').querySelector('.inkling-task') as HTMLElement;
     expect(shared.dataset.owner).toBe('tab-2');
-    expect(shared.textContent).toBe('page · tab-2');
+    expect(shared.textContent).toBe('page · tab 2');
     expect(jobRow('local').querySelector('.inkling-task')?.textContent).toBe('notes');
+    expect(screen.getByText(/^Shared pool: every tab of this site/)).toBeTruthy();
     expect(inspectPool(pool.getSnapshot(), performance.now()).jobs.find((j) => j.id === 'from-b')?.owner).toBe('tab-2');
     await settle();
   });

@@ -10,6 +10,7 @@ export interface GPUAdapterLike {
   readonly features: { has(name: string): boolean };
   readonly limits: Readonly<Record<string, unknown>>;
   readonly info?: GPUAdapterInfoLike;
+  /** Where browsers before Chromium 156 said "software adapter"; newer ones say it in `info`. */
   readonly isFallbackAdapter?: boolean;
   /** Older browsers (Chrome before 127) only. */
   requestAdapterInfo?(): Promise<GPUAdapterInfoLike>;
@@ -21,6 +22,8 @@ export interface GPUAdapterInfoLike {
   readonly architecture?: string;
   readonly device?: string;
   readonly description?: string;
+  /** A software adapter (Chromium 156 on; earlier browsers put it on the adapter). */
+  readonly isFallbackAdapter?: boolean;
 }
 
 /** What `detectWebGPU` found. */
@@ -94,7 +97,8 @@ export async function detectWebGPU(options: DetectWebGPUOptions = {}): Promise<W
         architecture: info.architecture ?? '',
         device: info.device ?? '',
         description: info.description ?? '',
-        isFallbackAdapter: adapter.isFallbackAdapter === true,
+        // Either shape says so: `info.isFallbackAdapter` (Chromium 156 on) or the adapter's own, older field.
+        isFallbackAdapter: info.isFallbackAdapter === true || adapter.isFallbackAdapter === true,
       },
       shaderF16: adapter.features.has('shader-f16'),
       limits: {

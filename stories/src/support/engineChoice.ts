@@ -28,12 +28,16 @@ export const ENGINE_TOOLBAR = {
     },
   },
   model: {
-    description: 'The WebLLM model, when the engine is real WebLLM',
+    description: 'The WebLLM model, used only when the engine is real WebLLM',
     toolbar: {
-      title: 'Model',
+      // Not shown by name next to "Simulated": it is a download for the real engine, smallest first.
+      title: 'WebLLM model (real engine only)',
       icon: 'database',
-      items: modelCatalogue.filter((m) => m.kind === 'llm').map((m) => ({ value: m.id, title: `${m.id} (${Math.round(m.vramRequiredMB)} MB)` })),
-      dynamicTitle: true,
+      items: modelCatalogue
+        .filter((m) => m.kind === 'llm')
+        .toSorted((a, b) => a.vramRequiredMB - b.vramRequiredMB)
+        .map((m) => ({ value: m.id, title: m.id.replace(/-MLC$/, ''), right: `${Math.round(m.vramRequiredMB).toLocaleString('en')} MB download` })),
+      dynamicTitle: false,
     },
   },
 } as const;

@@ -164,9 +164,10 @@ const tight = (quota: number) => ({
  * navigator.storage whose OPFS writes fail with QuotaExceededError once `limit` bytes were
  * written: the real directory handles, wrapped, so only the failure is made up.
  */
+const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+
 function fullAfter(limit: number) {
   let written = 0;
-  const quota = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
   const file = (handle: FileSystemFileHandle) =>
     new Proxy(handle, {
       get(target, key) {

@@ -24,10 +24,10 @@ export function needsWebGPU(choice: EngineChoice): boolean {
 /**
  * The choice to start with, and whether a person made it (only then does a
  * real model load by itself): `?engine=simulated` in the URL wins (links,
- * tests), then the last choice made here, then WebLLM's default model, which
- * waits for "Load model".
+ * tests), then the last choice made here, then `fallback` (the device's
+ * default model, chosen by `deviceDefault`), which waits for "Load model".
  */
-export function initialChoice(defaultModel: string): { choice: EngineChoice; chosen: boolean } {
+export function initialChoice(fallback: EngineChoice): { choice: EngineChoice; chosen: boolean } {
   if (new URLSearchParams(location.search).get('engine') === 'simulated') return { choice: { kind: 'simulated' }, chosen: true };
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? 'null') as EngineChoice | null;
@@ -35,7 +35,7 @@ export function initialChoice(defaultModel: string): { choice: EngineChoice; cho
   } catch {
     // A damaged entry is forgotten, not fatal.
   }
-  return { choice: { kind: 'webllm', model: defaultModel }, chosen: false };
+  return { choice: fallback, chosen: false };
 }
 
 /** Whether a saved choice has every field its kind needs (an old or damaged entry may not). */

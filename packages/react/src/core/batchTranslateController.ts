@@ -15,6 +15,7 @@ export interface TranslationResult {
   /** The translation when `done`; the partial text while `streaming`; else `''`. */
   readonly text: string;
   readonly status: TranslationStatus;
+  /** Why it failed when `error`; while `queued`, the passing failure it is being retried after (else `null`). */
   readonly error: InklingError | null;
 }
 
@@ -203,7 +204,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     for (const source of sources) this.#run(source);
   }
 
-  #run(source: string): void {
+  #run(source: string, retryingAfter: InklingError | null = null): void {
     if (isBlank(source)) {
       // Nothing to translate: a model asked for it answers "Please provide the text".
       this.#item(source, BLANK);
@@ -216,7 +217,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     }
     const job = new StreamedJob();
     this.#jobs.set(source, job);
-    this.#item(source, QUEUED);
+    this.#item(source, retryingAfter ? { ...QUEUED, error: retryingAfter } : QUEUED);
     const { to, from, buildParams } = this.#options;
     const base = { task: this.#options.task, priority: 'normal' as const, preemptible: this.#options.preemptible !== false };
     const handlers = {
@@ -248,7 +249,7 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     if (result.status === 'error' && isRetryable(result.error) && retries < MAX_RETRIES) {
       // A passing failure (a server busy or still loading): once more, as after a preemption.
       this.#retries.set(source, retries + 1);
-      this.#run(source);
+      this.#run(source, result.error ?? null);
       return;
     }
     switch (result.status) {

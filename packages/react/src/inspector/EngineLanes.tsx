@@ -1,5 +1,5 @@
 import type { InspectedJob, PoolInspection } from '../core/inspectPool.js';
-import { formatMs } from './format.js';
+import { formatMs, ownerName, withoutOwner } from './format.js';
 import { OUTCOME_LABELS } from './outcomeLabels.js';
 
 const LEGEND = ['running', 'done', 'preempted', 'superseded', 'cancelled', 'error'] as const;
@@ -17,7 +17,7 @@ export interface EngineLanesProps {
 }
 
 function jobTitle(job: InspectedJob): string {
-  const parts = [job.id, job.task, job.priority, OUTCOME_LABELS[job.outcome], `${job.tokens} tok`];
+  const parts = [withoutOwner(job.id, job.owner), withoutOwner(job.task, job.owner), ...(job.owner === undefined ? [] : [ownerName(job.owner)]), job.priority, OUTCOME_LABELS[job.outcome], `${job.tokens} tok`];
   if (job.ttftMs !== null) parts.push(`first token ${formatMs(job.ttftMs)}`);
   return parts.join(' · ');
 }
@@ -96,7 +96,7 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                   ? '–'
                   : engine.jobs.map((job) => (
                       <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
-                        <code>{job.id}</code> {job.task} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
+                        <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}{job.owner === undefined ? null : ` · ${ownerName(job.owner)}`} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
                       </span>
                     ))}
               </td>

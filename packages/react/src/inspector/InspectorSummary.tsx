@@ -43,9 +43,11 @@ export function InspectorSummary({ status, inspection }: { status: PoolStatus; i
         ))}
       </ul>
       {status.error ? (
-        <p className="inkling-inspector-note" data-kind="error">
-          {status.error.message}
-        </p>
+        // The app says what went wrong in its own place; here the developer's detail waits for a click.
+        <details className="inkling-inspector-note" data-kind="error">
+          <summary>The pool failed to load: details</summary>
+          <p>{status.error.message}</p>
+        </details>
       ) : null}
       {status.growthBlocked ? <p className="inkling-inspector-note">Not growing: {status.growthBlocked}</p> : null}
     </div>

@@ -1,5 +1,5 @@
 import type { PoolInspection } from '../core/inspectPool.js';
-import { formatMs, formatRate } from './format.js';
+import { formatMs, formatRate, ownerName, withoutOwner } from './format.js';
 import { OUTCOME_LABELS } from './outcomeLabels.js';
 
 /**
@@ -58,11 +58,11 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
           // oxlint-disable-next-line react/no-array-index-key -- the row is the identity here, see above
           <tr key={row} data-job={job.id} data-outcome={job.outcome} data-priority={job.priority}>
             <td>
-              <code>{job.id}</code>
+              <code title={job.id}>{withoutOwner(job.id, job.owner)}</code>
             </td>
             <td className="inkling-task" title={job.task} data-owner={job.owner}>
-              {job.task}
-              {job.owner === undefined ? null : <span className="inkling-owner"> · {job.owner}</span>}
+              {withoutOwner(job.task, job.owner)}
+              {job.owner === undefined ? null : <span className="inkling-owner"> · {ownerName(job.owner)}</span>}
             </td>
             <td>
               <span className="inkling-priority" data-priority={job.priority}>

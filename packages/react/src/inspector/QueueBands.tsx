@@ -1,5 +1,6 @@
 import { PRIORITY_ORDER } from '@inkling/scheduler';
 import type { PoolInspection } from '../core/inspectPool.js';
+import { ownerName, withoutOwner } from './format.js';
 
 /** How many queued jobs each band lists by name before `+N more`. */
 const SHOWN = 4;
@@ -26,8 +27,8 @@ export function QueueBands({ inspection }: { inspection: PoolInspection }) {
               </span>
               <span className="inkling-queue-count">{jobs.length}</span>
               {jobs.slice(0, SHOWN).map((job) => (
-                <span key={job.id} className="inkling-job-chip">
-                  <code>{job.id}</code> {job.task}
+                <span key={job.id} className="inkling-job-chip" title={job.owner === undefined ? job.task : `${job.task} (${ownerName(job.owner)})`}>
+                  <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}
                 </span>
               ))}
               {jobs.length > SHOWN ? <span className="inkling-queue-more">+{jobs.length - SHOWN} more</span> : null}

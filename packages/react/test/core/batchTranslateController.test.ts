@@ -281,6 +281,27 @@ describe('BatchTranslateController', () => {
     expect(hello).toMatchObject({ status: 'done', text: 'bonjour' });
     expect(night).toMatchObject({ status: 'error', error: { message: 'The server is busy.' } });
   });
+
+  it('while it retries, an item is queued with the failure it retries after (not plain "queued")', async () => {
+    let calls = 0;
+    const pool = {
+      // The first answer is a passing failure; the retry then waits (a server that does not answer yet).
+      submit: async () => (calls++ === 0 ? failed(busy()) : new Promise<JobResult>(() => {})),
+      cancel: () => 0,
+      subscribe: () => () => {},
+      getSnapshot: () => {
+        throw new Error('not read');
+      },
+      load: async () => 1,
+      unload: async () => {},
+      configure: () => 0,
+    } as Pool;
+    const batch = new BatchTranslateController(pool, { task: 'page', items: ['hello'], to: 'fr' });
+    batch.setOptions({ task: 'page', items: ['hello'], to: 'fr' });
+    for (let i = 0; i < 10; i += 1) await flushMicrotasks();
+    expect(calls).toBe(2);
+    expect(batch.getSnapshot().results[0]).toMatchObject({ status: 'queued', error: { message: 'The server is busy.' } });
+  });
 });
 
 const base: JobResult = { id: 'j', status: 'done', text: '', submittedAt: 0, finishedAt: 0 };

@@ -6,6 +6,8 @@ interface EngineStatusProps {
   /** Whether the pool was asked to load (a real model waits for a person). */
   loading: boolean;
   onLoad: () => void;
+  /** Whether the self-hosted form is open: "Load model" waits for it, since it would load the model being replaced. */
+  editing?: boolean;
 }
 
 /**
@@ -13,9 +15,10 @@ interface EngineStatusProps {
  * never grows or shrinks as the state changes: nothing to run, a model not
  * loaded yet (and its button), or the download and load.
  */
-export function EngineStatus({ runnable, loading, onLoad }: EngineStatusProps) {
+export function EngineStatus({ runnable, loading, onLoad, editing = false }: EngineStatusProps) {
   let body;
-  if (!runnable) body = <p className="engine-status-line">No engine is running.</p>;
+  if (editing && !loading) body = <p className="engine-status-line">Fill in the self-hosted model below, or cancel it.</p>;
+  else if (!runnable) body = <p className="engine-status-line">No engine is running.</p>;
   else if (!loading) {
     body = (
       <p className="engine-status-line">

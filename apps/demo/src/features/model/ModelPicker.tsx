@@ -1,10 +1,9 @@
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
 import { chooseEngineKind } from '@inkling/wllama';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { CPU_MODELS } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
 import { EngineStatus } from './EngineStatus.js';
-import { SelfHostedForm } from './SelfHostedForm.js';
 import { useCpuDownloads } from './useCpuDownloads.js';
 
 const SIMULATED = 'simulated';
@@ -21,6 +20,9 @@ interface ModelPickerProps {
   loading: boolean;
   onChoose: (choice: EngineChoice) => void | Promise<void>;
   onLoad: () => void;
+  /** Whether the self-hosted form is open (the app shows it under the header). */
+  editingSelfHosted: boolean;
+  onEditSelfHosted: (editing: boolean) => void;
 }
 
 function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport | null): string {
@@ -53,9 +55,8 @@ function choiceFor(value: string): EngineChoice {
  * simulated engine) and shows its state. Where WebGPU is missing or only
  * software, the CPU models come first.
  */
-export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }: ModelPickerProps) {
+export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, editingSelfHosted, onEditSelfHosted }: ModelPickerProps) {
   const id = useId();
-  const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const downloads = useCpuDownloads();
   const noGpu = gpu !== null && !gpu.supported;
   const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
@@ -65,7 +66,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
   const unrunnable = noGpu && (choice.kind === 'webllm' || choice.kind === 'self-hosted');
   const value = editingSelfHosted ? SELF_HOSTED : unrunnable ? NONE : current;
   const choose = (next: string) => {
-    setEditingSelfHosted(next === SELF_HOSTED);
+    onEditSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
     void onChoose(choiceFor(next));
   };
@@ -80,7 +81,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
             </option>
           ) : null}
           {cpuFirst ? <CpuOptions note={downloads.note} /> : null}
-          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : 'On this device (WebLLM)'}>
+          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : cpuFirst ? 'On this device (WebLLM): slow on a software GPU' : 'On this device (WebLLM)'}>
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
               .map((m) => (
@@ -103,17 +104,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad }
       </div>
       {/* Always there, so the figure arriving a moment later moves nothing. */}
       <span className="model-free">{downloads.freeText ?? '\u00a0'}</span>
-      <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} />
-      {value === SELF_HOSTED && editingSelfHosted ? (
-        <SelfHostedForm
-          initial={choice.kind === 'self-hosted' ? choice : undefined}
-          onCancel={() => setEditingSelfHosted(false)}
-          onSwitch={(hosted) => {
-            setEditingSelfHosted(false);
-            void onChoose({ kind: 'self-hosted', ...hosted });
-          }}
-        />
-      ) : null}
+      <EngineStatus runnable={runnable} loading={loading} onLoad={onLoad} editing={editingSelfHosted} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 
 interface SelfHosted {
   model: string;
@@ -47,10 +47,17 @@ export function SelfHostedForm({ initial, onSwitch, onCancel }: SelfHostedFormPr
     event.preventDefault();
     const found = checkSelfHosted(hosted);
     setProblems(found);
+    setChecked((n) => n + 1);
     if (Object.keys(found).length === 0) onSwitch(hosted);
   };
+  // After each check, the focus goes to the first field that is wrong.
+  const form = useRef<HTMLFormElement>(null);
+  const [checked, setChecked] = useState(0);
+  useEffect(() => {
+    if (checked > 0) form.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+  }, [checked]);
   return (
-    <form className="self-hosted" onSubmit={submit} aria-label="Self-hosted model" noValidate>
+    <form ref={form} className="self-hosted" onSubmit={submit} aria-label="Self-hosted model" noValidate>
       {FIELDS.map(({ key, label, placeholder }) => (
         <div className="stacked-field" key={key}>
           <label htmlFor={`${id}-${key}`}>{label}</label>

@@ -15,7 +15,7 @@ const KEY = 'inkling-demo:notes';
 const SAMPLES: readonly Note[] = [
   {
     id: 'welcome',
-    text: 'Welcome to Inkling\n\nStart typing anywhere in this note and a suggestion appears after the caret. Press Tab to accept it.\n\nThe model runs in your browser, so nothing you write leaves this device.',
+    text: 'Welcome to Inkling\n\nStart typing anywhere in this note and a suggestion appears after the caret. Press Tab to accept it.\n\nSuggestions come from a model running in your browser. Only a translation you send to a server takes your text off this device.',
   },
   {
     id: 'meeting',

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { TranslationTarget } from '../../engine/remotePools.js';
 
 /** Why a base URL cannot be used, or `null` when it can. */
@@ -14,15 +14,27 @@ export function TargetPicker({ target, onChange }: { target: TranslationTarget; 
   const id = useId();
   const [kind, setKind] = useState<TranslationTarget['kind']>(target.kind);
   const [server, setServer] = useState({ baseURL: 'http://localhost:8000/v1', model: '', apiKey: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  // What is wrong, and with which field; the focus goes there after each check.
+  const [problem, setProblem] = useState<{ field: 'url' | 'model'; text: string } | null>(null);
+  const [checked, setChecked] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (checked > 0) form.current?.querySelector<HTMLInputElement>('[aria-invalid="true"]')?.focus();
+  }, [checked]);
   const pick = (next: TranslationTarget['kind']) => {
     setKind(next);
     if (next !== 'server') onChange({ kind: next });
   };
   const connect = (event: FormEvent) => {
     event.preventDefault();
-    const found = checkBaseURL(server.baseURL) ?? (server.model.trim() ? null : 'Name the model the server runs.');
+    const badURL = checkBaseURL(server.baseURL);
+    const found = badURL
+      ? { field: 'url' as const, text: badURL }
+      : server.model.trim()
+        ? null
+        : { field: 'model' as const, text: 'Name the model the server runs.' };
     setProblem(found);
+    setChecked((n) => n + 1);
     if (!found) onChange({ kind: 'server', ...server });
   };
   return (
@@ -36,25 +48,34 @@ export function TargetPicker({ target, onChange }: { target: TranslationTarget; 
         </select>
       </div>
       {kind === 'server' ? (
-        <form className="server-form" onSubmit={connect} aria-label="Server" noValidate>
+        <form ref={form} className="server-form" onSubmit={connect} aria-label="Server" noValidate>
           <div className="stacked-field">
             <label htmlFor={`${id}-url`}>Base URL</label>
-            <input id={`${id}-url`} type="url" value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
+            <input
+              id={`${id}-url`}
+              type="url"
+              aria-invalid={problem?.field === 'url' ? true : undefined}
+              aria-describedby={problem?.field === 'url' ? `${id}-problem` : undefined}
+              value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
           </div>
           <div className="stacked-field">
             <label htmlFor={`${id}-model`}>Model on the server</label>
-            <input id={`${id}-model`} placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
+            <input
+              id={`${id}-model`}
+              aria-invalid={problem?.field === 'model' ? true : undefined}
+              aria-describedby={problem?.field === 'model' ? `${id}-problem` : undefined}
+              placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
           </div>
           <div className="stacked-field">
             <label htmlFor={`${id}-key`}>API key (optional, kept in memory)</label>
             <input id={`${id}-key`} type="password" value={server.apiKey} onChange={(e) => setServer({ ...server, apiKey: e.target.value })} />
           </div>
-          <button type="submit" className="button">
+          <button type="submit" className="button primary">
             Use
           </button>
           {problem ? (
-            <p className="field-problem" role="alert">
-              {problem}
+            <p className="field-problem" id={`${id}-problem`} role="alert">
+              {problem.text}
             </p>
           ) : null}
         </form>
