@@ -16,6 +16,8 @@ export type BuiltInAbsence = 'absent' | 'blocked' | 'unavailable';
  */
 export class BuiltInAIUnavailableError extends EngineLoadError {
   override name = 'BuiltInAIUnavailableError';
+  override readonly kind = 'no-device';
+  override readonly device = 'browser';
   readonly api: BuiltInApiName;
   readonly reason: BuiltInAbsence;
   constructor(message: string, api: BuiltInApiName, reason: BuiltInAbsence, options?: { cause?: unknown }) {
@@ -36,6 +38,9 @@ export class BuiltInAIUnavailableError extends EngineLoadError {
  */
 export class BuiltInDownloadStalledError extends EngineLoadError {
   override name = 'BuiltInDownloadStalledError';
+  override readonly kind = 'network';
+  override readonly device = 'browser';
+  override readonly retryable = true;
 }
 
 /**
@@ -60,6 +65,8 @@ export class BuiltInGestureRequiredError extends EngineLoadError {
  */
 export class BuiltInLoadCancelledError extends EngineLoadError {
   override name = 'BuiltInLoadCancelledError';
+  override readonly kind = 'cancelled';
+  override readonly device = 'browser';
 }
 
 /**
@@ -73,6 +80,8 @@ export class BuiltInLoadCancelledError extends EngineLoadError {
  */
 export class UnsupportedLanguageError extends EngineError {
   override name = 'UnsupportedLanguageError';
+  override readonly kind = 'refused';
+  override readonly device = 'browser';
   /** The source language; `'auto'` when it was to be detected. */
   readonly from: string;
   readonly to: string;
@@ -102,6 +111,8 @@ export class UnsupportedLanguageError extends EngineError {
  */
 export class InputTooLongError extends EngineError {
   override name = 'InputTooLongError';
+  override readonly kind = 'refused';
+  override readonly device = 'browser';
   readonly needed: number;
   readonly available: number;
   constructor(message: string, needed: number, available: number) {

@@ -5,6 +5,7 @@ import {
   type EngineCallOptions,
   EngineError,
   type StreamingChatCompletionRequest,
+  requestedSchema,
 } from '@inkling/scheduler';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
@@ -76,6 +77,8 @@ export class RemoteEngine implements OpenAIEngine {
     request: StreamingChatCompletionRequest,
     options: EngineCallOptions = {},
   ): Promise<AsyncIterable<ChatCompletionChunk>> {
+    // A schema no engine can enforce ends the job here, before any request; the server constrains the rest.
+    requestedSchema(request);
     const { signal, release } = this.#open(options.signal);
     const { hints, fim } = this.#settings;
     let response: Response | undefined;

@@ -1,4 +1,4 @@
-import { EnginePool, isFatalEngineError } from '@inkling/scheduler';
+import { EnginePool, InvalidSchemaError, isFatalEngineError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ServerUnreachableError, openaiEngines } from '../src/index.js';
 import { type TestServer, startServer, streamReply, until } from './openaiServer.js';
@@ -82,6 +82,25 @@ describe('only a failure to connect is ServerUnreachableError', () => {
     expect(error?.message).toMatch(/The fetch given to openaiEngines\(\) failed the request .*token refresh failed.*only this job fails/);
     expect(await pool.submit({ params: { messages } })).toMatchObject({ status: 'done' });
     expect(built).toEqual([0]);
+    await pool.unload();
+  });
+});
+
+describe('a schema-constrained job', () => {
+  it('sends its json_schema to the server as it is, and refuses one outside the portable subset before any request', async () => {
+    server = await startServer({ chat: (req, res) => streamReply(req, res, ['{"a":', '"x"}']) });
+    const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model' }), size: 1 });
+    await pool.load();
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } as const;
+    const ok = await pool.submit({ params: { messages, response_format: { type: 'json_schema', json_schema: { name: 'o', schema } } } });
+    expect(ok.status).toBe('done');
+    expect(server.requests[0]?.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'o', schema } });
+    const bad = await pool.submit({
+      params: { messages, response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', if: { type: 'string' } } as never } } },
+    });
+    expect(bad.error).toBeInstanceOf(InvalidSchemaError);
+    expect((bad.error as InvalidSchemaError).path).toBe('if');
+    expect(server.requests).toHaveLength(1);
     await pool.unload();
   });
 });

@@ -30,6 +30,7 @@ export class InvalidSchemaError extends InvalidJobError {
  */
 export class UnsupportedConstraintError extends EngineError {
   override name = 'UnsupportedConstraintError';
+  override readonly kind = 'refused';
 }
 
 /**
@@ -42,6 +43,7 @@ export class UnsupportedConstraintError extends EngineError {
  */
 export class ObjectValidationError extends InklingError {
   override name = 'ObjectValidationError';
+  override readonly kind = 'invalid';
   /** Where in the object: `''` for the whole answer, else like `items[2].title`. */
   readonly path: string;
   /** The value found there. */

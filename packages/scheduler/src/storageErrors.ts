@@ -12,6 +12,7 @@ const mb = (bytes: number) => `${Math.ceil(bytes / 1_000_000)} MB`;
  */
 export class NotEnoughStorageError extends EngineLoadError {
   override name = 'NotEnoughStorageError';
+  override readonly kind = 'storage-full';
   readonly model: string;
   readonly needBytes: number;
   readonly freeBytes: number;
@@ -41,6 +42,7 @@ export class NotEnoughStorageError extends EngineLoadError {
  */
 export class StorageUnavailableError extends InklingError {
   override name = 'StorageUnavailableError';
+  override readonly kind = 'setup';
 
   constructor(what: string, options?: { cause?: unknown }) {
     super(`Model storage is not available in this browser (${what}); a private window or blocked site data does this. Models download again on each visit.`, options);
@@ -56,6 +58,7 @@ export class StorageUnavailableError extends InklingError {
  */
 export class ModelInUseError extends InklingError {
   override name = 'ModelInUseError';
+  override readonly kind = 'refused';
   readonly model: string;
 
   constructor(model: string, options?: { cause?: unknown }) {
