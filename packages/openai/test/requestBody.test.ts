@@ -94,13 +94,14 @@ describe('a schema-constrained job', () => {
     const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } as const;
     const ok = await pool.submit({ params: { messages, response_format: { type: 'json_schema', json_schema: { name: 'o', schema } } } });
     expect(ok.status).toBe('done');
-    expect(server.requests[0]?.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'o', schema } });
+    const chats = () => server?.requests.filter((r) => r.path.endsWith('/chat/completions')) ?? [];
+    expect(chats()[0]?.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'o', schema } });
     const bad = await pool.submit({
       params: { messages, response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', if: { type: 'string' } } as never } } },
     });
     expect(bad.error).toBeInstanceOf(InvalidSchemaError);
     expect((bad.error as InvalidSchemaError).path).toBe('if');
-    expect(server.requests).toHaveLength(1);
+    expect(chats()).toHaveLength(1);
     await pool.unload();
   });
 });
