@@ -48,22 +48,34 @@ interface Pipeline {
   slidingWindowSize?: number;
   kvCache?: unknown;
   rnnState?: unknown;
-  tvm: { getGlobalFunc(name: string): Fn; detachFromCurrentScope<T>(value: T): T; scalar(value: number, dtype: string): unknown };
+  tvm: {
+    getGlobalFunc(name: string): Fn;
+    detachFromCurrentScope<T>(value: T): T;
+    scalar(value: number, dtype: string): unknown;
+    beginScope(): void;
+    endScope(): void;
+  };
   resetChat(...args: unknown[]): void;
   resetKVCache(): void;
   getInputData(): unknown;
   embedAndForward(inputData: unknown[], length: number): Promise<unknown>;
 }
 
-/** Calls each hooked method's body must make, so a WebLLM that moved them is caught at load, not at run. */
+/**
+ * What each hooked method's body must do, so a WebLLM that moved it is caught
+ * at load, not at run. Property names only, compared without white space:
+ * they survive a bundler's renaming and a minifier (local names do not).
+ */
 const BODIES: Record<string, readonly string[]> = {
-  resetChat: ['this.resetKVCache()', 'this.filledKVCacheLength = 0'],
-  resetKVCache: ['this.fclearKVCaches('],
-  embedAndForward: ['this.filledKVCacheLength += inputDataLen'],
-  getInputData: ['this.filledKVCacheLength === 0', 'getPromptArrayLastRound'],
+  resetChat: ['.resetKVCache()', '.filledKVCacheLength=0'],
+  resetKVCache: ['.fclearKVCaches('],
+  embedAndForward: ['.filledKVCacheLength+='],
+  getInputData: ['.filledKVCacheLength', '.getPromptArrayLastRound(', '.getPromptArray('],
 };
 /** The engine's side: a request that is not a continuation resets the chat. */
-const ENGINE_PREFILL = ['compareConversationObject', 'pipeline.resetChat()'];
+const ENGINE_PREFILL = ['.getConversationObject()', '.resetChat()', '.setConversation('];
+
+const bodyOf = (fn: unknown) => Function.prototype.toString.call(fn).replaceAll(/\s+/g, '');
 
 /**
  * Why `pipeline` (and the engine's `prefill`) cannot carry the hooks, or
@@ -79,12 +91,12 @@ export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string
   for (const [name, calls] of Object.entries(BODIES)) {
     const method = p[name];
     if (typeof method !== 'function') return `this WebLLM's pipeline has no ${name}()`;
-    const body = Function.prototype.toString.call(method);
+    const body = bodyOf(method);
     const missing = calls.find((call) => !body.includes(call));
     if (missing !== undefined) return `this WebLLM's ${name}() does not do what the hooks expect (no "${missing}")`;
   }
   if (typeof enginePrefill !== 'function') return "this WebLLM's engine has no prefill()";
-  const prefill = Function.prototype.toString.call(enginePrefill);
+  const prefill = bodyOf(enginePrefill);
   const missing = ENGINE_PREFILL.find((call) => !prefill.includes(call));
   if (missing !== undefined) return `this WebLLM's engine prefill() does not do what the hooks expect (no "${missing}")`;
   if (typeof p.filledKVCacheLength !== 'number') return "this WebLLM's pipeline counts no filledKVCacheLength";
@@ -92,9 +104,8 @@ export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string
   if (p.rnnState !== undefined && p.rnnState !== null) return 'the model keeps a recurrent state, which cannot be popped';
   if (typeof p.slidingWindowSize === 'number' && p.slidingWindowSize !== -1) return 'the model uses a sliding window (with attention sinks), where popping the cache does not apply';
   const tvm = p.tvm as Partial<Pipeline['tvm']> | undefined;
-  if (typeof tvm?.getGlobalFunc !== 'function' || typeof tvm.scalar !== 'function' || typeof tvm.detachFromCurrentScope !== 'function') {
-    return "this WebLLM's TVM runtime lacks getGlobalFunc/scalar";
-  }
+  const needs = ['getGlobalFunc', 'scalar', 'detachFromCurrentScope', 'beginScope', 'endScope'] as const;
+  if (needs.some((name) => typeof tvm?.[name] !== 'function')) return `this WebLLM's TVM runtime lacks one of ${needs.join(', ')}`;
   return undefined;
 }
 
@@ -119,11 +130,17 @@ export function installPrefixReuse(engine: object, model: string): PrefixReuse {
   const reason = checkPipeline(pipeline, prefill);
   if (reason !== undefined) return noPrefixReuse(reason);
   let popN: Fn;
+  const { tvm } = pipeline as Pipeline;
   try {
-    const p = pipeline as Pipeline;
-    popN = p.tvm.detachFromCurrentScope(p.tvm.getGlobalFunc('vm.builtin.kv_state_popn'));
-  } catch {
-    return noPrefixReuse("the model library's runtime has no vm.builtin.kv_state_popn");
+    // TVM tracks what getGlobalFunc returns in the current scope: open one, keep the function.
+    tvm.beginScope();
+    try {
+      popN = tvm.detachFromCurrentScope(tvm.getGlobalFunc('vm.builtin.kv_state_popn'));
+    } finally {
+      tvm.endScope();
+    }
+  } catch (error) {
+    return noPrefixReuse(`the model library's runtime gives no vm.builtin.kv_state_popn (${error instanceof Error ? error.message : String(error)})`);
   }
   return new Hooks(pipeline as Pipeline, popN);
 }
@@ -246,7 +263,14 @@ class Hooks implements PrefixReuse {
       return result;
     }
     try {
-      if (kept.length > n) this.#popN(p.kvCache as never, p.tvm.scalar(0, 'int64') as never, p.tvm.scalar(kept.length - n, 'int32') as never);
+      if (kept.length > n) {
+        p.tvm.beginScope();
+        try {
+          this.#popN(p.kvCache as never, p.tvm.scalar(0, 'int64') as never, p.tvm.scalar(kept.length - n, 'int32') as never);
+        } finally {
+          p.tvm.endScope();
+        }
+      }
     } catch (error) {
       this.#disable(`popping the KV cache failed (${error instanceof Error ? error.message : String(error)})`);
       this.#clear();
