@@ -30,9 +30,11 @@ export interface JobCall {
  *   closed unstarted; interrupting an idle engine would instead leave the flag
  *   set for whichever generation comes next (WebLLM before 0.2.86 then returns
  *   empty, aborted answers).
- * - The pool interrupts a stopping job once. An engine whose interrupt can
- *   be lost (WebLLM clears its flag as a generation starts) repeats it
- *   itself: `@inkling/webllm`'s worker does so before every step.
+ * - An interrupt sent between that `next()` and the lock being taken is wiped
+ *   out by the reset, and prefill never looks at the flag. So while a job is
+ *   stopping, every chunk that still arrives repeats the interrupt; the
+ *   generation then ends within a decode step instead of running on to
+ *   `max_tokens` on the engine a person is waiting for.
  * - A started stream is read to its end, never left: leaving early does not
  *   release WebLLM's lock before 0.2.86, and every later request would hang.
  */
@@ -70,6 +72,7 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
     // the pool reads that as the stop it asked for, not as a failure.
     const step = await iterator.next();
     if (step.done) return;
+    if (isStopping(job) && !isTerminal(step.value)) call.interrupt();
     call.chunk(step.value);
   }
 }
@@ -84,6 +87,15 @@ function identityOf(job: Job): JobIdentity {
     preemptible: job.preemptible,
     owner: job.spec.owner,
   };
+}
+
+/**
+ * The finish chunk and the usage chunk come after the generation is over;
+ * an interrupt then would land on an idle engine.
+ */
+function isTerminal(chunk: ChatCompletionChunk): boolean {
+  const choice = chunk.choices?.[0];
+  return choice === undefined || (choice.finish_reason ?? null) !== null;
 }
 
 async function closeUnstarted(iterator: AsyncIterator<ChatCompletionChunk>): Promise<void> {

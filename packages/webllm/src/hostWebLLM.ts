@@ -63,12 +63,12 @@ interface StreamState {
  * The page pulls each chunk (`pull`), and the worker asks WebLLM for the next
  * one only then, so a decode step never starts after a cancel: a cancel from
  * the chunk callback costs no token, one from a timer at most the step in
- * flight. The interrupt lives here alone: it reaches WebLLM only while a
- * generation runs (so WebLLM before 0.2.86 never keeps one for the next
- * generation) and is repeated before each later step, so one that landed
- * during prefill (which WebLLM 0.2.86 clears) still stops it. A stream
- * stopped before its first pull never starts; one the page left is read to
- * its end, so WebLLM's lock is always released.
+ * flight. An interrupt reaches WebLLM only while a generation runs (so
+ * WebLLM before 0.2.86 never keeps one for the next generation); one that
+ * WebLLM cleared as the generation started is repeated by the pool on the
+ * next chunk (`runJob`), and the worker passes the repeat on before it runs
+ * another step. A stream stopped before its first pull never starts; one the
+ * page left is read to its end, so WebLLM's lock is always released.
  *
  * Prefix reuse (on unless the load says `prefixReuse: false`): the worker
  * keeps the longest common token prefix of the KV cache between requests and
@@ -215,9 +215,6 @@ class EngineHost {
       const stream = (await engine.chat.completions.create({ ...state.request, stream: true })) as AsyncIterable<ChatCompletionChunk>;
       state.iterator = stream[Symbol.asyncIterator]();
       state.live = true;
-    } else if (state.stopping && state.live) {
-      // Repeated before every step while stopping: one that landed during prefill may have been cleared.
-      engine.interruptGenerate();
     }
     const step = await state.iterator.next();
     state.live = !step.done && isDecoding(step.value);
@@ -239,8 +236,8 @@ class EngineHost {
       if (close && !state.stepping) this.#streams.delete(id);
       return;
     }
-    // The step in flight ends the generation (a decode step cannot be cut short).
-    if (state.live && state.stepping) this.#engine?.interruptGenerate();
+    // A running generation stops before its next step (the one in flight, if any, cannot be cut short).
+    if (state.live) this.#engine?.interruptGenerate();
     // Left between two steps: read it to the end so WebLLM's lock is released.
     if (close && !state.stepping) void this.#advance(id, state);
   }

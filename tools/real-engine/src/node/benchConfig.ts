@@ -13,6 +13,8 @@ export const SCALE_TOKENS = Number(env.BENCH_SCALE_TOKENS ?? (smoke ? 2 : 48));
 export const SCALE_SIZES = (env.BENCH_SCALE_SIZES ?? (smoke ? '1,2' : '1,2,4')).split(',').map(Number);
 export const GHOST_NOTE = Number(env.BENCH_GHOST_NOTE ?? (smoke ? 600 : 8000));
 export const GHOST_PAUSES = Number(env.BENCH_GHOST_PAUSES ?? (smoke ? 3 : 12));
+/** The writer's pause between two ghost requests, in ms. */
+export const GHOST_GAP_MS = Number(env.BENCH_GHOST_GAP_MS ?? 30);
 export const GHOST_REPS = Number(env.BENCH_GHOST_REPS ?? (smoke ? 1 : 2));
 export const PARTS = new Set((env.BENCH_PARTS ?? 'decode,cancel,ghost,scaling').split(','));
 export const dawn = required('BENCH_DAWN');

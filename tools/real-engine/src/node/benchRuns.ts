@@ -4,7 +4,7 @@ import type { EnginePool, JobResult } from '@inkling/scheduler';
 import { defaultGhostParams } from '../../../../packages/react/src/core/ghostPrompt.js';
 import type { Pause } from '../../../../bench/ghost-prefix/typingSession.js';
 import { type ProbedChunk, afterCancel } from '../chunkProbe.js';
-import { LONG_PROMPT, TOKENS, request, smoke } from './benchConfig.js';
+import { GHOST_GAP_MS, LONG_PROMPT, TOKENS, request, smoke } from './benchConfig.js';
 
 export interface Run {
   tokens: number;
@@ -135,7 +135,7 @@ export async function ghostSession(pool: EnginePool, pauses: readonly Pause[], s
     };
     points.push(point);
     onPoint?.(point);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await new Promise((resolve) => setTimeout(resolve, GHOST_GAP_MS));
   }
   return points;
 }
