@@ -1,4 +1,4 @@
-import { type CreateEngine, type Engine, InvalidOptionError } from '@inkling/scheduler';
+import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from './detectWebGPU.js';
 import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
@@ -52,6 +52,11 @@ export interface WebLLMEnginesOptions {
    * Default: `true`.
    */
   prefixReuse?: boolean;
+  /**
+   * The timers of the worker handshake's timeout and of the unload's grace
+   * period. Default: the platform's (`globalTimers`).
+   */
+  timers?: PoolTimers;
 }
 
 /**
@@ -97,6 +102,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
       chatOptions: options.chatOptions,
       checkWebGPU: options.gpu !== null,
       prefixReuse: options.prefixReuse !== false,
+      ...(options.timers ? { timers: options.timers } : {}),
       worker: makeWorker(index),
       onProgress,
       signal,

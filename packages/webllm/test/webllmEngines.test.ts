@@ -174,6 +174,24 @@ describe('webllmEngines: a worker that never answers', () => {
     expect(worker.terminate).toHaveBeenCalled();
   });
 
+  it('runs its handshake timeout and unload grace on the timers it is given, none of the platform', async () => {
+    const due: Array<{ callback: () => void; ms: number; cleared: boolean }> = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => due.push({ callback, ms, cleared: false }) - 1,
+      clearTimeout: (handle: unknown) => {
+        if (typeof handle === 'number' && due[handle]) due[handle].cleared = true;
+      },
+    };
+    const worker = silentWorker();
+    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, {});
+    await until(() => due.length === 1);
+    expect(due[0]?.ms).toBe(60_000);
+    expect(vi.getTimerCount()).toBe(0);
+    due[0]?.callback(); // the handshake's time is up
+    await expect(loading).rejects.toBeInstanceOf(WorkerCrashedError);
+    expect(worker.terminate).toHaveBeenCalled();
+  });
+
   it('a load cancelled during the handshake stops at once, and no timer is left behind', async () => {
     const worker = silentWorker();
     const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() });
