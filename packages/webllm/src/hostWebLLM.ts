@@ -216,6 +216,8 @@ class EngineHost {
       state.iterator = stream[Symbol.asyncIterator]();
       state.live = true;
     }
+    // A stream the page left is read out by the worker alone: it stops the generation itself.
+    if (state.closed && state.live) engine.interruptGenerate();
     const step = await state.iterator.next();
     state.live = !step.done && isDecoding(step.value);
     if (!step.done && step.value.usage) {

@@ -91,3 +91,24 @@ describe.each(MIMICS)('the engine worker never runs ahead of the page (WebLLM %s
     expect(received.filter((m) => m.type === 'pull' && m.id === chatId)).toHaveLength(7);
   });
 });
+
+describe('a stream the page leaves', () => {
+  beforeEach(() => useVirtualTime());
+  afterEach(() => vi.useRealTimers());
+
+  it('is stopped and read out by the worker, so the next request gets the engine', async () => {
+    const { createEngine, workers } = fakeWebLLM({ tokenMs: 20, reply: 'a b c d e f g h i j k l' });
+    const engine = await createEngine(0, () => {}, { signal: new AbortController().signal });
+    const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value?.choices[0]?.delta.content).toBe('a');
+    await iterator.return?.();
+    await until(() => calls(workers)[0]?.finishReason !== undefined);
+    expect(calls(workers)[0]).toMatchObject({ finishReason: 'abort' });
+    expect(calls(workers)[0]?.tokens).toBeLessThanOrEqual(2);
+    const next = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'again' }], stream: true });
+    let text = '';
+    for await (const chunk of next) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe('a b c d e f g h i j k l');
+  });
+});

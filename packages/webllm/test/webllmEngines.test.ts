@@ -183,7 +183,7 @@ describe('webllmEngines: a worker that never answers', () => {
       },
     };
     const worker = silentWorker();
-    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, {});
+    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, { signal: new AbortController().signal });
     await until(() => due.length === 1);
     expect(due[0]?.ms).toBe(60_000);
     expect(vi.getTimerCount()).toBe(0);
