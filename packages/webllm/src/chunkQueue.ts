@@ -7,20 +7,25 @@ interface Reader {
 }
 
 /**
- * The chunks of one stream as the worker pushes them, read by one consumer
- * through `next()`: a chunk waiting is handed over at once, otherwise `next()`
- * waits for the next one, the end, or the error.
+ * The chunks of one stream, read by one consumer through `next()`: a chunk
+ * waiting is handed over at once; otherwise `next()` calls `pull` (the
+ * worker then runs one step) and waits for that chunk, the end, or the error.
+ * Without `pull` the producer pushes on its own.
  *
  * @example
- * const queue = new ChunkQueue();
- * queue.push(chunk);
- * await queue.next(); // { done: false, value: chunk }
+ * const queue = new ChunkQueue(() => client.notify({ type: 'pull', id }));
+ * await queue.next(); // pulls, then { done: false, value: chunk }
  */
 export class ChunkQueue implements AsyncIterator<ChatCompletionChunk> {
   readonly #chunks: ChatCompletionChunk[] = [];
+  readonly #pull: (() => void) | undefined;
   #reader: Reader | undefined;
   #ended = false;
   #error: Error | undefined;
+
+  constructor(pull?: () => void) {
+    this.#pull = pull;
+  }
 
   push(chunk: ChatCompletionChunk): void {
     if (this.#ended) return;
@@ -52,7 +57,9 @@ export class ChunkQueue implements AsyncIterator<ChatCompletionChunk> {
     if (chunk) return Promise.resolve({ done: false, value: chunk });
     if (this.#error) return Promise.reject(this.#error);
     if (this.#ended) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve, reject) => (this.#reader = { resolve, reject }));
+    const waiting = new Promise<IteratorResult<ChatCompletionChunk>>((resolve, reject) => (this.#reader = { resolve, reject }));
+    this.#pull?.();
+    return waiting;
   }
 
   #take(): Reader {

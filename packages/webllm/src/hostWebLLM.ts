@@ -4,6 +4,7 @@ import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
 import { ModelNotFoundError } from './errors.js';
 import { ProgressMapper } from './progressMapper.js';
+import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
 import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
@@ -27,11 +28,22 @@ export interface HostWebLLMOptions {
   gpu?: GPULike | null;
 }
 
-/** One stream the worker is reading from WebLLM. */
+/**
+ * One stream the page opened. WebLLM's generator runs a step only when the
+ * page pulls (one `next()` per `pull`), so the worker never runs ahead of
+ * the page: a cancel finds at most the step in flight.
+ */
 interface StreamState {
+  readonly request: object;
+  /** WebLLM's stream, once the first pull started it. */
+  iterator?: AsyncIterator<ChatCompletionChunk>;
+  /** A `next()` is in flight. */
+  stepping: boolean;
+  /** The generation runs: started, and its last chunk was not the finish chunk. */
+  live: boolean;
   /** The page asked it to stop (`interrupt`) or left it (`close`). */
   stopping: boolean;
-  /** The page left: chunks are read to the end (so WebLLM's lock is freed) but not sent. */
+  /** The page left: the stream is read to its end (so WebLLM's lock is freed) but nothing is sent. */
   closed: boolean;
 }
 
@@ -47,11 +59,23 @@ interface StreamState {
  * errors become Inkling's typed errors (`ModelLoadError`, `OutOfMemoryError`,
  * `GPUDeviceLostError`...), which cross with their message and fields.
  *
- * The worker streams chunks as WebLLM makes them (no round trip per token),
- * forwards an interrupt only to a stream that is running (so WebLLM before
- * 0.2.86 never keeps an interrupt for the next generation), repeats it on the
- * next token in case it landed during prefill, and reads a stream the page
- * left to its end, so WebLLM's lock is always released.
+ * The page pulls each chunk (`pull`), and the worker asks WebLLM for the next
+ * one only then, so a decode step never starts after a cancel: a cancel from
+ * the chunk callback costs no token, one from a timer at most the step in
+ * flight. An interrupt reaches WebLLM only while a generation runs (so
+ * WebLLM before 0.2.86 never keeps one for the next generation); one that
+ * WebLLM cleared as the generation started is repeated by the pool on the
+ * next chunk (`runJob`), and the worker passes the repeat on before it runs
+ * another step. A stream stopped before its first pull never starts; one the
+ * page left is read to its end, so WebLLM's lock is always released.
+ *
+ * Prefix reuse (on unless the load says `prefixReuse: false`): the worker
+ * keeps the longest common token prefix of the KV cache between requests and
+ * prefills only the rest (`prefixReuse.ts`); the usage chunk says how many
+ * prompt tokens came from the cache (`usage.cachedTokens`). Where the model
+ * or the WebLLM version cannot (a sliding window, a runtime without
+ * `kv_state_popn`, a pipeline it was not written for), every request is a
+ * full reset as in WebLLM, and the load log says why once.
  *
  * @example
  * // my-engine-worker.ts
@@ -72,6 +96,7 @@ class EngineHost {
   readonly #post: (message: WorkerMessage) => void;
   readonly #streams = new Map<number, StreamState>();
   #engine: WebLLMEngineLike | undefined;
+  #reuse: PrefixReuse = noPrefixReuse('no model is loaded');
 
   constructor(webllm: WebLLMEngineModule, gpu: GPULike | null | undefined, post: (message: WorkerMessage) => void) {
     this.#webllm = webllm;
@@ -88,7 +113,10 @@ class EngineHost {
       case 'load':
         return this.#answer(id, () => this.#load(message));
       case 'chat':
-        return void this.#chat(id, message.request);
+        this.#streams.set(id, { request: message.request, stepping: false, live: false, stopping: false, closed: false });
+        return undefined;
+      case 'pull':
+        return this.#pull(id);
       case 'embed':
         return this.#answer(id, () => this.#loaded().embeddings.create(message.request));
       case 'interrupt':
@@ -137,46 +165,88 @@ class EngineHost {
       // Set before the reload, so an unload during it reaches WebLLM and stops the downloads.
       this.#engine = engine;
       await engine.reload(model, message.chatOptions as never);
+      this.#reuse = message.prefixReuse === false ? noPrefixReuse('turned off (prefixReuse: false)') : installPrefixReuse(engine, model);
+      const text = this.#reuse.active ? 'Prefix reuse: on.' : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`;
+      this.#post({ type: 'progress', id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);
     }
-    return { embeddings: record.model_type === 1 };
+    return { embeddings: record.model_type === 1, prefixReuse: this.#reuse.active, prefixReuseReason: this.#reuse.reason };
   }
 
-  async #chat(id: number, request: object): Promise<void> {
-    const state: StreamState = { stopping: false, closed: false };
-    this.#streams.set(id, state);
+  /** The page wants the stream's next chunk. */
+  #pull(id: number): void {
+    const state = this.#streams.get(id);
+    if (!state || state.stepping || state.closed) return;
+    void this.#advance(id, state);
+  }
+
+  /** One step for the page, or (once it left) every step to the end, unsent. */
+  async #advance(id: number, state: StreamState): Promise<void> {
+    state.stepping = true;
     try {
-      const engine = this.#loaded();
-      const stream = (await engine.chat.completions.create({ ...request, stream: true })) as AsyncIterable<ChatCompletionChunk>;
-      for await (const chunk of stream) {
-        // An interrupt that landed during prefill is lost on WebLLM 0.2.86
-        // (it clears the flag as the generation starts): repeat it while
-        // tokens still come. Never after the last one, or WebLLM before
-        // 0.2.86 would keep it for the next generation.
-        if (state.stopping && !isFinalChunk(chunk)) engine.interruptGenerate();
-        if (!state.closed) this.#post({ type: 'chunk', id, chunk });
+      for (;;) {
+        const step = await this.#next(state);
+        if (step.done) {
+          this.#streams.delete(id);
+          if (!state.closed) this.#post({ type: 'done', id });
+          return;
+        }
+        if (!state.closed) {
+          this.#post({ type: 'chunk', id, chunk: step.value });
+          return;
+        }
       }
-      if (!state.closed) this.#post({ type: 'done', id });
     } catch (reason) {
+      this.#streams.delete(id);
       if (!state.closed) this.#fail(id, reason);
     } finally {
-      this.#streams.delete(id);
+      state.stepping = false;
     }
+  }
+
+  async #next(state: StreamState): Promise<IteratorResult<ChatCompletionChunk>> {
+    const engine = this.#loaded();
+    if (!state.iterator) {
+      // Stopped before it started: nothing ran, nothing to read.
+      if (state.stopping) return { done: true, value: undefined };
+      this.#reuse.arm();
+      const stream = (await engine.chat.completions.create({ ...state.request, stream: true })) as AsyncIterable<ChatCompletionChunk>;
+      state.iterator = stream[Symbol.asyncIterator]();
+      state.live = true;
+    }
+    // A stream the page left is read out by the worker alone: it stops the generation itself.
+    if (state.closed && state.live) engine.interruptGenerate();
+    const step = await state.iterator.next();
+    state.live = !step.done && !isFinalChunk(step.value);
+    if (!step.done && step.value.usage) {
+      const cached = this.#reuse.last?.cachedTokens;
+      if (cached !== undefined) step.value.usage.cachedTokens = cached;
+    }
+    return step;
   }
 
   #stop(id: number, close: boolean): void {
     const state = this.#streams.get(id);
-    // Only a running stream is interrupted; one that ended needs nothing.
+    // Only a stream that is still open needs anything.
     if (!state) return;
     state.closed ||= close;
     state.stopping = true;
-    this.#engine?.interruptGenerate();
+    if (!state.iterator) {
+      // Never started: a close forgets it; an interrupt ends it at the next pull.
+      if (close && !state.stepping) this.#streams.delete(id);
+      return;
+    }
+    // A running generation stops before its next step (the one in flight, if any, cannot be cut short).
+    if (state.live) this.#engine?.interruptGenerate();
+    // Left between two steps: read it to the end so WebLLM's lock is released.
+    if (close && !state.stepping) void this.#advance(id, state);
   }
 
   async #unload(): Promise<void> {
     const engine = this.#engine;
     this.#engine = undefined;
+    this.#reuse = noPrefixReuse('no model is loaded');
     await engine?.unload();
   }
 

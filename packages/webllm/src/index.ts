@@ -2,10 +2,7 @@ export { webllmEngines } from './webllmEngines.js';
 export { detectWebGPU } from './detectWebGPU.js';
 export { isModelCached, deleteModel } from './modelCache.js';
 export { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } from './modelCatalogue.js';
-export { createDefaultWorker } from './defaultWorker.js';
 export { hostWebLLM } from './hostWebLLM.js';
-export { ProgressMapper } from './progressMapper.js';
-export { resolveAppConfig } from './resolveAppConfig.js';
 export {
   GPUDeviceLostError,
   LoadCancelledError,

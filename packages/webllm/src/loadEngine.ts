@@ -1,4 +1,4 @@
-import type { LoadProgress } from '@inkling/scheduler';
+import { type LoadProgress, type PoolTimers, globalTimers } from '@inkling/scheduler';
 import { LoadCancelledError, WorkerCrashedError } from './errors.js';
 import type { LoadAnswer, LoadSettings } from './protocol.js';
 import type { WorkerLike } from './types.js';
@@ -17,6 +17,8 @@ export interface LoadEngineRequest extends LoadSettings {
   worker: WorkerLike;
   onProgress: (report: LoadProgress) => void;
   signal: AbortSignal | undefined;
+  /** The handshake's and the unload grace's timers. Default: the platform's (`globalTimers`). */
+  timers?: PoolTimers;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface LoadEngineRequest extends LoadSettings {
  *   chatOptions: undefined, checkWebGPU: true, worker, onProgress, signal });
  */
 export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngine> {
-  const { worker, onProgress, signal, ...settings } = request;
+  const { worker, onProgress, signal, timers = globalTimers, ...settings } = request;
   const { model } = settings;
   const client = new WorkerClient(worker);
   let cancel: (() => void) | undefined;
@@ -49,13 +51,13 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   signal?.addEventListener('abort', onAbort, { once: true });
   // A worker whose script never runs ours (a wrong URL, a file the bundler
   // left out, a blocked one) may neither answer nor fail.
-  const handshake = setTimeout(() => client.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
+  const handshake = timers.setTimeout(() => client.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
   let answer: LoadAnswer;
   try {
     if (signal?.aborted) onAbort();
     const load = async () => {
       await client.hello();
-      clearTimeout(handshake);
+      timers.clearTimeout(handshake);
       return (await client.request({ type: 'load', ...settings }, (report) => {
         if (!signal?.aborted) onProgress(report);
       })) as LoadAnswer;
@@ -65,13 +67,13 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
   } catch (reason) {
     // Not awaited: the caller hears at once; the worker is gone soon after.
-    void shutDown(client, worker);
+    void shutDown(client, worker, timers);
     throw reason;
   } finally {
-    clearTimeout(handshake);
+    timers.clearTimeout(handshake);
     signal?.removeEventListener('abort', onAbort);
   }
-  return new WebLLMEngine(client, worker, { embeddings: answer.embeddings });
+  return new WebLLMEngine(client, worker, { embeddings: answer.embeddings, timers });
 }
 
 function silentWorker(): string {

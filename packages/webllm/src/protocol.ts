@@ -7,7 +7,7 @@ import type { CacheBackend, WebLLMAppConfig } from './types.js';
  * The worker answers `hello` with its own; a worker of another version is
  * refused before any model loads.
  */
-export const PROTOCOL = 'inkling-webllm/2';
+export const PROTOCOL = 'inkling-webllm/3';
 
 /** What a load asks the worker for: the model and how WebLLM should load it. */
 export interface LoadSettings {
@@ -19,6 +19,8 @@ export interface LoadSettings {
   chatOptions: Record<string, unknown> | undefined;
   /** Whether the worker checks WebGPU (an adapter, `shader-f16` for an f16 model) before WebLLM loads. */
   checkWebGPU: boolean;
+  /** Whether the worker keeps the KV cache's common prefix between requests (see `PrefixReuse`). Absent: on. */
+  prefixReuse?: boolean;
 }
 
 /**
@@ -33,12 +35,17 @@ export type PageMessage =
   | { type: 'embed'; id: number; request: EmbeddingCreateParams }
   | { type: 'interrupt'; id: number }
   | { type: 'close'; id: number }
-  | { type: 'unload'; id: number };
+  | { type: 'unload'; id: number }
+  | StreamPull;
 
 /** The worker's answer to `load`. */
 export interface LoadAnswer {
   /** An embedding model (WebLLM's `model_type` 1): the engine offers `embeddings`. */
   embeddings: boolean;
+  /** Whether prefix reuse is on in this worker. */
+  prefixReuse?: boolean;
+  /** Why it is off, when it is. */
+  prefixReuseReason?: string;
 }
 
 /** What the engine worker sends back. */
@@ -70,3 +77,17 @@ export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ?
  * if (!isWorkerMessage(event.data)) return;
  */
 export const isWorkerMessage = messageMatcher<WorkerMessage>('type', ['hello', 'progress', 'chunk', 'done', 'error'], 'number');
+
+// ---------------------------------------------------------------------------
+// Pull-based streams (inkling-webllm/3). Kept apart from the codec above.
+// ---------------------------------------------------------------------------
+
+/**
+ * The page asks for the next chunk of stream `id` (a `chat` request's id).
+ * The worker answers with one `chunk`, or `done`/`error` at the end, and runs
+ * no decode step until the next pull: the page's pace is the worker's.
+ */
+export interface StreamPull {
+  type: 'pull';
+  id: number;
+}

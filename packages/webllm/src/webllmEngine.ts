@@ -3,11 +3,14 @@ import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   Engine,
+  PoolTimers,
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler';
 import type { ChunkQueue } from './chunkQueue.js';
 import type { WorkerLike } from './types.js';
 import type { WorkerClient } from './workerClient.js';
+import { webllmRequest } from './webllmRequest.js';
 
 /** How long `unload()` waits for the worker to free the model before terminating it anyway. */
 const UNLOAD_GRACE_MS = 5_000;
@@ -30,14 +33,16 @@ export class WebLLMEngine implements Engine {
   readonly embeddings: Engine['embeddings'];
   readonly #client: WorkerClient;
   readonly #worker: WorkerLike;
+  readonly #timers: PoolTimers;
   /** The stream the page is reading now, if any. */
   #current: { id: number; chunks: ChunkQueue } | undefined;
   #unloading: Promise<void> | undefined;
 
-  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean }) {
+  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; timers?: PoolTimers }) {
     this.#client = client;
     this.#worker = worker;
-    this.chat = { completions: { create: async (request) => this.#stream(request) } };
+    this.#timers = options.timers ?? globalTimers;
+    this.chat = { completions: { create: async (request) => this.#stream(webllmRequest(request)) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
   }
 
@@ -50,7 +55,7 @@ export class WebLLMEngine implements Engine {
 
   /** Frees the weights and terminates the worker (after a grace period if it does not answer). */
   unload(): Promise<void> {
-    this.#unloading ??= shutDown(this.#client, this.#worker);
+    this.#unloading ??= shutDown(this.#client, this.#worker, this.#timers);
     return this.#unloading;
   }
 
@@ -84,18 +89,18 @@ export class WebLLMEngine implements Engine {
  * terminated without waiting long.
  *
  * @example
- * await shutDown(client, worker);
+ * await shutDown(client, worker, globalTimers);
  */
-export async function shutDown(client: WorkerClient, worker: WorkerLike): Promise<void> {
+export async function shutDown(client: WorkerClient, worker: WorkerLike, timers: PoolTimers = globalTimers): Promise<void> {
   if (!client.death) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, UNLOAD_GRACE_MS)));
+    let timer: unknown;
+    const grace = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, UNLOAD_GRACE_MS)));
     try {
       await Promise.race([client.request({ type: 'unload' }), grace]);
     } catch {
       // Dying while unloading is still unloaded.
     } finally {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
     }
   }
   worker.terminate();

@@ -1,4 +1,4 @@
-import { type CreateEngine, type Engine, InvalidOptionError } from '@inkling/scheduler';
+import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from './detectWebGPU.js';
 import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
@@ -41,6 +41,22 @@ export interface WebLLMEnginesOptions {
    * `navigator.gpu`.
    */
   gpu?: GPULike | null;
+  /**
+   * Whether each engine keeps the KV cache's longest common token prefix
+   * between requests and prefills only the rest: a ghost-text keystroke at
+   * the end of a long note reads a few tokens instead of the whole prompt,
+   * and the usage says how many came from the cache (`cachedTokens`). Where
+   * the model or the WebLLM version cannot (a sliding window, a runtime
+   * without `kv_state_popn`, a WebLLM the worker was not written for), the
+   * engine resets per request as WebLLM does, and the load log says why.
+   * Default: `true`.
+   */
+  prefixReuse?: boolean;
+  /**
+   * The timers of the worker handshake's timeout and of the unload's grace
+   * period. Default: the platform's (`globalTimers`).
+   */
+  timers?: PoolTimers;
 }
 
 /**
@@ -85,6 +101,8 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
       engineConfig: options.engineConfig ?? {},
       chatOptions: options.chatOptions,
       checkWebGPU: options.gpu !== null,
+      prefixReuse: options.prefixReuse !== false,
+      ...(options.timers ? { timers: options.timers } : {}),
       worker: makeWorker(index),
       onProgress,
       signal,
@@ -105,6 +123,9 @@ function validate(options: WebLLMEnginesOptions): void {
     throw new InvalidOptionError(
       'webllmEngines() takes no "webllm" module: WebLLM runs only in the engine worker. To pick its version, pass a `worker` whose file calls hostWebLLM(globalThis, { MLCEngine, prebuiltAppConfig }) with that version\'s exports.',
     );
+  }
+  if (options.prefixReuse !== undefined && typeof options.prefixReuse !== 'boolean') {
+    throw new InvalidOptionError(`webllmEngines() "prefixReuse" must be true or false (got ${JSON.stringify(options.prefixReuse)}).`);
   }
   if (options.appConfig !== undefined && !Array.isArray(options.appConfig?.model_list)) {
     throw new InvalidOptionError('webllmEngines() "appConfig" must have a model_list array, like WebLLM\'s AppConfig.');

@@ -78,16 +78,22 @@ export class WorkerClient {
     });
   }
 
-  /** Starts a stream; its chunks arrive in the queue returned. */
+  /**
+   * Opens a stream; its chunks arrive in the queue returned, one per `next()`
+   * (each asks the worker for one: `pull`).
+   */
   stream(message: PageRequest): { id: number; chunks: ChunkQueue } {
-    const chunks = new ChunkQueue();
-    const id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
+    let id: number | undefined;
+    const chunks = new ChunkQueue(() => {
+      if (id !== undefined) this.notify({ type: 'pull', id });
+    });
+    id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
     if (id === undefined) chunks.fail(this.#death as WorkerCrashedError);
     return { id: id ?? 0, chunks };
   }
 
-  /** Sends a message that has no answer (`interrupt`, `close` of stream `id`). */
-  notify(message: { type: 'interrupt' | 'close'; id: number }): void {
+  /** Sends a message that has no answer (`pull`, `interrupt`, `close` of stream `id`). */
+  notify(message: { type: 'pull' | 'interrupt' | 'close'; id: number }): void {
     if (message.type === 'close') this.#pending.delete(message.id);
     // A worker, not a window: there is no target origin (here and below).
     // oxlint-disable-next-line unicorn/require-post-message-target-origin

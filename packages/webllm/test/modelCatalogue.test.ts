@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16, resolveAppConfig } from '../src/index.js';
+import { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } from '../src/index.js';
+import { resolveAppConfig } from '../src/resolveAppConfig.js';
 
 describe('the model catalogue', () => {
   it('picks an f16 build only for an adapter with shader-f16', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProgressMapper } from '../src/index.js';
+import { ProgressMapper } from '../src/progressMapper.js';
 import { FIRST_VISIT_STEPS } from './fakeWebLLM.js';
 
 const report = (text: string, progress: number) => ({ text, progress, timeElapsed: 1 });

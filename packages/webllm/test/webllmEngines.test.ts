@@ -1,4 +1,4 @@
-import { EngineCrashedError, EnginePool, InvalidOptionError, type PoolLoadProgress } from '@inkling/scheduler';
+import { EngineCrashedError, EnginePool, InvalidOptionError, InvalidSchemaError, type PoolLoadProgress } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   GPUDeviceLostError,
@@ -42,7 +42,9 @@ describe('webllmEngines: loading', () => {
     const overall = reports.map((r) => r.progress);
     expect(overall).toEqual(overall.toSorted((a, b) => a - b));
     expect(overall.at(-1)).toBe(1);
-    expect(reports.map((r) => r.phase)).toEqual(['fetch', 'fetch', 'fetch', 'load', 'load', 'shaders', 'shaders', 'ready']);
+    expect(reports.map((r) => r.phase)).toEqual(['fetch', 'fetch', 'fetch', 'load', 'load', 'shaders', 'shaders', 'ready', 'other']);
+    // The load log's last line says whether prefix reuse is on, and why not (the fake has no WebLLM pipeline).
+    expect(reports.at(-1)?.text).toMatch(/^Prefix reuse: off, this WebLLM keeps its pipeline elsewhere/);
     // Each WebLLM phase restarts at 0; the overall fraction does not.
     expect(reports[3]).toMatchObject({ phaseProgress: 0.5, engine: 1, engines: 1 });
     expect(reports[3]?.progress).toBeGreaterThan(reports[2]?.progress ?? 1);
@@ -169,6 +171,24 @@ describe('webllmEngines: a worker that never answers', () => {
     expect((error as Error).message).toMatch(/worker-src/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(60_000);
     expect(worker.postMessage.mock.calls.map(([m]) => (m as { type: string }).type)).toEqual(['hello']);
+    expect(worker.terminate).toHaveBeenCalled();
+  });
+
+  it('runs its handshake timeout and unload grace on the timers it is given, none of the platform', async () => {
+    const due: Array<{ callback: () => void; ms: number; cleared: boolean }> = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => due.push({ callback, ms, cleared: false }) - 1,
+      clearTimeout: (handle: unknown) => {
+        if (typeof handle === 'number' && due[handle]) due[handle].cleared = true;
+      },
+    };
+    const worker = silentWorker();
+    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, { signal: new AbortController().signal });
+    await until(() => due.length === 1);
+    expect(due[0]?.ms).toBe(60_000);
+    expect(vi.getTimerCount()).toBe(0);
+    due[0]?.callback(); // the handshake's time is up
+    await expect(loading).rejects.toBeInstanceOf(WorkerCrashedError);
     expect(worker.terminate).toHaveBeenCalled();
   });
 
@@ -301,5 +321,24 @@ describe('webllmEngines: a page without WebGPU', () => {
     const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: null });
     await expect(new EnginePool({ createEngine }).load()).resolves.toBe(1);
     expect(workers.workers).toHaveLength(1);
+  });
+});
+
+describe('webllmEngines: a schema-constrained job', () => {
+  it("sends WebLLM its own json_object shape (xgrammar enforces it), and refuses a schema outside the portable subset before the worker hears of it", async () => {
+    const workers = fakeWorkers({ reply: '{"a":"x"}', gpu: null });
+    const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: null }), size: 1 });
+    await pool.load();
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } as const;
+    const ok = await pool.submit({ params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema } } } });
+    expect(ok.status).toBe('done');
+    const sent = workers.workers[0]?.kinds('chat')[0] as { request: { response_format: unknown } } | undefined;
+    expect(sent?.request.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(schema) });
+    const bad = await pool.submit({
+      params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', not: {} } as never } } },
+    });
+    expect(bad.error).toBeInstanceOf(InvalidSchemaError);
+    expect(workers.workers[0]?.kinds('chat')).toHaveLength(1);
+    await pool.unload();
   });
 });

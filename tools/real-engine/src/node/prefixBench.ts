@@ -1,15 +1,17 @@
 /**
  * Prefix reuse in WebLLM, measured: the default ghost-text prompt replayed
- * over a typing session on one real WebLLM 0.2.79 engine, with the
- * measurement patch (prefixReusePatch.ts: keep the longest common token
- * prefix of the KV cache, pop the rest, prefill the tail) switched off and on,
- * alternating run by run, in the same process. Per pause it reads the tokens
- * the pipeline prefilled and the time to the first streamed chunk; the
- * greedy outputs of the two variants are compared pause by pause.
+ * over a typing session on one real WebLLM 0.2.79 engine, with the kit's
+ * prefix reuse (`@inkling/webllm`'s prefixReuse.ts, the code the engine
+ * worker runs: keep the longest common token prefix of the KV cache, pop the
+ * rest, prefill the tail) switched off and on, alternating run by run, in the
+ * same process. Per pause it reads the tokens the pipeline prefilled and the
+ * time to the first streamed chunk; the greedy outputs of the two variants
+ * are compared pause by pause, and the first token's log-probabilities too.
  *
- * A benchmark, not a test, and the only place the patch exists. Bundle with
- * `pnpm --filter @inkling/real-engine build:prefix-bench` and run on a GPU
- * machine (device/h200.sh with BENCH_ENTRY=prefixBench.mjs). Environment:
+ * A benchmark, not a test. Bundle with `pnpm --filter @inkling/real-engine
+ * build:bench` (prefixBench.mjs comes with it) and run on a GPU machine
+ * (device/h200.sh with BENCH_ENTRY=prefixBench.mjs), or on a CPU through
+ * `verify:prefix-reuse` (short, the check alone). Environment:
  *   BENCH_DAWN, BENCH_LIBS, BENCH_MODELS  as for bench.ts
  *   PREFIX_NOTES       note sizes in characters (default 2000,8000)
  *   PREFIX_PAUSES      pauses per session (default 25)
@@ -17,8 +19,12 @@
  *   PREFIX_MAX_TOKENS  tokens per ghost request (default 8)
  *   PREFIX_EDIT_EVERY  every n-th pause is an edit mid-note, 0 for none (default 8)
  *   PREFIX_CHECK_PAUSES pauses of the log-probability check (prefixCheck.ts), 0 for none (default 12)
+ *   PREFIX_CHECK_NOTE   the check's note size in characters (default 4000)
+ *   PREFIX_CHECK_ONLY=1 the check alone (no warm-up, no replays): exits 1 unless every pause's
+ *                       top-5 tokens agree and their log-probabilities differ by at most 1e-5
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
+import { installPrefixReuse } from '../../../../packages/webllm/src/prefixReuse.js';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { serve } from '../serve.js';
 import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
@@ -34,6 +40,8 @@ const REPS = Number(env.PREFIX_REPS ?? (smoke ? 1 : 5));
 const MAX_TOKENS = Number(env.PREFIX_MAX_TOKENS ?? (smoke ? 2 : 8));
 const EDIT_EVERY = Number(env.PREFIX_EDIT_EVERY ?? 8);
 const CHECK_PAUSES = Number(env.PREFIX_CHECK_PAUSES ?? (smoke ? 3 : 12));
+const CHECK_NOTE = Number(env.PREFIX_CHECK_NOTE ?? 4000);
+const CHECK_ONLY = env.PREFIX_CHECK_ONLY === '1';
 
 say('generating the synthetic model (random weights) if missing');
 await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
@@ -46,23 +54,52 @@ const engine = new webllm.MLCEngine({ appConfig: appConfig as never });
 let start = performance.now();
 await engine.reload(CHAT_MODEL);
 say(`loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
-const pipeline = (engine as unknown as { loadedModelIdToPipeline: Map<string, PatchedPipeline> }).loadedModelIdToPipeline.get(CHAT_MODEL);
-if (typeof pipeline?.resetChatForNewPrompt !== 'function') throw new Error('This bundle of WebLLM lacks the prefix-reuse measurement patch: build it with build:prefix-bench.');
+const reuse = installPrefixReuse(engine, CHAT_MODEL);
+say(reuse.active ? 'prefix reuse: on' : `prefix reuse: off, ${reuse.reason}`);
+if (!reuse.active) throw new Error(`prefix reuse cannot be installed here: ${reuse.reason}`);
+// As the engine worker does: each request arms the reuse before WebLLM prefills it.
+const completions = engine.chat.completions as unknown as { create: (request: unknown) => Promise<unknown> };
+const create = completions.create.bind(completions);
+completions.create = (request) => {
+  reuse.arm();
+  return create(request);
+};
+const pipeline: PatchedPipeline = {
+  set prefixReuse(on: boolean) {
+    reuse.enabled = on;
+  },
+  get lastPrefilledTokens() {
+    return reuse.last?.prefilledTokens;
+  },
+  get lastReusedTokens() {
+    return reuse.last?.cachedTokens;
+  },
+};
 
 // Warm both paths (shaders, allocations) on a throwaway session.
 const warmSession = typingSession(makeNote(1500, 99), 3, { seed: 99, editEvery: 0 });
-for (const on of [false, true]) {
+for (const on of CHECK_ONLY ? [] : [false, true]) {
   pipeline.prefixReuse = on;
   await engine.resetChat();
   await replayOnEngine(engine as MLCEngine, pipeline, warmSession, MAX_TOKENS);
 }
 
-// Typing and an edit every 4th pause, so the check covers short and long pops.
-const check = CHECK_PAUSES > 0 ? await checkLogprobs(engine as MLCEngine, pipeline, typingSession(makeNote(4000, 7), CHECK_PAUSES, { seed: 7, editEvery: 4 })) : undefined;
+// Typing and an edit every 4th pause (every 2nd in a check of fewer), so the check covers short and long pops.
+const checkEdits = CHECK_PAUSES >= 8 ? 4 : 2;
+const check = CHECK_PAUSES > 0 ? await checkLogprobs(engine as MLCEngine, pipeline, typingSession(makeNote(CHECK_NOTE, 7), CHECK_PAUSES, { seed: 7, editEvery: checkEdits })) : undefined;
 const fmtDiffs = (xs: number[]) => xs.map((x) => x.toExponential(1)).join(',');
 if (check) {
-  say(`log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without the patch ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`);
+  say(`log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without prefix reuse ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`);
   say(`sample top log-probabilities: ${JSON.stringify(check.sample)}`);
+}
+
+if (CHECK_ONLY) {
+  await engine.unload();
+  server.close();
+  const ok = check !== undefined && check.sameTopTokens === check.pauses && check.maxPatchDiff <= 1e-5;
+  console.log(`prefix reuse check: ${ok ? 'PASS' : 'FAIL'} (${check?.sameTopTokens} of ${check?.pauses} pauses with the same top-5 tokens; max difference ${check?.maxPatchDiff.toExponential(2)}, limit 1e-5)`);
+  console.log(`RESULT ${JSON.stringify({ check })}`);
+  process.exit(ok ? 0 : 1);
 }
 
 const runs: VariantRun[] = [];
@@ -87,5 +124,5 @@ server.close();
 const rows = summarizePrefix(runs);
 const agreement = sameOutputs(runs);
 console.log(`\n${reportPrefix(rows)}\n`);
-console.log(`greedy outputs identical with and without the patch: ${agreement.same} of ${agreement.of} pauses`);
+console.log(`greedy outputs identical with and without prefix reuse: ${agreement.same} of ${agreement.of} pauses`);
 console.log(`RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`);

@@ -1,20 +1,19 @@
 /**
  * The prefix-reuse benchmark's replay and summary: one ghost-text request per
- * pause of a typing session, straight on a WebLLM engine whose bundle carries
- * the measurement patch (prefixReusePatch.ts), with the patch's switch on or
- * off, reading what the pipeline prefilled and when the first token came.
+ * pause of a typing session, straight on a WebLLM engine carrying the kit's
+ * prefix reuse (packages/webllm/src/prefixReuse.ts), switched on or off,
+ * reading what the pipeline prefilled and when the first token came.
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { defaultGhostParams } from '../../../../packages/react/src/ghost/core/ghostPrompt.js';
 import { fmt, median, table } from '../../../../bench/shared/stats.js';
 import type { Pause } from '../../../../bench/ghost-prefix/typingSession.js';
 
-/** The pipeline fields the measurement patch adds. */
+/** The switch and readings of the kit's prefix reuse on the engine (see prefixBench.ts). */
 export interface PatchedPipeline {
   prefixReuse?: boolean;
-  lastPrefilledTokens?: number;
-  lastReusedTokens?: number;
-  resetChatForNewPrompt?: () => void;
+  readonly lastPrefilledTokens?: number | undefined;
+  readonly lastReusedTokens?: number | undefined;
 }
 
 export interface PausePoint {
