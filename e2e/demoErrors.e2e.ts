@@ -71,7 +71,9 @@ const FAILURES: Failure[] = [
       await page.evaluate((baseURL) => {
         // oxlint-disable-next-line unicorn/consistent-function-scoping -- it runs in the page, where nothing outside exists.
         const set = (label: string, value: string) => {
-          const field = [...document.querySelectorAll('label')].find((l) => l.textContent === label)?.control as HTMLInputElement | HTMLSelectElement;
+          const field = [...document.querySelectorAll('label')].find((l) => l.textContent === label)?.control as
+            | HTMLInputElement
+            | HTMLSelectElement;
           const proto = field instanceof HTMLSelectElement ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
           Object.getOwnPropertyDescriptor(proto, 'value')?.set?.call(field, value);
           field.dispatchEvent(new Event(field instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
@@ -97,50 +99,59 @@ const FAILURES: Failure[] = [
 const DELAYS = [200, 1000, 3000];
 
 describe.each(FAILURES)('$name', (failure) => {
-  it.each(DELAYS)('held back %i ms: one message in one place, the header as tall as before, layout shift under 0.02', async (ms) => {
-    for (const width of [390, 1280]) {
-      const context = await failure.browser().newContext({ viewport: { width, height: width < 600 ? 844 : 800 } });
-      await context.addInitScript((saved) => localStorage.setItem('inkling-demo:engine', saved), JSON.stringify(failure.saved));
-      await watchLayoutShift(context);
-      await failure.fail(context, ms);
-      const page = await context.newPage();
-      const started = Date.now();
-      await page.goto(`${inject('demoUrl')}/`);
-      await page.locator('.app').waitFor();
-      const before = await page.locator('.app-header').boundingBox();
-      await failure.act?.(page);
-      const message = page.locator(failure.message);
-      await message.waitFor({ timeout: 30_000 });
-      // The failure really came late (the held-back answer is what failed).
-      expect(Date.now() - started).toBeGreaterThanOrEqual(ms);
-      await page.waitForTimeout(300);
-      const after = await page.locator('.app-header').boundingBox();
-      expect({ width, header: after?.height }).toEqual({ width, header: before?.height });
-      // One message: one alert on the page, and its words nowhere else.
-      const alerts = await page.locator('[role="alert"]').evaluateAll((nodes) => nodes.filter((n) => (n as HTMLElement).innerText.trim()).length);
-      expect({ width, alerts }).toEqual({ width, alerts: 1 });
-      const words = (await message.locator('p').first().innerText()).trim();
-      const body = await page.locator('body').innerText();
-      expect({ width, times: body.split(words).length - 1 }).toEqual({ width, times: 1 });
-      // In a person's words: no package names, method calls or option names.
-      expect(words).not.toMatch(/@inkling|@mlc-ai|\w+\(|baseURL|Error\b/);
-      // The developer's detail is one click away, not on the page.
-      expect(await message.locator('details').count()).toBe(1);
-      expect(await message.locator('details').getAttribute('open')).toBeNull();
-      const { total, shifts } = await layoutShift(page);
-      noteLayoutShift(`${failure.name}, ${ms} ms late, ${width} px`, total);
-      expect({ width, total: Math.min(total, 0.02), shifts }).toEqual({ width, total, shifts });
-      const slug = failure.name.replace(/\W+/g, '-').replace(/^-|-$/g, '');
-      if (ms === 1000) await screenshot(page, `error-${slug}-${width}`);
-      // Inside the room kept for it: it covers nothing below (a phone's notice, the inspector's title).
-      const [box, room] = [await message.boundingBox(), await page.locator(failure.room).boundingBox()];
-      expect({ width, over: Math.max(0, Math.round((box?.y ?? 0) + (box?.height ?? 0) - ((room?.y ?? 0) + (room?.height ?? 0)))) }).toEqual({ width, over: 0 });
-      await message.locator('summary').click();
-      if (ms === 1000) await screenshot(page, `error-${slug}-details-${width}`);
-      // Opening the detail moves nothing and stays inside the page.
-      expect((await page.locator('.app-header').boundingBox())?.height).toBe(before?.height);
-      expect(await sideways(page)).toMatchObject({ overflowing: [] });
-      await context.close();
-    }
-  }, 90_000);
+  it.each(DELAYS)(
+    'held back %i ms: one message in one place, the header as tall as before, layout shift under 0.02',
+    async (ms) => {
+      for (const width of [390, 1280]) {
+        const context = await failure.browser().newContext({ viewport: { width, height: width < 600 ? 844 : 800 } });
+        await context.addInitScript((saved) => localStorage.setItem('inkling-demo:engine', saved), JSON.stringify(failure.saved));
+        await watchLayoutShift(context);
+        await failure.fail(context, ms);
+        const page = await context.newPage();
+        const started = Date.now();
+        await page.goto(`${inject('demoUrl')}/`);
+        await page.locator('.app').waitFor();
+        const before = await page.locator('.app-header').boundingBox();
+        await failure.act?.(page);
+        const message = page.locator(failure.message);
+        await message.waitFor({ timeout: 30_000 });
+        // The failure really came late (the held-back answer is what failed).
+        expect(Date.now() - started).toBeGreaterThanOrEqual(ms);
+        await page.waitForTimeout(300);
+        const after = await page.locator('.app-header').boundingBox();
+        expect({ width, header: after?.height }).toEqual({ width, header: before?.height });
+        // One message: one alert on the page, and its words nowhere else.
+        const alerts = await page
+          .locator('[role="alert"]')
+          .evaluateAll((nodes) => nodes.filter((n) => (n as HTMLElement).innerText.trim()).length);
+        expect({ width, alerts }).toEqual({ width, alerts: 1 });
+        const words = (await message.locator('p').first().innerText()).trim();
+        const body = await page.locator('body').innerText();
+        expect({ width, times: body.split(words).length - 1 }).toEqual({ width, times: 1 });
+        // In a person's words: no package names, method calls or option names.
+        expect(words).not.toMatch(/@inkling|@mlc-ai|\w+\(|baseURL|Error\b/);
+        // The developer's detail is one click away, not on the page.
+        expect(await message.locator('details').count()).toBe(1);
+        expect(await message.locator('details').getAttribute('open')).toBeNull();
+        const { total, shifts } = await layoutShift(page);
+        noteLayoutShift(`${failure.name}, ${ms} ms late, ${width} px`, total);
+        expect({ width, total: Math.min(total, 0.02), shifts }).toEqual({ width, total, shifts });
+        const slug = failure.name.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+        if (ms === 1000) await screenshot(page, `error-${slug}-${width}`);
+        // Inside the room kept for it: it covers nothing below (a phone's notice, the inspector's title).
+        const [box, room] = [await message.boundingBox(), await page.locator(failure.room).boundingBox()];
+        expect({
+          width,
+          over: Math.max(0, Math.round((box?.y ?? 0) + (box?.height ?? 0) - ((room?.y ?? 0) + (room?.height ?? 0)))),
+        }).toEqual({ width, over: 0 });
+        await message.locator('summary').click();
+        if (ms === 1000) await screenshot(page, `error-${slug}-details-${width}`);
+        // Opening the detail moves nothing and stays inside the page.
+        expect((await page.locator('.app-header').boundingBox())?.height).toBe(before?.height);
+        expect(await sideways(page)).toMatchObject({ overflowing: [] });
+        await context.close();
+      }
+    },
+    90_000,
+  );
 });

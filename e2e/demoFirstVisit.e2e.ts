@@ -1,7 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium } from './support/chromium.js';
-import { layoutShift, noteLayoutShift, recordConsoleErrors, recordRequests, resetLayoutShift, watchLayoutShift } from './support/pageChecks.js';
+import {
+  layoutShift,
+  noteLayoutShift,
+  recordConsoleErrors,
+  recordRequests,
+  resetLayoutShift,
+  watchLayoutShift,
+} from './support/pageChecks.js';
 
 /** A request for WebLLM's runtime (its chunk or worker), a model library, weights or a model config. */
 const MODEL_OR_LIBRARY = /web-llm|engineWorker|\/assets\/lib-|huggingface|mlc-ai|\.wasm|mlc-chat-config|ndarray-cache|\.bin(\?|$)/i;

@@ -41,7 +41,9 @@ describe('a translation server that cannot be reached', () => {
     await expect(status.textContent()).resolves.toContain(`Could not reach the server at ${NOWHERE}`);
     expect(await status.getAttribute('role')).toBe('alert');
     const inspector = page.getByRole('region', { name: `Server pool (${NOWHERE})` });
-    await expect(inspector.locator('.inkling-inspector-note[data-kind="error"]').textContent()).resolves.toContain('Could not reach the server at');
+    await expect(inspector.locator('.inkling-inspector-note[data-kind="error"]').textContent()).resolves.toContain(
+      'Could not reach the server at',
+    );
     await screenshot(page, 'demo-server-unreachable');
     // Use again connects again (new requests), and fails again with the same words.
     const before = tries.length;

@@ -60,7 +60,9 @@ describe('the inspector', () => {
     // Everything fits: nothing hidden to the right of the panel.
     const fits = await panel.evaluate((element) => element.scrollWidth <= element.clientWidth);
     expect(fits).toBe(true);
-    const rights = await page.locator('.app-inspector .inkling-jobs th').evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
+    const rights = await page
+      .locator('.app-inspector .inkling-jobs th')
+      .evaluateAll((cells) => cells.map((cell) => cell.getBoundingClientRect().right));
     expect(rights).toHaveLength(9);
     // The task column keeps room for a name, however many columns there are.
     const task = await page.locator('.app-inspector .inkling-jobs th', { hasText: 'Task' }).boundingBox();

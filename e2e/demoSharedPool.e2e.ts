@@ -34,7 +34,8 @@ describe('the demo with ?pool=shared', () => {
     await b.keyboard.type(' Next we', { delay: 60 });
     await b.locator('.inkling-ghost-textarea[data-has-suggestion="true"][data-state="done"]').waitFor({ timeout: 15_000 });
     // B's ghost text ran on the shared pool: A sees it, owned by B's tab (the second to connect).
-    const ownersSeenByA = () => a.locator('.inkling-task[data-owner]').evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.owner));
+    const ownersSeenByA = () =>
+      a.locator('.inkling-task[data-owner]').evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.owner));
     await expect.poll(ownersSeenByA, { timeout: 10_000 }).toContain('tab-2');
     const bOwnRow = b.locator('.inkling-task[data-owner="tab-2"]').first();
     await expect(bOwnRow.textContent()).resolves.toMatch(/^notes-editor/);

@@ -70,7 +70,9 @@ describe('the built Storybook', () => {
     );
     expect(spills).toEqual([]);
     // Every job column keeps room; the panel scrolls instead.
-    const narrow = await page.locator('.inkling-jobs th').evaluateAll((cells) => cells.filter((cell) => cell.getBoundingClientRect().width < 30).map((cell) => cell.textContent));
+    const narrow = await page
+      .locator('.inkling-jobs th')
+      .evaluateAll((cells) => cells.filter((cell) => cell.getBoundingClientRect().width < 30).map((cell) => cell.textContent));
     expect(narrow).toEqual([]);
     await page.close();
   });
@@ -80,12 +82,28 @@ describe('the built Storybook', () => {
     await page.locator('.docblock-argstable').nth(1).waitFor({ timeout: 20_000 });
     await screenshot(page, 'docs-hooks-useghosttext');
     const options = await tableRows(page, 0);
-    expect(options.map((row) => row.name)).toEqual(['session', 'text', 'caret', 'enabled', 'debounceMs', 'maxTokens', 'buildParams', 'locale', 'throwOnError']);
+    expect(options.map((row) => row.name)).toEqual([
+      'session',
+      'text',
+      'caret',
+      'enabled',
+      'debounceMs',
+      'maxTokens',
+      'buildParams',
+      'locale',
+      'throwOnError',
+    ]);
     // Type and description from the TSDoc; the "Default `120`." sentence moves to the Default column.
-    expect(options.find((row) => row.name === 'debounceMs')).toEqual({ name: 'debounceMs', description: expect.stringMatching(/^Quiet time after a change[^]*\nnumber$/), default: '120' });
+    expect(options.find((row) => row.name === 'debounceMs')).toEqual({
+      name: 'debounceMs',
+      description: expect.stringMatching(/^Quiet time after a change[^]*\nnumber$/),
+      default: '120',
+    });
     expect(options.find((row) => row.name === 'session')?.description).toMatch(/supersedes the previous one[^]*\nstring$/);
     const result = await tableRows(page, 1);
-    expect(result.map((row) => row.name)).toEqual(expect.arrayContaining(['suggestion', 'status', 'error', 'accept', 'acceptWord', 'dismiss', 'setComposing']));
+    expect(result.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['suggestion', 'status', 'error', 'accept', 'acceptWord', 'dismiss', 'setComposing']),
+    );
     expect(result.find((row) => row.name === 'setComposing')?.description).toMatch(/\(composing: boolean\) => void$/);
     // The required mark is for options a caller must pass; a returned value's members carry none.
     expect(await page.locator('.docblock-argstable').nth(0).locator('[title="Required"]').count()).toBe(2);
@@ -98,20 +116,48 @@ describe('the built Storybook', () => {
     await page.locator('.docblock-argstable').nth(1).waitFor({ timeout: 20_000 });
     await screenshot(page, 'docs-hooks-useghosttextarea');
     const options = await tableRows(page, 0);
-    expect(options.map((row) => row.name)).toEqual(['debounceMs', 'maxTokens', 'buildParams', 'locale', 'value', 'defaultValue', 'onChange', 'session', 'suggest', 'onAccept', 'messages', 'announceDelayMs', 'rootClassName']);
-    expect(options.find((row) => row.name === 'announceDelayMs')).toEqual({ name: 'announceDelayMs', description: expect.stringMatching(/^How long a suggestion stays visible[^]*\nnumber$/), default: '700' });
+    expect(options.map((row) => row.name)).toEqual([
+      'debounceMs',
+      'maxTokens',
+      'buildParams',
+      'locale',
+      'value',
+      'defaultValue',
+      'onChange',
+      'session',
+      'suggest',
+      'onAccept',
+      'messages',
+      'announceDelayMs',
+      'rootClassName',
+    ]);
+    expect(options.find((row) => row.name === 'announceDelayMs')).toEqual({
+      name: 'announceDelayMs',
+      description: expect.stringMatching(/^How long a suggestion stays visible[^]*\nnumber$/),
+      default: '700',
+    });
     expect(options.find((row) => row.name === 'onAccept')?.description).toMatch(/\(inserted: string, how: 'all' \| 'word'\) => void$/);
-    await expect.poll(() => page.locator('.sbdocs-content').first().innerText()).toContain('Also every member of TextareaHTMLAttributes<HTMLTextAreaElement>.');
+    await expect
+      .poll(() => page.locator('.sbdocs-content').first().innerText())
+      .toContain('Also every member of TextareaHTMLAttributes<HTMLTextAreaElement>.');
     const result = await tableRows(page, 1);
-    expect(result.map((row) => row.name)).toEqual(expect.arrayContaining(['rootProps', 'textareaProps', 'overlayProps', 'ghostProps', 'suggestion', 'accept', 'acceptWord']));
+    expect(result.map((row) => row.name)).toEqual(
+      expect.arrayContaining(['rootProps', 'textareaProps', 'overlayProps', 'ghostProps', 'suggestion', 'accept', 'acceptWord']),
+    );
     await page.close();
   });
 
   it.each([
-    ['hooks-useghosttext--docs', "const ghost = useGhostText({ session: 'notes-editor', text, caret });\nconst onKeyDown = (e: KeyboardEvent) => {\n  if (e.key === 'Tab' && ghost.suggestion) {"],
-    ['components-ghosttextarea--docs', '<GhostTextarea aria-label="Note" value={text} onChange={(e) => setText(e.target.value)} rows={6} />'],
+    [
+      'hooks-useghosttext--docs',
+      "const ghost = useGhostText({ session: 'notes-editor', text, caret });\nconst onKeyDown = (e: KeyboardEvent) => {\n  if (e.key === 'Tab' && ghost.suggestion) {",
+    ],
+    [
+      'components-ghosttextarea--docs',
+      '<GhostTextarea aria-label="Note" value={text} onChange={(e) => setText(e.target.value)} rows={6} />',
+    ],
     ['components-modelloadprogress--docs', '<PoolProvider pool={pool}>\n  <ModelLoadProgress />\n</PoolProvider>'],
-  ])("%s shows its TSDoc @example as code, JSX and indentation intact", async (id, code) => {
+  ])('%s shows its TSDoc @example as code, JSX and indentation intact', async (id, code) => {
     const page = await openDocs(id);
     const description = page.locator('.sbdocs-content').first();
     await expect.poll(() => description.locator('pre').first().innerText(), { timeout: 20_000 }).toContain(code);

@@ -36,7 +36,12 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [...chromiumFlags(), '--disable-renderer-backgrounding', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows'],
+    args: [
+      ...chromiumFlags(),
+      '--disable-renderer-backgrounding',
+      '--disable-background-timer-throttling',
+      '--disable-backgrounding-occluded-windows',
+    ],
   });
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
 });
@@ -59,22 +64,29 @@ async function serious(page: Page): Promise<string[]> {
 /** Loads `check`'s entry and lets its first renders (and the tables' labelling) settle; axe in it for a Docs page. */
 async function load(page: Page, { id, mode }: Check): Promise<void> {
   await page.goto(`${inject('storybookUrl')}/iframe.html?id=${id}&viewMode=${mode}`);
-  await page.locator(mode === 'docs' ? '.sbdocs-content' : '#storybook-root > *').first().waitFor();
+  await page
+    .locator(mode === 'docs' ? '.sbdocs-content' : '#storybook-root > *')
+    .first()
+    .waitFor();
   if (mode === 'docs') await page.addScriptTag({ path: AXE });
   await page.waitForTimeout(400);
   // On a busy machine a Docs page's stories may still be laying out: wait (3 s at most) until no story's
   // box changes size over 250 ms, so axe judges the page a person sees, not a frame of its first layout.
   if (mode === 'docs') {
-    await page.waitForFunction(
-      () => {
-        const state = window as unknown as { lastLayout?: string; stableSince?: number };
-        const layout = [...document.querySelectorAll('.docs-story')].map((s) => `${s.scrollWidth}x${s.scrollHeight}/${s.clientWidth}x${s.clientHeight}`).join();
-        if (layout !== state.lastLayout) [state.lastLayout, state.stableSince] = [layout, performance.now()];
-        return performance.now() - (state.stableSince ?? 0) >= 250;
-      },
-      undefined,
-      { polling: 50, timeout: 3000 },
-    ).catch(() => {});
+    await page
+      .waitForFunction(
+        () => {
+          const state = window as unknown as { lastLayout?: string; stableSince?: number };
+          const layout = [...document.querySelectorAll('.docs-story')]
+            .map((s) => `${s.scrollWidth}x${s.scrollHeight}/${s.clientWidth}x${s.clientHeight}`)
+            .join();
+          if (layout !== state.lastLayout) [state.lastLayout, state.stableSince] = [layout, performance.now()];
+          return performance.now() - (state.stableSince ?? 0) >= 250;
+        },
+        undefined,
+        { polling: 50, timeout: 3000 },
+      )
+      .catch(() => {});
   }
 }
 

@@ -10,9 +10,13 @@ if (!existsSync(CHROMIUM)) {
   const sudo = root ? '' : 'sudo ';
   console.log(`Chromium is not at ${CHROMIUM}; installing Debian's package (${sudo}apt-get install -y chromium)...`);
   try {
-    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`, { stdio: 'inherit' });
+    execSync(`${sudo}apt-get update -qq && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`, {
+      stdio: 'inherit',
+    });
   } catch {
-    console.error(`Could not install Chromium. Install it yourself (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary, then run the tests again.`);
+    console.error(
+      `Could not install Chromium. Install it yourself (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary, then run the tests again.`,
+    );
     process.exit(1);
   }
 }

@@ -21,7 +21,18 @@ console.log(
 );
 console.log(
   table(
-    ['scene', 'first token p50 ms (median)', 'p95 ms (median)', 'p50 vs idle min/med/max', 'p95 vs idle min/med/max', 'answered', 'chat turns', 'chat cut', 'chat tok/s', 'engines'],
+    [
+      'scene',
+      'first token p50 ms (median)',
+      'p95 ms (median)',
+      'p50 vs idle min/med/max',
+      'p95 vs idle min/med/max',
+      'answered',
+      'chat turns',
+      'chat cut',
+      'chat tok/s',
+      'engines',
+    ],
     rows.map(({ scene, runs }) => [
       LABELS[scene],
       fmt(median(runs.map((r) => r.p50Ms)), 0),

@@ -102,7 +102,11 @@ export function directModel(engine: Engine): LanguageModelV4 {
           }
           out.enqueue({ type: 'text-end', id: 't' });
           const none = { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined };
-          out.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: none, outputTokens: { total: undefined, text: undefined, reasoning: undefined } } });
+          out.enqueue({
+            type: 'finish',
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: { inputTokens: none, outputTokens: { total: undefined, text: undefined, reasoning: undefined } },
+          });
           out.close();
         },
       });
@@ -124,7 +128,11 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
       model = directModel(engine);
       ghost = (n, onFirstToken) => {
         void (async () => {
-          const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content: `ghost ${n}` }], max_tokens: GHOST_TOKENS, stream: true });
+          const stream = await engine.chat.completions.create({
+            messages: [{ role: 'user', content: `ghost ${n}` }],
+            max_tokens: GHOST_TOKENS,
+            stream: true,
+          });
           let first = true;
           for await (const chunk of stream) {
             if (first && chunk.choices[0]?.delta.content) {
@@ -170,7 +178,7 @@ export async function runAiSdkScene(scene: AiSdkScene, seed = 7): Promise<AiSdkS
           : scene === 'inkling-defaults-2'
             ? { inkling: { session, task: 'chats' } } // both chats one task: they share one engine, ghost text has the other
             : { inkling: { session } };
-      for (let turn = 0; running(); ) {
+      for (let turn = 0; running();) {
         const result = streamText({ model, prompt: `chat ${c} turn ${turn}`, ...(scene === 'baseline' ? {} : { providerOptions }) });
         for await (const part of result.fullStream) if (part.type === 'text-delta') chatTokens += 1;
         if ((await result.finishReason) === 'interrupted') chatInterrupted += 1;

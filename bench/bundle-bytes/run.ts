@@ -45,7 +45,9 @@ for (const name of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
 }
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 for (const [name, side] of Object.entries(sides)) {
-  console.log(`${name.padEnd(7)} ${kb(side.raw).padStart(10)} raw ${kb(side.gzip).padStart(9)} gzip ${kb(side.brotli).padStart(9)} brotli  (${side.files.join(', ')})`);
+  console.log(
+    `${name.padEnd(7)} ${kb(side.raw).padStart(10)} raw ${kb(side.gzip).padStart(9)} gzip ${kb(side.brotli).padStart(9)} brotli  (${side.files.join(', ')})`,
+  );
 }
 const total = sides.page.brotli + sides.worker.brotli;
 console.log(`total   ${kb(total)} brotli before the first suggestion`);

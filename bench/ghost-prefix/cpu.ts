@@ -31,8 +31,13 @@ const runs = await runPageBench<VariantRun[]>(join(here, 'cpu'), 'inklingGhostPr
   writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
 });
 const rows = summarize(runs);
-console.log(`\nGhost text at document scale, wllama on one CPU thread (${config.pauses} pauses a run, ${config.reps} runs of each prompt, alternating)\n`);
+console.log(
+  `\nGhost text at document scale, wllama on one CPU thread (${config.pauses} pauses a run, ${config.reps} runs of each prompt, alternating)\n`,
+);
 console.log(report(rows));
 const results = join(here, '..', 'results');
 mkdirSync(results, { recursive: true });
-writeFileSync(join(results, 'ghost-prefix-cpu.json'), `${JSON.stringify({ date: new Date().toISOString(), config, rows, runs }, null, 2)}\n`);
+writeFileSync(
+  join(results, 'ghost-prefix-cpu.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), config, rows, runs }, null, 2)}\n`,
+);

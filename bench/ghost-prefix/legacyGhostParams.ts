@@ -13,7 +13,15 @@ const SYSTEM_PROMPT = [
   'If the cursor is inside a word, start with the rest of that word; if the next word needs a space before it, start with a space.',
 ].join(' ');
 
-export function legacyGhostParams({ before, after, maxTokens }: { before: string; after: string; maxTokens: number }): ChatCompletionRequest {
+export function legacyGhostParams({
+  before,
+  after,
+  maxTokens,
+}: {
+  before: string;
+  after: string;
+  maxTokens: number;
+}): ChatCompletionRequest {
   const head = before.slice(-1500);
   const tail = after.slice(0, 400);
   const user = tail.trim()

@@ -50,7 +50,16 @@ export function report(rows: ReturnType<typeof summarize>): string {
     }
   }
   return table(
-    ['note', 'prompt', 'prompt tokens p50', 'prefilled p50', 'prefilled mean', 'prefill vs legacy', 'first token ms p50 (run medians min–max)', 'vs legacy'],
+    [
+      'note',
+      'prompt',
+      'prompt tokens p50',
+      'prefilled p50',
+      'prefilled mean',
+      'prefill vs legacy',
+      'first token ms p50 (run medians min–max)',
+      'vs legacy',
+    ],
     lines,
   );
 }

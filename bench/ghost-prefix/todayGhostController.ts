@@ -5,12 +5,33 @@
  * imports are re-pointed and `accept`/`acceptWord` dropped (the bench
  * inserts the snapshot's suggestion itself).
  */
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import {
+  type ChatCompletionRequest,
+  type Pool,
+  InklingError,
+  type JobResult,
+  type PoolTimers,
+  checkDuration,
+  globalTimers,
+} from '@inkling/scheduler';
 import type { FrameScheduler } from '../../packages/react/src/core/frameScheduler.js';
 import { Store, type Urgency } from '../../packages/react/src/core/store.js';
 import { StreamedJob } from '../../packages/react/src/core/streamedJob.js';
-import { type GhostContext, type GhostParamsInput, defaultGhostParams, stripRepetition } from '../../packages/react/src/ghost/core/ghostPrompt.js';
-import { type GhostTextState, type GhostTextStatus, contextOf, ghostState, projectGhostText, sameContext, typedSince } from '../../packages/react/src/ghost/core/projectGhostText.js';
+import {
+  type GhostContext,
+  type GhostParamsInput,
+  defaultGhostParams,
+  stripRepetition,
+} from '../../packages/react/src/ghost/core/ghostPrompt.js';
+import {
+  type GhostTextState,
+  type GhostTextStatus,
+  contextOf,
+  ghostState,
+  projectGhostText,
+  sameContext,
+  typedSince,
+} from '../../packages/react/src/ghost/core/projectGhostText.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
 export interface TodayGhostOptions {
@@ -198,13 +219,17 @@ export class TodayGhostController extends Store<GhostTextState> {
       return;
     }
     this.#request = request;
-    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params }, {
-      onText: (text) => {
-        request.raw = text;
-        this.#follow(request, 'frame');
+    void this.#job.start(
+      this.#pool,
+      { session: this.#options.session, priority: 'interactive', params },
+      {
+        onText: (text) => {
+          request.raw = text;
+          this.#follow(request, 'frame');
+        },
+        onEnd: (result) => this.#finished(request, result),
       },
-      onEnd: (result) => this.#finished(request, result),
-    });
+    );
   }
 
   /** The request's job ended while it was the current one. */
@@ -240,7 +265,11 @@ export class TodayGhostController extends Store<GhostTextState> {
   /** Commits `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
   #set(next: GhostTextState, urgency: Urgency = 'now'): void {
     const state = this.state;
-    const same = next.suggestion === state.suggestion && next.status === state.status && next.error === state.error && sameContext(state.context, next.context);
+    const same =
+      next.suggestion === state.suggestion &&
+      next.status === state.status &&
+      next.error === state.error &&
+      sameContext(state.context, next.context);
     this.commit(same ? state : next, urgency);
   }
 }

@@ -39,7 +39,9 @@ const runs = await runPageBench<VariantRun[]>(join(here, 'writer'), 'inklingGhos
   mkdirSync(join(outDir, 'models'), { recursive: true });
   writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
 });
-console.log(`\nA writer with ghost text, wllama on one CPU thread (${config.steps} steps a run, ${config.reps} runs of each controller, alternating; note ${config.note} chars; reads a suggestion ${config.readMs} ms)\n`);
+console.log(
+  `\nA writer with ghost text, wllama on one CPU thread (${config.steps} steps a run, ${config.reps} runs of each controller, alternating; note ${config.note} chars; reads a suggestion ${config.readMs} ms)\n`,
+);
 console.log(writerReport(runs));
 const results = join(here, '..', 'results');
 mkdirSync(results, { recursive: true });

@@ -41,7 +41,14 @@ export interface WriterRun {
 
 /** Counts what goes through a pool: interactive submissions, chunks, first-token times. */
 export function countingPool(pool: Pool) {
-  const counts = { interactive: 0, tokens: 0, firstTokenMs: [] as number[], prefilled: [] as number[], translationTokens: 0, translations: 0 };
+  const counts = {
+    interactive: 0,
+    tokens: 0,
+    firstTokenMs: [] as number[],
+    prefilled: [] as number[],
+    translationTokens: 0,
+    translations: 0,
+  };
   const submit: Pool['submit'] = (spec) => {
     const chat = spec as ChatJobSpec;
     const started = performance.now();
@@ -65,7 +72,8 @@ export function countingPool(pool: Pool) {
       void job.then((result) => {
         const usage = result.usage as CompletionUsage | undefined;
         const cached = cachedTokensOf(usage);
-        if (result.status === 'done' && usage?.prompt_tokens !== undefined && !Number.isNaN(cached)) counts.prefilled.push(usage.prompt_tokens - cached);
+        if (result.status === 'done' && usage?.prompt_tokens !== undefined && !Number.isNaN(cached))
+          counts.prefilled.push(usage.prompt_tokens - cached);
       });
     }
     return job;
@@ -88,7 +96,12 @@ export interface ReplayOptions {
 }
 
 /** Plays `steps` on `ghost` (built on `counted.pool`). */
-export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof countingPool>, steps: readonly WriterStep[], options: ReplayOptions): Promise<WriterRun> {
+export async function replayWriter(
+  ghost: GhostLike,
+  counted: ReturnType<typeof countingPool>,
+  steps: readonly WriterStep[],
+  options: ReplayOptions,
+): Promise<WriterRun> {
   const { session, maxTokens, keyMs = 60, timeoutMs = 4000, readMs = 400 } = options;
   let text = options.note;
   const set = () => ghost.setOptions({ session, text, caret: text.length, maxTokens });
@@ -117,7 +130,12 @@ export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof 
     const start = performance.now();
     const calls = counted.counts.interactive;
     const shown = await until(false);
-    waits.push({ after, ms: shown ? performance.now() - start : Number.NaN, newCall: counted.counts.interactive !== calls, fromCache: ghost.getSnapshot().fromCache });
+    waits.push({
+      after,
+      ms: shown ? performance.now() - start : Number.NaN,
+      newCall: counted.counts.interactive !== calls,
+      fromCache: ghost.getSnapshot().fromCache,
+    });
   };
   const tokens = counted.counts.tokens;
   const firstTokens = counted.counts.firstTokenMs.length;
@@ -153,5 +171,11 @@ export async function replayWriter(ghost: GhostLike, counted: ReturnType<typeof 
   await until(true);
   hold();
   ghost.dispose();
-  return { waits, tokens: counted.counts.tokens - tokens, acceptedChars, firstTokenMs: counted.counts.firstTokenMs.slice(firstTokens), prefilled: counted.counts.prefilled.slice(prefilled) };
+  return {
+    waits,
+    tokens: counted.counts.tokens - tokens,
+    acceptedChars,
+    firstTokenMs: counted.counts.firstTokenMs.slice(firstTokens),
+    prefilled: counted.counts.prefilled.slice(prefilled),
+  };
 }

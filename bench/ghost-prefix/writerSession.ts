@@ -12,7 +12,10 @@ export type WriterStep =
   | { readonly kind: 'backspace'; readonly chars: number }
   | { readonly kind: 'tab'; readonly tabs: number };
 
-const WORDS = 'the of and to in is that it for was on are as with they be at one have this from or had by word but what some we can out other were all there when up use your how said each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find any new work part take get place made live where after back little only round man year came show every good me give our under name very through just form sentence great think'.split(' ');
+const WORDS =
+  'the of and to in is that it for was on are as with they be at one have this from or had by word but what some we can out other were all there when up use your how said each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find any new work part take get place made live where after back little only round man year came show every good me give our under name very through just form sentence great think'.split(
+    ' ',
+  );
 
 /**
  * `steps` steps: mostly words; after a word, now and then a Backspace over

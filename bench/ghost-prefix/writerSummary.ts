@@ -41,7 +41,19 @@ export function writerReport(runs: readonly VariantRun[]): string {
   });
   const today = writer[0]!;
   const lines = table(
-    ['controller', 'shown/waits', 'shown w/o new call', 'within a frame', 'pause→sugg p50 / p95 ms', 'backspace→sugg p50', 'accept→next p50 / p95 ms', 'accept→next from cache: share, p50 ms', 'tokens per accepted char', 'vs today', 'interactive prefill p50 (tokens)'],
+    [
+      'controller',
+      'shown/waits',
+      'shown w/o new call',
+      'within a frame',
+      'pause→sugg p50 / p95 ms',
+      'backspace→sugg p50',
+      'accept→next p50 / p95 ms',
+      'accept→next from cache: share, p50 ms',
+      'tokens per accepted char',
+      'vs today',
+      'interactive prefill p50 (tokens)',
+    ],
     writer.map((w) => [
       w.variant,
       `${w.shown}/${w.waits}`,
@@ -56,16 +68,27 @@ export function writerReport(runs: readonly VariantRun[]): string {
       fmt(w.prefilled, 0),
     ]),
   );
-  const translation = (['speculation off', 'speculation off again', 'speculation on'] as const).filter((v) => of(v).length > 0).map((variant) => {
-    const rs = of(variant);
-    return [
-      variant,
-      String(rs.length),
-      range(rs.map((r) => (1000 * r.translationTokens) / r.wallMs)),
-      range(rs.map((r) => (1000 * r.translations) / r.wallMs)),
-      range(rs.map((r) => median(r.firstTokenMs))),
-    ];
-  });
-  const second = table(['under a translation', 'runs', 'translation tokens/s min / median / max', 'translations/s', 'ghost first token ms (run medians) min / median / max'], translation);
+  const translation = (['speculation off', 'speculation off again', 'speculation on'] as const)
+    .filter((v) => of(v).length > 0)
+    .map((variant) => {
+      const rs = of(variant);
+      return [
+        variant,
+        String(rs.length),
+        range(rs.map((r) => (1000 * r.translationTokens) / r.wallMs)),
+        range(rs.map((r) => (1000 * r.translations) / r.wallMs)),
+        range(rs.map((r) => median(r.firstTokenMs))),
+      ];
+    });
+  const second = table(
+    [
+      'under a translation',
+      'runs',
+      'translation tokens/s min / median / max',
+      'translations/s',
+      'ghost first token ms (run medians) min / median / max',
+    ],
+    translation,
+  );
   return `${lines}\n\n${second}`;
 }

@@ -16,7 +16,9 @@ import { serveStatic } from '../../e2e/support/serveStatic.js';
 import { fmt, percentile, table } from '../shared/stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const TEXT = 'The meeting moved to Thursday, so we can finish the draft and share it with everyone before the review. '.repeat(3).slice(0, 200);
+const TEXT = 'The meeting moved to Thursday, so we can finish the draft and share it with everyone before the review. '
+  .repeat(3)
+  .slice(0, 200);
 const KEY_DELAY_MS = 90;
 const ROUNDS = 2;
 
@@ -91,7 +93,9 @@ const summary = (mode: Mode) => {
 };
 const plain = summary('plain');
 const ghost = summary('ghost');
-console.log(`\nInput latency, keydown to next paint (${ROUNDS} rounds x ${TEXT.length} characters per field, headless Chromium, 2 simulated engines busy)\n`);
+console.log(
+  `\nInput latency, keydown to next paint (${ROUNDS} rounds x ${TEXT.length} characters per field, headless Chromium, 2 simulated engines busy)\n`,
+);
 console.log(
   table(
     ['field', 'keys', 'p50 ms', 'p95 ms', 'max ms', 'long tasks >50 ms', 'suggestions seen'],

@@ -63,7 +63,9 @@ async function busySlots(): Promise<number | undefined> {
 async function checkShape(p: EnginePool) {
   const seen: ChatCompletionChunk[] = [];
   const result = await p.submit({ ...chat('Say hello.', 6), onChunk: (c) => seen.push(c) } as JobSpec);
-  const kinds = seen.map((c) => (c.choices.length === 0 ? 'usage' : c.choices[0]?.finish_reason ? `finish:${c.choices[0].finish_reason}` : 'text'));
+  const kinds = seen.map((c) =>
+    c.choices.length === 0 ? 'usage' : c.choices[0]?.finish_reason ? `finish:${c.choices[0].finish_reason}` : 'text',
+  );
   return { status: result.status, text: result.text, usage: result.usage, finishReason: result.finishReason, kinds: kinds.join(',') };
 }
 
@@ -87,7 +89,13 @@ async function checkCancel(p: EnginePool) {
     }
     await sleep(5);
   }
-  return { status: result.status, tokensBeforeCancel: result.text.length > 0, busyBefore, resolvedMs: Math.round(resolvedMs), serverIdleAfterMs: idleMs === undefined ? undefined : Math.round(idleMs) };
+  return {
+    status: result.status,
+    tokensBeforeCancel: result.text.length > 0,
+    busyBefore,
+    resolvedMs: Math.round(resolvedMs),
+    serverIdleAfterMs: idleMs === undefined ? undefined : Math.round(idleMs),
+  };
 }
 
 async function ghostLoop(p: EnginePool, keepGoing: () => boolean, max = Number.POSITIVE_INFINITY): Promise<number[]> {
@@ -117,7 +125,9 @@ async function runLevel(concurrency: number) {
   // Like useBatchTranslate: one task, normal priority, preemptible; preempted items go back in.
   const translate = async (i: number): Promise<void> => {
     for (;;) {
-      const r = await p.submit(chat(`Translate into French: "Sentence number ${i} of the page."`, batchTokens, { task: 'translate', preemptible: true }));
+      const r = await p.submit(
+        chat(`Translate into French: "Sentence number ${i} of the page."`, batchTokens, { task: 'translate', preemptible: true }),
+      );
       if (r.status === 'preempted') {
         preempted += 1;
         continue;
@@ -153,7 +163,10 @@ async function runLevel(concurrency: number) {
 async function checkErrors(p: EnginePool) {
   const bad = await p.submit({ params: { messages: [{ role: 'user', content: 'x' }], temperature: 'hot' as unknown as number } });
   const down = new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://127.0.0.1:9/v1', model }), size: 1 });
-  const loadError = await down.load().then(() => undefined, (error: unknown) => error as Error);
+  const loadError = await down.load().then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  );
   return {
     badParam: `${bad.error?.name}: ${bad.error?.message.slice(0, 220)}`,
     unreachable: `${loadError?.name}: ${loadError?.message.slice(0, 120)}`,

@@ -52,7 +52,9 @@ function seeded(seed: number): () => number {
 const LETTERS = 'etaoinshrdlucmfwypvbgkqjxz';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function text(random: () => number, words: number): string {
-  return Array.from({ length: words }, () => Array.from({ length: 2 + Math.floor(random() * 6) }, () => LETTERS[Math.floor(random() * 26)]).join('')).join(' ');
+  return Array.from({ length: words }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 6) }, () => LETTERS[Math.floor(random() * 26)]).join(''),
+  ).join(' ');
 }
 
 interface Keystroke {
@@ -94,7 +96,11 @@ async function run(condition: Condition, seed: number): Promise<Keystroke[]> {
       jobs.push(job);
       void job.then((r) => {
         if (r.status !== 'done' || !r.usage || !('completion_tokens' in r.usage)) return;
-        done.push({ prompt: r.usage.prompt_tokens, cached: r.usage.cachedTokens ?? 0, firstTokenMs: (r.firstTokenAt ?? Number.NaN) - r.submittedAt });
+        done.push({
+          prompt: r.usage.prompt_tokens,
+          cached: r.usage.cachedTokens ?? 0,
+          firstTokenMs: (r.firstTokenAt ?? Number.NaN) - r.submittedAt,
+        });
       });
       await sleep(gapMs + Math.floor(random() * gapMs));
     }
@@ -140,15 +146,27 @@ async function main() {
   // (a model made with makeTinyGguf.py --fim has the FIM tokens /infill needs).
   const shapePool = new EnginePool({ createEngine: openaiEngines({ baseURL, model, slots: 'auto', fim: 'infill' }), size: 1 });
   await shapePool.load();
-  const chat = { session: 'shape', params: { messages: [{ role: 'user' as const, content: text(seeded(5), 60) }], max_tokens: 4, ignore_eos: true } };
+  const chat = {
+    session: 'shape',
+    params: { messages: [{ role: 'user' as const, content: text(seeded(5), 60) }], max_tokens: 4, ignore_eos: true },
+  };
   const first = await shapePool.submit(chat);
   const again = await shapePool.submit(chat);
-  const infill = await shapePool.submit({ session: 'shape-fim', params: { ...fimParams({ before: text(seeded(6), 40), after: text(seeded(7), 20), maxTokens: 4 }), ignore_eos: true } });
+  const infill = await shapePool.submit({
+    session: 'shape-fim',
+    params: { ...fimParams({ before: text(seeded(6), 40), after: text(seeded(7), 20), maxTokens: 4 }), ignore_eos: true },
+  });
   await shapePool.unload();
   const shape = {
     chat: { status: first.status, usage: first.usage },
     chatAgain: { status: again.status, usage: again.usage },
-    infill: { status: infill.status, text: infill.text, finishReason: infill.finishReason, usage: infill.usage, error: infill.error?.message },
+    infill: {
+      status: infill.status,
+      text: infill.text,
+      finishReason: infill.finishReason,
+      usage: infill.usage,
+      error: infill.error?.message,
+    },
   };
   process.stdout.write(`shape ${JSON.stringify(shape)}\n`);
   const orders: Condition[][] = [

@@ -49,7 +49,11 @@ export async function runListScene(count: number): Promise<ListSceneResult> {
   Object.assign(globalThis, { window, document: window.document, IS_REACT_ACT_ENVIRONMENT: false });
   const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   try {
-    const pool = new EnginePool({ createEngine: fakeEngines({ reply: translate, tokenMs: LIST_TOKEN_MS }), size: 1, now: () => Date.now() });
+    const pool = new EnginePool({
+      createEngine: fakeEngines({ reply: translate, tokenMs: LIST_TOKEN_MS }),
+      size: 1,
+      now: () => Date.now(),
+    });
     await pool.load();
     const scheduleFrame: FrameScheduler = (callback) => {
       let frame = Math.floor(clock.now / FRAME_MS) + 1;

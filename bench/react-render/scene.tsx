@@ -93,7 +93,13 @@ export async function runScene(scene: SceneKind): Promise<SceneResult> {
     window.document.body.append(container);
     const root = createRoot(container as unknown as HTMLElement);
     const view =
-      scene === 'useCompletion' ? <CompletionView onStart={onStart} /> : scene === 'useGhostText' ? <GhostView text="Once" /> : <NaiveView onStart={onStart} />;
+      scene === 'useCompletion' ? (
+        <CompletionView onStart={onStart} />
+      ) : scene === 'useGhostText' ? (
+        <GhostView text="Once" />
+      ) : (
+        <NaiveView onStart={onStart} />
+      );
     root.render(
       <PoolProvider pool={pool} load={false} scheduleFrame={scheduleFrame}>
         <Profiler

@@ -9,7 +9,12 @@ import { build, defaultClientConditions } from 'vite';
 import { launchChromium } from '../../e2e/support/chromium.js';
 import { serveStatic } from '../../e2e/support/serveStatic.js';
 
-export async function runPageBench<T>(root: string, entry: string, config: unknown, prepare: (outDir: string) => void = () => {}): Promise<T> {
+export async function runPageBench<T>(
+  root: string,
+  entry: string,
+  config: unknown,
+  prepare: (outDir: string) => void = () => {},
+): Promise<T> {
   const outDir = join(root, 'dist');
   await build({
     root,
@@ -26,7 +31,10 @@ export async function runPageBench<T>(root: string, entry: string, config: unkno
     await page.goto(server.url);
     await page.waitForFunction((name) => typeof (window as unknown as Record<string, unknown>)[name] === 'function', entry);
     return (await page.evaluate(
-      ([name, value]) => ((window as unknown as Record<string, (c: unknown) => Promise<unknown>>)[name as string] as (c: unknown) => Promise<unknown>)(value),
+      ([name, value]) =>
+        ((window as unknown as Record<string, (c: unknown) => Promise<unknown>>)[name as string] as (c: unknown) => Promise<unknown>)(
+          value,
+        ),
       [entry, config] as const,
     )) as T;
   } finally {

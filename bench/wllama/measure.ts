@@ -30,7 +30,10 @@ export const prose = (chars: number) => PROSE.repeat(Math.ceil(chars / PROSE.len
 
 /** One generation of `tokens` tokens on the engine itself, no pool. */
 export async function rawRun(engine: Engine, request: ChatCompletionRequest, streams: TimedStream[]): Promise<TimedStream> {
-  const stream = timed(await engine.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }), streams);
+  const stream = timed(
+    await engine.chat.completions.create({ ...request, stream: true, stream_options: { include_usage: true } }),
+    streams,
+  );
   for await (const _ of stream) {
     // drained: the timing is in the record
   }
@@ -61,7 +64,11 @@ export async function cancelToFinal(pool: EnginePool, request: ChatCompletionReq
     },
   });
   const stream = streams[before]!;
-  return { ms: (stream.finishAt ?? Number.NaN) - cancelAt, tokensAfter: stream.contentAt.filter((t) => t > cancelAt).length, finish: stream.finish };
+  return {
+    ms: (stream.finishAt ?? Number.NaN) - cancelAt,
+    tokensAfter: stream.contentAt.filter((t) => t > cancelAt).length,
+    finish: stream.finish,
+  };
 }
 
 /**

@@ -51,14 +51,16 @@ window.inklingWllamaBench = async (config) => {
   }
 
   const cancels = [];
-  for (let i = 0; i < config.repetitions; i += 1) cancels.push(await cancelToFinal(pool, { ...request, max_tokens: 400 }, timed.streams, 8));
+  for (let i = 0; i < config.repetitions; i += 1)
+    cancels.push(await cancelToFinal(pool, { ...request, max_tokens: 400 }, timed.streams, 8));
 
   // Ghost text: each request is one keystroke after the previous one, as when typing, so
   // llama.cpp's cache holds the previous prompt (idle) or the translation's (busy).
   const ghost: Record<string, Array<{ busy: boolean; ms: number; status: string; promptTokens: number; cachedTokens: number }>> = {};
   for (const name of config.ghostPrompts) {
     const build = GHOST_PROMPTS[name];
-    if (!build) throw new Error(`No ghost prompt "${name}" in bench/wllama/ghostPrompts.ts; there are: ${Object.keys(GHOST_PROMPTS).join(', ')}.`);
+    if (!build)
+      throw new Error(`No ghost prompt "${name}" in bench/wllama/ghostPrompts.ts; there are: ${Object.keys(GHOST_PROMPTS).join(', ')}.`);
     for (const start of config.ghostChars) {
       const rows = [];
       let chars = start;

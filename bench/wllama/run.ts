@@ -38,5 +38,8 @@ const result = await runPageBench<BenchResult>(
 const summary = report(result, repetitions);
 const results = join(here, '..', 'results');
 mkdirSync(results, { recursive: true });
-writeFileSync(join(results, 'wllama.json'), `${JSON.stringify({ date: new Date().toISOString(), repetitions, summary, raw: result }, null, 2)}\n`);
+writeFileSync(
+  join(results, 'wllama.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), repetitions, summary, raw: result }, null, 2)}\n`,
+);
 console.log(`wrote ${join(results, 'wllama.json')}`);

@@ -28,7 +28,9 @@ export function timedEngines(create: CreateEngine) {
       embeddings: engine.embeddings,
       interruptGenerate: () => engine.interruptGenerate(),
       unload: async () => engine.unload?.(),
-      chat: { completions: { create: async (request, callOptions) => timed(await engine.chat.completions.create(request, callOptions), streams) } },
+      chat: {
+        completions: { create: async (request, callOptions) => timed(await engine.chat.completions.create(request, callOptions), streams) },
+      },
     };
   };
   return { createEngine, streams, engines };

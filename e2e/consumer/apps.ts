@@ -3,7 +3,11 @@ import { dirname, join } from 'node:path';
 import { REGISTRY_DEPENDENCIES } from './packages.js';
 
 /** The app's package.json: the tarballs, the registry packages pinned, one copy of the scheduler. */
-function packageJson(name: string, tarballs: Record<string, string>, extra: { dependencies?: object; devDependencies?: object; scripts?: object }) {
+function packageJson(
+  name: string,
+  tarballs: Record<string, string>,
+  extra: { dependencies?: object; devDependencies?: object; scripts?: object },
+) {
   const local = Object.fromEntries(Object.entries(tarballs).map(([pkg, file]) => [pkg, `file:${file}`]));
   return {
     name,
@@ -109,7 +113,8 @@ export default defineConfig({
   build: { chunkSizeWarningLimit: 10000 },
 });
 `,
-    'index.html': '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title></head><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body></html>\n',
+    'index.html':
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>consumer</title></head><body><div id="root"></div><script type="module" src="/src/main.jsx"></script></body></html>\n',
     'src/pools.js': POOLS,
     'src/cpuPool.js': CPU_POOL,
     'src/aiSdk.js': AI_SDK,

@@ -29,7 +29,10 @@ async function startNext(root: string): Promise<{ url: string; child: ChildProce
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + 30_000;
   while (Date.now() < end) {
-    const up = await fetch(url).then((r) => r.ok, () => false);
+    const up = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return { url, child };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

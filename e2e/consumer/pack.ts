@@ -30,10 +30,7 @@ export function packPackages(folder: string): Record<string, string> {
  */
 function pnpm(cwd: string, args: string[]): void {
   const own = process.env.npm_execpath;
-  const [file, head]: [string, string[]] = !own || !/pnpm/.test(own)
-    ? ['npx', ['-y', 'pnpm@12.4.2']]
-    : /\.[cm]?js$/.test(own)
-      ? [process.execPath, [own]]
-      : [own, []];
+  const [file, head]: [string, string[]] =
+    !own || !/pnpm/.test(own) ? ['npx', ['-y', 'pnpm@12.4.2']] : /\.[cm]?js$/.test(own) ? [process.execPath, [own]] : [own, []];
   execFileSync(file, [...head, ...args], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
 }

@@ -2,16 +2,7 @@
  * The packages the consumer test packs and installs, by folder under
  * packages/. Adding a package is one line here.
  */
-export const PACKAGES = [
-  'scheduler',
-  'react',
-  'webllm',
-  'openai',
-  'wllama',
-  'shared-pool',
-  'browser-ai',
-  'ai-sdk',
-] as const;
+export const PACKAGES = ['scheduler', 'react', 'webllm', 'openai', 'wllama', 'shared-pool', 'browser-ai', 'ai-sdk'] as const;
 
 /** What every consumer app installs from the registry, pinned. */
 export const REGISTRY_DEPENDENCIES = {

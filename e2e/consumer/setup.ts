@@ -23,7 +23,9 @@ export default function setup(project: TestProject) {
     rmSync(root, { recursive: true, force: true });
     throw error;
   }
-  console.log(`consumer: packed ${Object.keys(tarballs).length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s into ${root}`);
+  console.log(
+    `consumer: packed ${Object.keys(tarballs).length} packages in ${((performance.now() - started) / 1000).toFixed(1)} s into ${root}`,
+  );
   project.provide('consumerRoot', root);
   project.provide('tarballs', tarballs);
   return () => rmSync(root, { recursive: true, force: true });

@@ -60,8 +60,14 @@ describe('a fresh Vite + React app with the packed packages', () => {
   });
 
   it('runs generateText from the AI SDK on the simulated pool through the packed @inkling/ai-sdk', async () => {
-    await page.waitForFunction(() => document.body.dataset.aiSdk !== undefined || document.body.dataset.aiSdkError !== undefined, null, { timeout: 30_000 });
-    const { text, finish, error } = await page.evaluate(() => ({ text: document.body.dataset.aiSdk, finish: document.body.dataset.aiSdkFinish, error: document.body.dataset.aiSdkError }));
+    await page.waitForFunction(() => document.body.dataset.aiSdk !== undefined || document.body.dataset.aiSdkError !== undefined, null, {
+      timeout: 30_000,
+    });
+    const { text, finish, error } = await page.evaluate(() => ({
+      text: document.body.dataset.aiSdk,
+      finish: document.body.dataset.aiSdkFinish,
+      error: document.body.dataset.aiSdkError,
+    }));
     console.log(`consumer: AI SDK generateText answered ${JSON.stringify(text)} (${finish})`);
     expect(error).toBeUndefined();
     expect(finish).toBe('stop');
@@ -69,8 +75,8 @@ describe('a fresh Vite + React app with the packed packages', () => {
   });
 
   it('installs one copy of @inkling/scheduler, which every package shares', () => {
-    const copies = readdirSync(join(root, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((path) =>
-      path.endsWith(join('node_modules', '@inkling', 'scheduler')) || path === join('@inkling', 'scheduler'),
+    const copies = readdirSync(join(root, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter(
+      (path) => path.endsWith(join('node_modules', '@inkling', 'scheduler')) || path === join('@inkling', 'scheduler'),
     );
     expect(copies).toEqual([join('@inkling', 'scheduler')]);
   });

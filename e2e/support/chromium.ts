@@ -11,9 +11,7 @@ export { CHROMIUM };
  */
 export async function launchChromium(options: { webgpu?: boolean } = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not at ${CHROMIUM}. Install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`,
-    );
+    throw new Error(`Chromium is not at ${CHROMIUM}. Install Debian's package (sudo apt-get install -y chromium) or set CHROMIUM_PATH.`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args: chromiumFlags(options), headless: true });
 }

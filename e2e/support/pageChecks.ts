@@ -21,7 +21,9 @@ export async function watchLayoutShift(context: BrowserContext): Promise<void> {
     const state = { total: 0, shifts: [] as Array<{ value: number; at: number; nodes: string[] }> };
     (window as unknown as { inklingShift: typeof state }).inklingShift = state;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+      for (const entry of list.getEntries() as Array<
+        PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }
+      >) {
         // Shifts right after a person's input are theirs to expect; the metric leaves them out too.
         if (entry.hadRecentInput) continue;
         state.total += entry.value;
@@ -80,7 +82,9 @@ export async function sideways(page: Page): Promise<{ scrollWidth: number; viewp
 /** Pairs of the given elements whose boxes overlap (by more than a pixel). */
 export async function overlaps(page: Page, selectors: readonly string[]): Promise<string[]> {
   return page.evaluate((names) => {
-    const boxes = names.flatMap((name) => [...document.querySelectorAll(name)].map((element) => ({ name, box: element.getBoundingClientRect() })));
+    const boxes = names.flatMap((name) =>
+      [...document.querySelectorAll(name)].map((element) => ({ name, box: element.getBoundingClientRect() })),
+    );
     const found: string[] = [];
     for (const [i, a] of boxes.entries()) {
       for (const b of boxes.slice(i + 1)) {
@@ -98,7 +102,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[] }> }> }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')}`));
   });

@@ -21,7 +21,10 @@ const TYPES: Record<string, string> = {
  * index.html. `mounts` serves more folders under URL prefixes on the same
  * origin, e.g. `{ '/models/': dir }` (files only; a missing one is a 404).
  */
-export async function serveStatic(folder: string, mounts: Record<string, string> = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveStatic(
+  folder: string,
+  mounts: Record<string, string> = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const root = resolve(folder);
   if (!existsSync(join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: build it first (pnpm test:e2e builds the demo and Storybook).`);

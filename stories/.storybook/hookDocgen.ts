@@ -35,7 +35,12 @@ export function hookDocgen(): Plugin {
       if (!filename.startsWith(PACKAGES) || !/\/src\/.*\.ts$/.test(filename) || !/^export function use[A-Z]/m.test(code)) return undefined;
       let hooks: HookDocgen[];
       try {
-        hooks = parse(code, { filename, resolver: exportedHooks, importer: workspaceImporter(), handlers: [builtinHandlers.componentDocblockHandler, builtinHandlers.displayNameHandler, signatureHandler] }) as HookDocgen[];
+        hooks = parse(code, {
+          filename,
+          resolver: exportedHooks,
+          importer: workspaceImporter(),
+          handlers: [builtinHandlers.componentDocblockHandler, builtinHandlers.displayNameHandler, signatureHandler],
+        }) as HookDocgen[];
       } catch (error) {
         if ((error as { code?: string }).code === ERROR_CODES.MISSING_DEFINITION) return undefined;
         throw error;

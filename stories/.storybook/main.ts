@@ -9,7 +9,8 @@ const config: StorybookConfig = {
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   // Stories run against the packages' `src` (their `@inkling/source` export condition);
   // the hooks get docgen like components do, for their Docs pages.
-  viteFinal: (vite) => mergeConfig(vite, { plugins: [hookDocgen()], resolve: { conditions: ['@inkling/source', ...defaultClientConditions] } }),
+  viteFinal: (vite) =>
+    mergeConfig(vite, { plugins: [hookDocgen()], resolve: { conditions: ['@inkling/source', ...defaultClientConditions] } }),
 };
 
 export default config;

@@ -15,7 +15,10 @@ const FENCE = '```';
  */
 export function tsdocMarkdown(comment: string): string {
   const [intro = '', ...tagged] = comment.split(/^(?=@\w)/m);
-  return [intro.trimEnd(), ...tagged.map((block) => (block.startsWith('@example') ? exampleMarkdown(block.slice('@example'.length)) : block.trimEnd()))]
+  return [
+    intro.trimEnd(),
+    ...tagged.map((block) => (block.startsWith('@example') ? exampleMarkdown(block.slice('@example'.length)) : block.trimEnd())),
+  ]
     .filter(Boolean)
     .join('\n\n');
 }

@@ -75,7 +75,9 @@ function walkMembers(type: NodePath, walk: Walk, visit: (member: Member, optiona
 /** `'a' | 'b'` as its names; undefined for keys it cannot list (`keyof X`). */
 function literalKeys(type: NodePath): Set<string> | undefined {
   const parts = type.isTSUnionType() ? type.get('types') : [type];
-  const names = parts.map((part) => (part.isTSLiteralType() && part.node.literal.type === 'StringLiteral' ? part.node.literal.value : undefined));
+  const names = parts.map((part) =>
+    part.isTSLiteralType() && part.node.literal.type === 'StringLiteral' ? part.node.literal.value : undefined,
+  );
   return names.every((name) => name !== undefined) ? new Set(names as string[]) : undefined;
 }
 

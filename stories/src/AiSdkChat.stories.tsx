@@ -30,8 +30,7 @@ function AiSdkChatDemo() {
       <ol aria-label="Conversation">
         {messages.map((message) => (
           <li key={message.id} data-role={message.role}>
-            <strong>{message.role}:</strong>{' '}
-            {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
+            <strong>{message.role}:</strong> {message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')}
           </li>
         ))}
       </ol>

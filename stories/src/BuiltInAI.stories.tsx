@@ -9,7 +9,14 @@ import { NOTES } from './support/sampleText.js';
 
 const meta = {
   title: 'Engines/Chrome built-in AI',
-  parameters: { docs: { description: { component: "Chrome's Prompt, Translator and Language Detector APIs as engines of the pool (`@inkling/browser-ai`): desktop Chrome and Edge only." } } },
+  parameters: {
+    docs: {
+      description: {
+        component:
+          "Chrome's Prompt, Translator and Language Detector APIs as engines of the pool (`@inkling/browser-ai`): desktop Chrome and Edge only.",
+      },
+    },
+  },
 } satisfies Meta;
 
 export default meta;
@@ -77,7 +84,10 @@ function BuiltInTranslate() {
   const real = probe?.translation.state === 'available';
   useEffect(() => {
     if (!probe) return;
-    const next = new EnginePool({ size: 1, createEngine: real ? translatorEngines() : translatorEngines({ globals: createFakeBuiltInAI({ pieceMs: 30 }).globals }) });
+    const next = new EnginePool({
+      size: 1,
+      createEngine: real ? translatorEngines() : translatorEngines({ globals: createFakeBuiltInAI({ pieceMs: 30 }).globals }),
+    });
     setPool(next);
     return () => void next.unload();
   }, [probe, real]);

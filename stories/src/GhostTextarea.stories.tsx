@@ -15,7 +15,9 @@ const meta = {
       <div className="story-stack">
         <PoolReady />
         <Story />
-        <p className="story-caption">Tab accepts · Ctrl/Alt+→ accepts a word · Alt+F2 reads it · Escape dismisses · tap the ghost to accept</p>
+        <p className="story-caption">
+          Tab accepts · Ctrl/Alt+→ accepts a word · Alt+F2 reads it · Escape dismisses · tap the ghost to accept
+        </p>
       </div>
     ),
   ],
@@ -153,7 +155,8 @@ export const MidText: Story = {
 /** Long text in a narrow box: the ghost follows the wrapped line. */
 export const WrappedLines: Story = {
   args: {
-    defaultValue: 'Dear team, here is a short update on the launch. The editor now suggests the rest of a sentence as you type, and the translation keeps running in the background. I hope',
+    defaultValue:
+      'Dear team, here is a short update on the launch. The editor now suggests the rest of a sentence as you type, and the translation keeps running in the background. I hope',
     style: { width: 320 },
     rows: 6,
   },
@@ -231,7 +234,16 @@ export const NoWebGPU: Story = {
   ),
   play: async ({ canvas, userEvent }) => {
     // The model-load notice says it (the textarea's own alert region stays empty).
-    await waitFor(() => expect(canvas.getAllByRole('alert').map((alert) => alert.textContent).join(' ')).toMatch(/no WebGPU/), PATIENCE);
+    await waitFor(
+      () =>
+        expect(
+          canvas
+            .getAllByRole('alert')
+            .map((alert) => alert.textContent)
+            .join(' '),
+        ).toMatch(/no WebGPU/),
+      PATIENCE,
+    );
     const field = canvas.getByRole('textbox', { name: 'Note' });
     await userEvent.type(field, 'Still works');
     await expect(field).toHaveValue('Still works');

@@ -91,6 +91,8 @@ export const LocalGhostTextRemoteTranslation: Story = {
     // Nothing of the batch ever ran on the local engine.
     expect(local?.querySelectorAll('tr[data-outcome]').length).toBeGreaterThan(0);
     expect([...(local?.querySelectorAll('.inkling-task') ?? [])].every((cell) => cell.textContent === 'editor')).toBe(true);
-    await waitFor(() => expect(canvasElement.querySelector('.inkling-translate-list')).toHaveAttribute('data-status', 'done'), { timeout: 20_000 });
+    await waitFor(() => expect(canvasElement.querySelector('.inkling-translate-list')).toHaveAttribute('data-status', 'done'), {
+      timeout: 20_000,
+    });
   },
 };

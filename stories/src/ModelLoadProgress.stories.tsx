@@ -33,7 +33,9 @@ function named(name: string, message: string, failure: { kind?: ErrorKind; devic
 function downloadAt(progress: number): () => CreateEngine {
   return () => (_index, onProgress, options) => {
     onProgress({ progress, text: 'Fetching param cache[12/38]', timeElapsed: 18, loadedBytes: progress * 1.05e9, totalBytes: 1.05e9 });
-    return new Promise((_resolve, reject) => options?.signal.addEventListener('abort', () => reject(new DOMException('Load cancelled', 'AbortError'))));
+    return new Promise((_resolve, reject) =>
+      options?.signal.addEventListener('abort', () => reject(new DOMException('Load cancelled', 'AbortError'))),
+    );
   };
 }
 
@@ -73,7 +75,17 @@ export const Ready: Story = {
 
 /** No WebGPU: which browsers can, and Try again. */
 export const NoWebGPU: Story = {
-  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('WebGPUUnavailableError', 'WebGPU is not available here: this browser has no WebGPU (navigator.gpu is missing).', { kind: 'no-device', device: 'gpu' }) } } },
+  parameters: {
+    inkling: {
+      engine: {
+        loadMs: 200,
+        failLoad: named('WebGPUUnavailableError', 'WebGPU is not available here: this browser has no WebGPU (navigator.gpu is missing).', {
+          kind: 'no-device',
+          device: 'gpu',
+        }),
+      },
+    },
+  },
   play: async ({ canvas }) => {
     await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/Chrome or Edge 113/), PATIENCE);
     await expect(canvas.getByRole('button', { name: 'Try again' })).toBeEnabled();
@@ -82,7 +94,18 @@ export const NoWebGPU: Story = {
 
 /** Out of GPU memory: smaller model, fewer engines. */
 export const OutOfMemory: Story = {
-  parameters: { inkling: { engine: { loadMs: 200, failLoad: named('OutOfMemoryError', 'The GPU ran out of memory loading "Llama-3.1-8B-Instruct-q4f16_1-MLC" (it needs about 5000 MB).', { kind: 'out-of-memory', device: 'gpu' }) } } },
+  parameters: {
+    inkling: {
+      engine: {
+        loadMs: 200,
+        failLoad: named(
+          'OutOfMemoryError',
+          'The GPU ran out of memory loading "Llama-3.1-8B-Instruct-q4f16_1-MLC" (it needs about 5000 MB).',
+          { kind: 'out-of-memory', device: 'gpu' },
+        ),
+      },
+    },
+  },
   play: async ({ canvas }) => {
     await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(/ran out of memory/), PATIENCE);
   },
@@ -92,7 +115,13 @@ export const OutOfMemory: Story = {
 export const ModelUrlFails: Story = {
   parameters: {
     inkling: {
-      engine: { loadMs: 200, failLoad: named('ModelLoadError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).', { kind: 'network', device: 'gpu' }) },
+      engine: {
+        loadMs: 200,
+        failLoad: named('ModelLoadError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).', {
+          kind: 'network',
+          device: 'gpu',
+        }),
+      },
     },
   },
   play: async ({ canvas }) => {

@@ -24,7 +24,13 @@ function memoryStorage(models: StoredModel[], persisted: boolean | undefined, gr
 
 const hf = 'https://huggingface.co/x/resolve/main/';
 const SMOL: StoredModel = { model: `${hf}smollm2-360m-instruct-q8_0.gguf`, bytes: 386e6, totalBytes: 386e6, complete: true, lastUsed: 2 };
-const QWEN: StoredModel = { model: `${hf}Qwen2.5-0.5B-Instruct-Q4_K_M.gguf`, bytes: 154e6, totalBytes: 398e6, complete: false, lastUsed: 1 };
+const QWEN: StoredModel = {
+  model: `${hf}Qwen2.5-0.5B-Instruct-Q4_K_M.gguf`,
+  bytes: 154e6,
+  totalBytes: 398e6,
+  complete: false,
+  lastUsed: 1,
+};
 const BGE: StoredModel = { model: `${hf}bge-small-en-v1.5-q8_0.gguf`, bytes: 36.7e6, totalBytes: 36.7e6, complete: true, lastUsed: 0 };
 
 const meta = {

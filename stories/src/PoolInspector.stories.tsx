@@ -16,7 +16,9 @@ type Story = StoryObj<typeof meta>;
 
 const outcome = (canvasElement: HTMLElement, name: string) => canvasElement.querySelector(`.inkling-jobs tr[data-outcome="${name}"]`);
 
-const BATCH = [0, 1, 2, 3, 4].map((i) => job(0, { id: `page-${i + 1}`, task: 'translate-page', preemptible: true, prompt: 'Translate the page.' }));
+const BATCH = [0, 1, 2, 3, 4].map((i) =>
+  job(0, { id: `page-${i + 1}`, task: 'translate-page', preemptible: true, prompt: 'Translate the page.' }),
+);
 
 /** A loaded pool with nothing to do. */
 export const Idle: Story = {
@@ -34,7 +36,11 @@ export const LoadingModel: Story = {
   },
 };
 
-const BUSY = [...BATCH, job(100, { id: 'index-1', task: 'index-notes', priority: 'low' }), job(150, { id: 'summary', task: 'summary', priority: 'high' })];
+const BUSY = [
+  ...BATCH,
+  job(100, { id: 'index-1', task: 'index-notes', priority: 'low' }),
+  job(150, { id: 'summary', task: 'summary', priority: 'high' }),
+];
 
 /** A batch running, more queued in several bands. */
 export const Busy: Story = {
@@ -45,7 +51,10 @@ export const Busy: Story = {
     </>
   ),
   play: async ({ canvasElement }) => {
-    await waitFor(() => expect(canvasElement.querySelector('.inkling-queues [data-priority="normal"][data-count="4"]')).not.toBeNull(), PATIENCE);
+    await waitFor(
+      () => expect(canvasElement.querySelector('.inkling-queues [data-priority="normal"][data-count="4"]')).not.toBeNull(),
+      PATIENCE,
+    );
   },
 };
 

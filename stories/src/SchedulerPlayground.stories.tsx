@@ -53,7 +53,10 @@ const meta = {
   parameters: { layout: 'fullscreen', inkling: { engine: { loadMs: 800 } } },
   args: { engines: 1, tokenMs: 60, prefillMs: 150, preemptible: true, to: 'fr' },
   argTypes: {
-    engines: { control: { type: 'range', min: 1, max: 4, step: 1 }, description: 'Most engines in the pool (each a full copy of the model)' },
+    engines: {
+      control: { type: 'range', min: 1, max: 4, step: 1 },
+      description: 'Most engines in the pool (each a full copy of the model)',
+    },
     tokenMs: { control: { type: 'range', min: 5, max: 300, step: 5 }, description: 'Milliseconds per token' },
     prefillMs: { control: { type: 'range', min: 0, max: 2000, step: 50 }, description: 'Milliseconds to the first token' },
     preemptible: { control: 'boolean', description: 'Let ghost text interrupt a batch item when no engine is free' },
@@ -91,6 +94,10 @@ export const SchedulerPlayground: Story = {
     const field = canvas.getByRole('textbox', { name: 'Note' });
     await waitFor(() => expect(field.parentElement).toHaveAttribute('data-state', 'streaming'), PATIENCE);
     await userEvent.type(field, ' team');
-    await waitFor(() => expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="cancelled"]')).not.toHaveAttribute('data-count', '0'), PATIENCE);
+    await waitFor(
+      () =>
+        expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="cancelled"]')).not.toHaveAttribute('data-count', '0'),
+      PATIENCE,
+    );
   },
 };

@@ -25,7 +25,8 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const statuses = (canvasElement: HTMLElement) => [...canvasElement.querySelectorAll<HTMLElement>('tbody tr')].map((row) => row.dataset.status);
+const statuses = (canvasElement: HTMLElement) =>
+  [...canvasElement.querySelectorAll<HTMLElement>('tbody tr')].map((row) => row.dataset.status);
 
 /** Not started: waits for Translate. */
 export const Idle: Story = {
@@ -118,7 +119,11 @@ export const Preempted: Story = {
     await modelReady(canvasElement);
     await waitFor(() => expect(statuses(canvasElement)).toContain('streaming'), PATIENCE);
     await userEvent.type(canvas.getByRole('textbox', { name: 'Note' }), 'Thanks for the');
-    await waitFor(() => expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="preempted"]')).not.toHaveAttribute('data-count', '0'), PATIENCE);
+    await waitFor(
+      () =>
+        expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="preempted"]')).not.toHaveAttribute('data-count', '0'),
+      PATIENCE,
+    );
   },
 };
 

@@ -35,7 +35,10 @@ export function modelServer(modelDir: string): Plugin {
     if (!url.pathname.startsWith('/__models/')) return next();
     const key = url.searchParams.get('key') ?? '';
     if (url.pathname === '/__models/config') {
-      configs.set(key, { ranges: url.searchParams.get('ranges') !== '0', cutOnce: url.searchParams.has('cut') ? Number(url.searchParams.get('cut')) : undefined });
+      configs.set(key, {
+        ranges: url.searchParams.get('ranges') !== '0',
+        cutOnce: url.searchParams.has('cut') ? Number(url.searchParams.get('cut')) : undefined,
+      });
       logs.set(key, []);
       return res.end('{}');
     }
@@ -56,7 +59,13 @@ export function modelServer(modelDir: string): Plugin {
     }
     const etag = `"${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}"`;
     const lastModified = statSync(modelDir + file).mtime.toUTCString();
-    const entry: ServedRequest = { method: req.method ?? 'GET', range: req.headers.range, ifRange: req.headers['if-range'] as string | undefined, status: 200, bytesSent: 0 };
+    const entry: ServedRequest = {
+      method: req.method ?? 'GET',
+      range: req.headers.range,
+      ifRange: req.headers['if-range'] as string | undefined,
+      status: 200,
+      bytesSent: 0,
+    };
     log.push(entry);
     res.setHeader('etag', etag);
     res.setHeader('last-modified', lastModified);

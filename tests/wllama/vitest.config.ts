@@ -19,7 +19,15 @@ export default defineProject({
   // Listed up front: a dependency found mid-run makes Vite reload the page under a running test.
   optimizeDeps: {
     exclude: ['@wllama/wllama'],
-    include: ['@mlc-ai/web-llm', 'react', 'react-dom', 'react-dom/client', 'react/jsx-dev-runtime', '@tanstack/react-query', '@testing-library/react'],
+    include: [
+      '@mlc-ai/web-llm',
+      'react',
+      'react-dom',
+      'react-dom/client',
+      'react/jsx-dev-runtime',
+      '@tanstack/react-query',
+      '@testing-library/react',
+    ],
   },
   test: {
     name: 'real-engine',

@@ -86,11 +86,17 @@ export function App({ detected, start }: AppProps) {
             }}
           />
         ) : null}
-        {(noGpu || software) && gpu ? (
-          <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
-        ) : null}
+        {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
         <main className="app-main">
-          <NotesEditor engineNote={load ? null : runnable ? 'No suggestions yet: load the model above.' : 'No suggestions yet: no engine runs here until you choose one above.'} />
+          <NotesEditor
+            engineNote={
+              load
+                ? null
+                : runnable
+                  ? 'No suggestions yet: load the model above.'
+                  : 'No suggestions yet: no engine runs here until you choose one above.'
+            }
+          />
           <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />
         </main>
         <aside className="app-inspector" aria-label="Inspectors">

@@ -24,7 +24,4 @@ function render(gpu: WebGPUSupport | null) {
   );
 }
 
-void Promise.race([
-  detectWebGPU().catch(() => null),
-  new Promise<null>((done) => setTimeout(() => done(null), PATIENCE_MS)),
-]).then(render);
+void Promise.race([detectWebGPU().catch(() => null), new Promise<null>((done) => setTimeout(() => done(null), PATIENCE_MS))]).then(render);

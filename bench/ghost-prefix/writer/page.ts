@@ -46,7 +46,12 @@ const build: Record<Variant, (pool: Pool) => GhostLike> = {
   'speculation on': (pool) => new GhostTextController(pool, { session: 'x', text: '' }),
 };
 
-const SENTENCES = ['The meeting moved to Thursday.', 'Please send the report by noon.', 'We will need two more chairs.', 'The train leaves at seven.'];
+const SENTENCES = [
+  'The meeting moved to Thursday.',
+  'Please send the report by noon.',
+  'We will need two more chairs.',
+  'The train leaves at seven.',
+];
 
 /** Translation jobs one after another (normal priority, preemptible, as useBatchTranslate sends them) until `stop()`; a preempted one is sent again. */
 function runTranslation(pool: Pool, counts: ReturnType<typeof countingPool>['counts']) {
@@ -75,10 +80,22 @@ window.inklingGhostWriter = async (config) => {
     const stop = translating ? runTranslation(counted.pool, counted.counts) : undefined;
     const start = performance.now();
     // A new note each rep (llama.cpp keeps the prompts it has seen); the same note for both variants of a rep.
-    const run = await replayWriter(ghost, counted, writerSession(steps, 40 + rep), { session: `writer-${variant}-${rep}`, note: makeNote(config.note, rep + 1), maxTokens: config.maxTokens, readMs: config.readMs });
+    const run = await replayWriter(ghost, counted, writerSession(steps, 40 + rep), {
+      session: `writer-${variant}-${rep}`,
+      note: makeNote(config.note, rep + 1),
+      maxTokens: config.maxTokens,
+      readMs: config.readMs,
+    });
     const wallMs = performance.now() - start;
     await stop?.();
-    runs.push({ ...run, variant, rep, wallMs, translationTokens: counted.counts.translationTokens, translations: counted.counts.translations });
+    runs.push({
+      ...run,
+      variant,
+      rep,
+      wallMs,
+      translationTokens: counted.counts.translationTokens,
+      translations: counted.counts.translations,
+    });
   };
   for (let rep = 0; rep < config.reps; rep += 1) {
     const pair: Variant[] = rep % 2 === 0 ? ['today', 'cache+speculation'] : ['cache+speculation', 'today'];

@@ -16,19 +16,33 @@ export function callParams(options: LanguageModelV4CallOptions): { params: ChatC
   if (options.stopSequences?.length) params.stop = options.stopSequences;
   if (options.presencePenalty !== undefined) params.presence_penalty = options.presencePenalty;
   if (options.frequencyPenalty !== undefined) params.frequency_penalty = options.frequencyPenalty;
-  if (options.topK !== undefined) warnings.push({ type: 'unsupported', feature: 'topK', details: 'Inkling engines take OpenAI-shaped requests, which have no top_k.' });
+  if (options.topK !== undefined)
+    warnings.push({ type: 'unsupported', feature: 'topK', details: 'Inkling engines take OpenAI-shaped requests, which have no top_k.' });
   // The AI SDK sends its own user-agent on every call; only the caller's headers are ignored.
   const headers = Object.keys(options.headers ?? {}).filter((name) => name.toLowerCase() !== 'user-agent');
   if (headers.length > 0) {
-    warnings.push({ type: 'unsupported', feature: 'headers', details: 'Engines run in the page; set server headers on the engine (openaiEngines).' });
+    warnings.push({
+      type: 'unsupported',
+      feature: 'headers',
+      details: 'Engines run in the page; set server headers on the engine (openaiEngines).',
+    });
   }
-  if (options.reasoning !== undefined && options.reasoning !== 'provider-default') warnings.push({ type: 'unsupported', feature: 'reasoning' });
+  if (options.reasoning !== undefined && options.reasoning !== 'provider-default')
+    warnings.push({ type: 'unsupported', feature: 'reasoning' });
   const format = options.responseFormat;
   if (format?.type === 'json') {
     params.response_format =
       format.schema === undefined
         ? { type: 'json_object' }
-        : { type: 'json_schema', json_schema: { name: format.name ?? 'object', ...(format.description ? { description: format.description } : {}), schema: format.schema as JsonSchema, strict: true } };
+        : {
+            type: 'json_schema',
+            json_schema: {
+              name: format.name ?? 'object',
+              ...(format.description ? { description: format.description } : {}),
+              schema: format.schema as JsonSchema,
+              strict: true,
+            },
+          };
   }
   const functions = (options.tools ?? []).filter((tool) => tool.type === 'function');
   for (const tool of options.tools ?? []) {
@@ -40,7 +54,8 @@ export function callParams(options: LanguageModelV4CallOptions): { params: ChatC
       function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.inputSchema },
     }));
     const choice = options.toolChoice;
-    if (choice !== undefined) params.tool_choice = choice.type === 'tool' ? { type: 'function', function: { name: choice.toolName } } : choice.type;
+    if (choice !== undefined)
+      params.tool_choice = choice.type === 'tool' ? { type: 'function', function: { name: choice.toolName } } : choice.type;
   }
   return { params, warnings };
 }

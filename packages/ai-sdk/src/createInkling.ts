@@ -35,6 +35,7 @@ export function createInkling({ pool }: { pool: Pool }): InklingProvider {
   const languageModel = (modelId = 'inkling', settings?: InklingCallSettings) => new InklingLanguageModel(pool, modelId, settings);
   const provider = ((modelId?: string, settings?: InklingCallSettings) => languageModel(modelId, settings)) as InklingProvider;
   provider.languageModel = languageModel;
-  provider.embeddingModel = (modelId = 'inkling', settings?: InklingEmbeddingSettings) => new InklingEmbeddingModel(pool, modelId, settings);
+  provider.embeddingModel = (modelId = 'inkling', settings?: InklingEmbeddingSettings) =>
+    new InklingEmbeddingModel(pool, modelId, settings);
   return provider;
 }

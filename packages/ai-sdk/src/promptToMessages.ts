@@ -35,7 +35,9 @@ export function promptToMessages(prompt: LanguageModelV4Prompt, warnings: Shared
             toolCalls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: args } });
           } else if (part.type === 'file') noFiles();
         }
-        messages.push(toolCalls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text });
+        messages.push(
+          toolCalls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: toolCalls } : { role: 'assistant', content: text },
+        );
         break;
       }
       case 'tool':

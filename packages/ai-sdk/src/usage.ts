@@ -7,7 +7,12 @@ export function usageOf(result: JobResult): LanguageModelV4Usage {
   const cached = usage?.cachedTokens;
   const input = usage?.prompt_tokens;
   return {
-    inputTokens: { total: input, noCache: input !== undefined && cached !== undefined ? input - cached : undefined, cacheRead: cached, cacheWrite: undefined },
+    inputTokens: {
+      total: input,
+      noCache: input !== undefined && cached !== undefined ? input - cached : undefined,
+      cacheRead: cached,
+      cacheWrite: undefined,
+    },
     outputTokens: { total: usage?.completion_tokens, text: usage?.completion_tokens, reasoning: undefined },
     ...(usage ? { raw: JSON.parse(JSON.stringify(usage)) } : {}),
   };

@@ -52,7 +52,9 @@ describe('createInkling with the real AI SDK', () => {
     expect((warnings ?? []).map((w) => (w.type === 'unsupported' ? w.feature : w.type))).toEqual(['topK']);
     const withHeader = await generateText({ model: inkling('fake'), prompt: 'Hi', headers: { 'x-trace': '1' } });
     expect(withHeader.warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'headers' }));
-    await expect(generateText({ model: inkling('fake'), prompt: 'Hi', providerOptions: { inkling: { prio: 'low' } } })).rejects.toThrow(/prio is not an Inkling setting/);
+    await expect(generateText({ model: inkling('fake'), prompt: 'Hi', providerOptions: { inkling: { prio: 'low' } } })).rejects.toThrow(
+      /prio is not an Inkling setting/,
+    );
   });
 
   it('abort mid-stream cancels the job at once and frees the engine', async () => {
@@ -104,9 +106,9 @@ describe('createInkling with the real AI SDK', () => {
 
   it('maps errors onto the AI SDK classes, keeping retryable', async () => {
     const { inkling } = await ready({ constrain: false });
-    await expect(generateObject({ model: inkling('fake'), schema: z.object({ a: z.string() }), prompt: 'x', maxRetries: 0 })).rejects.toSatisfy((e) =>
-      UnsupportedFunctionalityError.isInstance(e),
-    );
+    await expect(
+      generateObject({ model: inkling('fake'), schema: z.object({ a: z.string() }), prompt: 'x', maxRetries: 0 }),
+    ).rejects.toSatisfy((e) => UnsupportedFunctionalityError.isInstance(e));
     const bad = await ready();
     await expect(
       generateText({ model: bad.inkling('fake'), prompt: 'x', maxRetries: 0, providerOptions: { inkling: { priority: 'urgent' } } }),
@@ -120,7 +122,11 @@ describe('createInkling with the real AI SDK', () => {
   });
 
   it('an error with a status and retryable (a shedding server) is an APICallError that keeps both', () => {
-    const shed = Object.assign(new InklingError('The server is busy (503).'), { status: 503, retryable: true, url: 'http://127.0.0.1:8080/v1/chat/completions' });
+    const shed = Object.assign(new InklingError('The server is busy (503).'), {
+      status: 503,
+      retryable: true,
+      url: 'http://127.0.0.1:8080/v1/chat/completions',
+    });
     const error = aiSdkError(shed, { messages: [] });
     expect(APICallError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ statusCode: 503, isRetryable: true, url: 'http://127.0.0.1:8080/v1/chat/completions', cause: shed });

@@ -22,7 +22,10 @@ async function chatOn(options: Parameters<typeof fakePool>[0] = {}) {
 }
 
 const textOf = (message: { parts: Array<{ type: string; text?: string }> } | undefined) =>
-  (message?.parts ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('');
+  (message?.parts ?? [])
+    .filter((p) => p.type === 'text')
+    .map((p) => p.text)
+    .join('');
 
 describe('useChat from @ai-sdk/react over DirectChatTransport and the Inkling provider', () => {
   it('sends, streams and finishes a turn on the pool', async () => {
@@ -32,7 +35,10 @@ describe('useChat from @ai-sdk/react over DirectChatTransport and the Inkling pr
     const messages = hook.result.current.messages;
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(textOf(messages[1])).toBe('You said: hello there.');
-    expect((createEngine.engines[0]?.calls[0]?.request.messages as unknown[] | undefined)?.[0]).toEqual({ role: 'system', content: 'Be brief.' });
+    expect((createEngine.engines[0]?.calls[0]?.request.messages as unknown[] | undefined)?.[0]).toEqual({
+      role: 'system',
+      content: 'Be brief.',
+    });
   });
 
   it('stop() ends the turn and the job at once; regenerate() asks again', async () => {

@@ -34,11 +34,7 @@ const WHAT: Readonly<Record<BuiltInApiName, string>> = {
  * and says in words what the answer means. A missing API, a permissions
  * policy that blocks it, or an `availability()` that throws are answers too.
  */
-export async function apiAvailability(
-  globals: BuiltInAIGlobals,
-  api: BuiltInApiName,
-  options?: object,
-): Promise<FeatureProbe> {
+export async function apiAvailability(globals: BuiltInAIGlobals, api: BuiltInApiName, options?: object): Promise<FeatureProbe> {
   const what = WHAT[api];
   const missing = presenceProblem(globals, api);
   if (missing) return missing;
@@ -61,17 +57,24 @@ export function presenceProblem(globals: BuiltInAIGlobals, api: BuiltInApiName):
   const what = WHAT[api];
   const target = globals[api] as { availability?: unknown; create?: unknown } | undefined;
   if (typeof target?.availability !== 'function' || typeof target.create !== 'function') {
-    return probe('absent', `${what} is not in this browser: it ships in desktop Chrome and Edge (138 and later for translation, 148 for prompts), not on mobile or in other browsers.`);
+    return probe(
+      'absent',
+      `${what} is not in this browser: it ships in desktop Chrome and Edge (138 and later for translation, 148 for prompts), not on mobile or in other browsers.`,
+    );
   }
   if (globals.document?.featurePolicy?.allowsFeature(POLICY_FEATURE[api]) === false) {
-    return probe('blocked', `${what} is blocked on this page by a permissions policy: allow "${POLICY_FEATURE[api]}" (the Permissions-Policy header, or an iframe's allow attribute).`);
+    return probe(
+      'blocked',
+      `${what} is blocked on this page by a permissions policy: allow "${POLICY_FEATURE[api]}" (the Permissions-Policy header, or an iframe's allow attribute).`,
+    );
   }
   return undefined;
 }
 
 const REASON: Partial<Record<BuiltInState, (what: string, api: BuiltInApiName) => string>> = {
   available: (what) => `${what} is ready on this device.`,
-  downloadable: (what) => `${what} can run here after a one-time download by the browser (shared by every site), which starts when you ask for it.`,
+  downloadable: (what) =>
+    `${what} can run here after a one-time download by the browser (shared by every site), which starts when you ask for it.`,
   downloading: (what) => `${what} is being downloaded by the browser.`,
   unavailable: (what, api) =>
     `${what} cannot run on this device${api === 'Translator' ? ' for this language pair' : ''} (Chrome asks for 22 GB of free disk and a GPU with more than 4 GB of memory, or 16 GB of RAM).`,

@@ -37,7 +37,9 @@ export function builtInEngines(options: BuiltInEnginesOptions = {}): CreateEngin
     const engines: Engine[] = [];
     try {
       for (const [i, part] of parts.entries()) {
-        engines.push(await part(index, (report) => onProgress({ ...report, progress: (i + report.progress) / parts.length }), createOptions));
+        engines.push(
+          await part(index, (report) => onProgress({ ...report, progress: (i + report.progress) / parts.length }), createOptions),
+        );
       }
     } catch (error) {
       await Promise.all(engines.map((engine) => engine.unload?.()));

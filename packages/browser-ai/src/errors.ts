@@ -92,7 +92,11 @@ export class UnsupportedLanguageError extends EngineError {
    * language was given and none could be detected.
    */
   readonly reason: 'unavailable' | 'invalid' | 'download' | 'undetected';
-  constructor(message: string, pair: { from: string; to: string; reason: UnsupportedLanguageError['reason'] }, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    pair: { from: string; to: string; reason: UnsupportedLanguageError['reason'] },
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.from = pair.from;
     this.to = pair.to;

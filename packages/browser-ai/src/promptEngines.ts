@@ -90,7 +90,10 @@ export function promptEngines(options: PromptEnginesOptions = {}): CreateEngine 
 
 function promptEngine(sessions: PromptSessions): PromptEngine {
   const running = new Set<AbortController>();
-  const run = async function* (request: StreamingChatCompletionRequest, options: EngineCallOptions | undefined): AsyncGenerator<ChatCompletionChunk> {
+  const run = async function* (
+    request: StreamingChatCompletionRequest,
+    options: EngineCallOptions | undefined,
+  ): AsyncGenerator<ChatCompletionChunk> {
     const controller = new AbortController();
     const stop = () => controller.abort();
     options?.signal?.addEventListener('abort', stop, { once: true });
@@ -127,7 +130,12 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
       }
       yield chunk(id, model, '', end.finish);
       const completion = Math.max(end.pieces, opened.session.contextUsage - before - needed);
-      yield usageChunk(id, model, { prompt_tokens: opened.cachedTokens + needed, completion_tokens: completion, total_tokens: opened.cachedTokens + needed + completion, cachedTokens: opened.cachedTokens });
+      yield usageChunk(id, model, {
+        prompt_tokens: opened.cachedTokens + needed,
+        completion_tokens: completion,
+        total_tokens: opened.cachedTokens + needed + completion,
+        cachedTokens: opened.cachedTokens,
+      });
     } finally {
       running.delete(controller);
       options?.signal?.removeEventListener('abort', stop);
@@ -173,12 +181,17 @@ export function toPromptMessages(messages: readonly ChatMessage[]): { system: st
   messages.forEach((message, index) => {
     const content = textOf(message.content, index);
     if (message.role === 'system') {
-      if (out.length > 0) throw new InvalidJobError(`Chrome's built-in model takes a system message only first; message ${index} is a system message after others.`);
+      if (out.length > 0)
+        throw new InvalidJobError(
+          `Chrome's built-in model takes a system message only first; message ${index} is a system message after others.`,
+        );
       system = system ? `${system}\n\n${content}` : content;
       return;
     }
     if (message.role !== 'user' && message.role !== 'assistant') {
-      throw new InvalidJobError(`Chrome's built-in model takes system, user and assistant messages; message ${index} has role "${message.role}".`);
+      throw new InvalidJobError(
+        `Chrome's built-in model takes system, user and assistant messages; message ${index} has role "${message.role}".`,
+      );
     }
     out.push({ role: message.role, content });
   });
@@ -189,7 +202,7 @@ export function toPromptMessages(messages: readonly ChatMessage[]): { system: st
 function textOf(content: ChatMessage['content'], index: number): string {
   if (typeof content === 'string') return content;
   if (content === null) return '';
-  const parts = content.map((part) => (part as { type?: unknown; text?: unknown }));
+  const parts = content.map((part) => part as { type?: unknown; text?: unknown });
   if (parts.every((part) => part.type === 'text' && typeof part.text === 'string')) return parts.map((part) => part.text).join('');
   throw new InvalidJobError(`Chrome's built-in model is given text only here; message ${index} has other content.`);
 }

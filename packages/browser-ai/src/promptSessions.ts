@@ -82,14 +82,22 @@ export class PromptSessions {
    * its conversation; any other (no session, stopped, failed: its context is
    * unknown) is destroyed.
    */
-  close(opened: OpenedSession, key: string | undefined, outcome: { ok: boolean; system: string; messages: LanguageModelMessage[]; reply: string }): void {
+  close(
+    opened: OpenedSession,
+    key: string | undefined,
+    outcome: { ok: boolean; system: string; messages: LanguageModelMessage[]; reply: string },
+  ): void {
     if (key === undefined || !outcome.ok) {
       opened.session.destroy();
       return;
     }
     this.#kept.get(key)?.session.destroy();
     this.#kept.delete(key);
-    this.#kept.set(key, { session: opened.session, system: outcome.system, history: [...outcome.messages, { role: 'assistant', content: outcome.reply }] });
+    this.#kept.set(key, {
+      session: opened.session,
+      system: outcome.system,
+      history: [...outcome.messages, { role: 'assistant', content: outcome.reply }],
+    });
     for (const [oldest, entry] of this.#kept) {
       if (this.#kept.size <= this.#maxSessions) break;
       this.#kept.delete(oldest);
@@ -103,7 +111,14 @@ export class PromptSessions {
     this.#kept.clear();
     const bases = [...this.#bases.values()];
     this.#bases.clear();
-    await Promise.all(bases.map((base) => base.then((session) => session.destroy(), () => {})));
+    await Promise.all(
+      bases.map((base) =>
+        base.then(
+          (session) => session.destroy(),
+          () => {},
+        ),
+      ),
+    );
     this.#root.destroy();
   }
 
@@ -124,7 +139,10 @@ export class PromptSessions {
     for (const [oldest, base] of this.#bases) {
       if (this.#bases.size <= MAX_BASES) break;
       this.#bases.delete(oldest);
-      void base.then((session) => session.destroy(), () => {});
+      void base.then(
+        (session) => session.destroy(),
+        () => {},
+      );
     }
     return made;
   }

@@ -80,9 +80,7 @@ export function translatorEngines(options: TranslatorEnginesOptions = {}): Creat
     const translators = new Translators(api, globals.LanguageDetector, stallMs, options.timers);
     try {
       for (const [i, pair] of languages.entries()) {
-        await translators.prepare(pair, signal, (report) =>
-          onProgress({ ...report, progress: (i + report.progress) / languages.length }),
-        );
+        await translators.prepare(pair, signal, (report) => onProgress({ ...report, progress: (i + report.progress) / languages.length }));
       }
     } catch (error) {
       await translators.destroyAll();

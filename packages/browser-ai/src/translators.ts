@@ -59,14 +59,23 @@ export class Translators {
   /** The language of `text`, by the Language Detector API; a typed error that says to give `from` when it cannot tell. */
   async detect(text: string, to: string, signal: AbortSignal | undefined): Promise<string> {
     const fail = (why: string, cause?: unknown) =>
-      new UnsupportedLanguageError(`No source language was given for a translation into ${to}, and ${why}: give "from".`, { from: 'auto', to, reason: 'undetected' }, { cause });
+      new UnsupportedLanguageError(
+        `No source language was given for a translation into ${to}, and ${why}: give "from".`,
+        { from: 'auto', to, reason: 'undetected' },
+        { cause },
+      );
     const api = this.#detectorApi;
     if (typeof api?.create !== 'function') throw fail("this browser has no language detector (Chrome's LanguageDetector API)");
     if (!this.#detector) {
       const made = (async () => {
         const state = await api.availability();
         if (state !== 'available') throw fail(`Chrome's language detector is "${state}" here`);
-        return createWithDownload((options) => api.create(options), { what: 'the language detector', signal, stallMs: this.#stallMs, timers: this.#timers });
+        return createWithDownload((options) => api.create(options), {
+          what: 'the language detector',
+          signal,
+          stallMs: this.#stallMs,
+          timers: this.#timers,
+        });
       })();
       this.#detector = made;
       made.catch(() => {
@@ -90,10 +99,22 @@ export class Translators {
     const made = [...this.#translators.values(), ...(this.#detector ? [this.#detector] : [])];
     this.#translators.clear();
     this.#detector = undefined;
-    await Promise.all(made.map((p) => p.then((t) => t.destroy(), () => {})));
+    await Promise.all(
+      made.map((p) =>
+        p.then(
+          (t) => t.destroy(),
+          () => {},
+        ),
+      ),
+    );
   }
 
-  #get(pair: LanguagePair, signal: AbortSignal | undefined, download: boolean, onProgress?: (report: LoadProgress) => void): Promise<TranslatorInstance> {
+  #get(
+    pair: LanguagePair,
+    signal: AbortSignal | undefined,
+    download: boolean,
+    onProgress?: (report: LoadProgress) => void,
+  ): Promise<TranslatorInstance> {
     const key = pairName(pair);
     const known = this.#translators.get(key);
     if (known) return known;
@@ -105,7 +126,12 @@ export class Translators {
     return made;
   }
 
-  async #make(pair: LanguagePair, signal: AbortSignal | undefined, download: boolean, onProgress?: (report: LoadProgress) => void): Promise<TranslatorInstance> {
+  async #make(
+    pair: LanguagePair,
+    signal: AbortSignal | undefined,
+    download: boolean,
+    onProgress?: (report: LoadProgress) => void,
+  ): Promise<TranslatorInstance> {
     const { from, to } = pair;
     const languages = { sourceLanguage: from, targetLanguage: to };
     const name = pairName(pair);
@@ -113,10 +139,17 @@ export class Translators {
     try {
       state = await this.#api.availability(languages);
     } catch (error) {
-      throw new UnsupportedLanguageError(`Cannot translate ${name}: ${error instanceof Error ? error.message : String(error)}. Give languages as BCP 47 tags such as "en" or "pt-BR".`, { from, to, reason: 'invalid' }, { cause: error });
+      throw new UnsupportedLanguageError(
+        `Cannot translate ${name}: ${error instanceof Error ? error.message : String(error)}. Give languages as BCP 47 tags such as "en" or "pt-BR".`,
+        { from, to, reason: 'invalid' },
+        { cause: error },
+      );
     }
     if (state === 'unavailable') {
-      throw new UnsupportedLanguageError(`Chrome's translator cannot translate ${name} on this device: translate this pair with a chat engine instead.`, { from, to, reason: 'unavailable' });
+      throw new UnsupportedLanguageError(
+        `Chrome's translator cannot translate ${name} on this device: translate this pair with a chat engine instead.`,
+        { from, to, reason: 'unavailable' },
+      );
     }
     if (state !== 'available' && !download) {
       throw new UnsupportedLanguageError(

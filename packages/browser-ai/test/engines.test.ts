@@ -19,7 +19,13 @@ const cpu = () => ({ kind: 'cpu' as const, reason: 'No WebGPU: the CPU.', create
 const ghost = (text: string, session = 'note', max_tokens = 50) => ({
   session,
   priority: 'interactive' as const,
-  params: { messages: [{ role: 'system' as const, content: 'Continue the text.' }, { role: 'user' as const, content: text }], max_tokens },
+  params: {
+    messages: [
+      { role: 'system' as const, content: 'Continue the text.' },
+      { role: 'user' as const, content: text },
+    ],
+    max_tokens,
+  },
 });
 
 describe('promptEngines on a fake of the Prompt API', () => {
@@ -61,7 +67,9 @@ describe('promptEngines on a fake of the Prompt API', () => {
     await pool.load();
     expect(await pool.submit(ghost('x', 's', 3))).toMatchObject({ status: 'done', text: 'one two three', finishReason: 'length' });
     const schema = { type: 'object', properties: { a: { type: 'number' } } };
-    await pool.submit({ params: { messages: [{ role: 'user', content: 'json' }], response_format: { type: 'json_schema', json_schema: { schema } } as never } });
+    await pool.submit({
+      params: { messages: [{ role: 'user', content: 'json' }], response_format: { type: 'json_schema', json_schema: { schema } } as never },
+    });
     expect(fake.stats.prompts.at(-1)?.responseConstraint).toEqual(schema);
   });
 
@@ -80,7 +88,14 @@ describe('promptEngines on a fake of the Prompt API', () => {
     const fake = createFakeBuiltInAI();
     const pool = new EnginePool({ size: 1, createEngine: promptEngines({ globals: fake.globals }) });
     await pool.load();
-    const result = await pool.submit({ params: { messages: [{ role: 'tool', content: 'x' }, { role: 'user', content: 'y' }] } });
+    const result = await pool.submit({
+      params: {
+        messages: [
+          { role: 'tool', content: 'x' },
+          { role: 'user', content: 'y' },
+        ],
+      },
+    });
     expect(result.error?.message).toMatch(/role "tool"/);
   });
 });
@@ -127,8 +142,14 @@ describe('loading: availability as the pool’s phases', () => {
     const error = await stalled.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BuiltInDownloadStalledError);
     expect((error as Error).message).toMatch(/en→fr translator made no download progress in 50 ms: check that the device is online/);
-    const waiting = new EnginePool({ size: 1, createEngine: translatorEngines({ globals: fake.globals, languages, downloadStallMs: Infinity }) });
-    const loading = waiting.load().then(() => 'settled', () => 'settled');
+    const waiting = new EnginePool({
+      size: 1,
+      createEngine: translatorEngines({ globals: fake.globals, languages, downloadStallMs: Infinity }),
+    });
+    const loading = waiting.load().then(
+      () => 'settled',
+      () => 'settled',
+    );
     await new Promise((r) => setTimeout(r, 20));
     await waiting.unload();
     expect(await Promise.race([loading, new Promise((r) => setTimeout(() => r('hung'), 50))])).toBe('settled');
@@ -196,12 +217,19 @@ describe('builtInEngines, detectBuiltInAI and preferBuiltIn', () => {
     const probe = await detectBuiltInAI({ globals: fake.globals });
     expect(probe.prompt).toMatchObject({ state: 'unavailable', usable: false });
     expect(probe.translation).toMatchObject({ state: 'downloadable', usable: true });
-    const forTranslation = preferBuiltIn({ probe, feature: 'translation', builtIn: () => translatorEngines({ globals: fake.globals }), otherwise: cpu });
+    const forTranslation = preferBuiltIn({
+      probe,
+      feature: 'translation',
+      builtIn: () => translatorEngines({ globals: fake.globals }),
+      otherwise: cpu,
+    });
     expect(forTranslation.kind).toBe('built-in');
     const forPrompt = preferBuiltIn({ probe, feature: 'prompt', builtIn: () => promptEngines(), otherwise: cpu });
     expect(forPrompt.kind).toBe('cpu');
     expect(forPrompt.reason).toMatch(/cannot run on this device.*No WebGPU/);
-    expect(preferBuiltIn({ probe, feature: 'translation', allowDownload: false, builtIn: () => promptEngines(), otherwise: cpu }).kind).toBe('cpu');
+    expect(
+      preferBuiltIn({ probe, feature: 'translation', allowDownload: false, builtIn: () => promptEngines(), otherwise: cpu }).kind,
+    ).toBe('cpu');
     expect(fake.stats.downloads).toBe(0);
   });
 });

@@ -49,7 +49,10 @@ export async function* chatStream(
       return;
     }
     let done = false;
-    const events = sseEvents(bodyChunks(response.body, context), { maxEventBytes: context.maxEventBytes, source: `the server at ${where}` });
+    const events = sseEvents(bodyChunks(response.body, context), {
+      maxEventBytes: context.maxEventBytes,
+      source: `the server at ${where}`,
+    });
     for await (const event of events) {
       if (event.data.trim() === '[DONE]') {
         done = true;

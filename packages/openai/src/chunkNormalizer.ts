@@ -107,7 +107,12 @@ export class ChunkNormalizer {
       const u = usage as Record<string, unknown>;
       const prompt = numberOr(u.prompt_tokens, 0);
       const completion = numberOr(u.completion_tokens, 0);
-      this.#usage = { ...(u as object), prompt_tokens: prompt, completion_tokens: completion, total_tokens: numberOr(u.total_tokens, prompt + completion) };
+      this.#usage = {
+        ...(u as object),
+        prompt_tokens: prompt,
+        completion_tokens: completion,
+        total_tokens: numberOr(u.total_tokens, prompt + completion),
+      };
     }
     // llama.cpp reports its speeds apart from usage; WebLLM keeps them under `usage.extra`.
     if (timings && typeof timings === 'object') this.#extra = { timings };

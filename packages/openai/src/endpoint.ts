@@ -49,7 +49,14 @@ export class Endpoint {
    */
   fetch(
     path: string,
-    init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal; accept?: string; headers?: Record<string, string>; root?: boolean },
+    init: {
+      method: 'GET' | 'POST';
+      body?: string;
+      signal?: AbortSignal;
+      accept?: string;
+      headers?: Record<string, string>;
+      root?: boolean;
+    },
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...this.#headers, ...init.headers };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';

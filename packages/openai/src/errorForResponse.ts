@@ -30,7 +30,11 @@ export async function errorForResponse(
   response: Response,
   endpoint: Endpoint,
   path: string,
-  { retryAfter, waitRefused = false, interactive = false }: { retryAfter: number | undefined; waitRefused?: boolean; interactive?: boolean },
+  {
+    retryAfter,
+    waitRefused = false,
+    interactive = false,
+  }: { retryAfter: number | undefined; waitRefused?: boolean; interactive?: boolean },
 ): Promise<ServerResponseError> {
   const { status } = response;
   const where = `${endpoint.shown}${path}`;
@@ -79,7 +83,11 @@ export async function errorForResponse(
     const advice = isRetryableStatus(status)
       ? 'It is overloaded, restarting or behind a gateway that timed out (retried up to maxRetries times): try again later'
       : "Look at the server's log";
-    return new ServerError(`The server at ${where} failed on this request (${status})${ref}. ${advice}.${detail ? ` The server said: ${detail}` : ''}`, status, options);
+    return new ServerError(
+      `The server at ${where} failed on this request (${status})${ref}. ${advice}.${detail ? ` The server said: ${detail}` : ''}`,
+      status,
+      options,
+    );
   }
   return new BadRequestError(
     `The server at ${where} rejected the request (${status}). Check the job's params (a parameter it does not take, a prompt longer than its context)${said}`,

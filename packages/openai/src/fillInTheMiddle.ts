@@ -31,7 +31,11 @@ export function fimParams({ before, after, maxTokens }: FimInput): FimParams {
   const afterCursor = after.trim() ? `<after_cursor>${after}</after_cursor>\n` : '';
   return {
     messages: [
-      { role: 'system', content: 'Reply with only the text to insert at the cursor: a few words that continue the text before it and fit the text after it.' },
+      {
+        role: 'system',
+        content:
+          'Reply with only the text to insert at the cursor: a few words that continue the text before it and fit the text after it.',
+      },
       { role: 'user', content: `${afterCursor}<before_cursor>${before}</before_cursor>` },
     ],
     max_tokens: maxTokens,
@@ -47,7 +51,20 @@ export function fimOf(params: Record<string, unknown>): { prefix: string; suffix
 }
 
 /** Params (and the job's hints) that mean the same on the FIM routes as on chat. */
-const SHARED = ['temperature', 'top_p', 'stop', 'seed', 'logit_bias', 'cache_prompt', 'id_slot', 'cache_salt', 'priority', 'nvext', 'prompt_cache_key', 'ignore_eos'] as const;
+const SHARED = [
+  'temperature',
+  'top_p',
+  'stop',
+  'seed',
+  'logit_bias',
+  'cache_prompt',
+  'id_slot',
+  'cache_salt',
+  'priority',
+  'nvext',
+  'prompt_cache_key',
+  'ignore_eos',
+] as const;
 
 /**
  * The path and body of a FIM request for the job's `params` (whose `fim`
@@ -59,7 +76,11 @@ const SHARED = ['temperature', 'top_p', 'stop', 'seed', 'logit_bias', 'cache_pro
  * @example
  * const { path, body } = fimRequest('infill', params, 'qwen2.5-coder');
  */
-export function fimRequest(endpoint: FimEndpoint, params: Record<string, unknown>, model: string): { path: string; body: Record<string, unknown> } {
+export function fimRequest(
+  endpoint: FimEndpoint,
+  params: Record<string, unknown>,
+  model: string,
+): { path: string; body: Record<string, unknown> } {
   const { prefix, suffix } = fimOf(params)!;
   const body: Record<string, unknown> = { model, stream: true };
   for (const key of SHARED) if (params[key] !== undefined) body[key] = params[key];

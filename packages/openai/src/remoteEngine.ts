@@ -73,10 +73,7 @@ export class RemoteEngine implements OpenAIEngine {
     this.interruptGenerate();
   }
 
-  async #createChat(
-    request: StreamingChatCompletionRequest,
-    options: EngineCallOptions = {},
-  ): Promise<AsyncIterable<ChatCompletionChunk>> {
+  async #createChat(request: StreamingChatCompletionRequest, options: EngineCallOptions = {}): Promise<AsyncIterable<ChatCompletionChunk>> {
     // A schema no engine can enforce ends the job here, before any request; the server constrains the rest.
     requestedSchema(request);
     const { signal, release } = this.#open(options.signal);
@@ -114,15 +111,20 @@ export class RemoteEngine implements OpenAIEngine {
     return releasing(chatStream(response, this.#context, signal, route), release);
   }
 
-  async #createEmbeddings(
-    request: EmbeddingCreateParams,
-    options: EngineCallOptions = {},
-  ): Promise<CreateEmbeddingResponse> {
+  async #createEmbeddings(request: EmbeddingCreateParams, options: EngineCallOptions = {}): Promise<CreateEmbeddingResponse> {
     const { signal, release } = this.#open(options.signal);
     try {
       const sent: Record<string, unknown> = { ...request, model: this.model };
-      const headers = applyHints(sent, options.job, { ...this.#settings.hints, promptCacheKey: false, llamaSlots: false, slots: undefined });
-      const response = await sendRequest(this.#context, '/embeddings', sent, signal, { headers, ...(options.job ? { priority: options.job.priority } : {}) });
+      const headers = applyHints(sent, options.job, {
+        ...this.#settings.hints,
+        promptCacheKey: false,
+        llamaSlots: false,
+        slots: undefined,
+      });
+      const response = await sendRequest(this.#context, '/embeddings', sent, signal, {
+        headers,
+        ...(options.job ? { priority: options.job.priority } : {}),
+      });
       if (!response) throw abortError();
       // Already read whole by `wholeAnswer` (unless the server called it a stream).
       const text = await response.text();

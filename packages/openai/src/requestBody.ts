@@ -46,7 +46,11 @@ function findUnserializable(value: unknown, path = 'params', ancestors: Ancestor
   ancestors.push({ value, path });
   try {
     for (const [key, child] of Object.entries(value)) {
-      const at = Array.isArray(value) ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+      const at = Array.isArray(value)
+        ? `${path}[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+          ? `${path}.${key}`
+          : `${path}[${JSON.stringify(key)}]`;
       const found = findUnserializable(child, at, ancestors);
       if (found) return found;
     }

@@ -119,22 +119,34 @@ export async function sendRequest(
     }
     if (!retryable || waitRefused || attempt > context.maxRetries) throw await outcome.error(waitRefused);
     outcome.discard();
-    const wait = advisedMs === undefined ? backoffMs(attempt, context.random, cap) : Math.min(cap, Math.round(advisedMs * (1 + Math.min(Math.max(context.random(), 0), 1) / 2)));
+    const wait =
+      advisedMs === undefined
+        ? backoffMs(attempt, context.random, cap)
+        : Math.min(cap, Math.round(advisedMs * (1 + Math.min(Math.max(context.random(), 0), 1) / 2)));
     if (!(await sleep(context.timers, wait, signal))) return undefined;
   }
 }
 
-async function sendOnce(context: RequestContext, path: string, payload: string, signal: AbortSignal, options: SendOptions): Promise<Attempt> {
+async function sendOnce(
+  context: RequestContext,
+  path: string,
+  payload: string,
+  signal: AbortSignal,
+  options: SendOptions,
+): Promise<Attempt> {
   const { endpoint, timers, connectTimeoutMs } = context;
   const accept = options.accept ?? 'application/json';
   const headers = options.headers ?? {};
   const send = () =>
-    fetchWithin((linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept, headers, root: options.root === true }), {
-      timers,
-      ms: connectTimeoutMs,
-      signal,
-      onTimeout: () => connectTimeout(endpoint, path, connectTimeoutMs),
-    });
+    fetchWithin(
+      (linked) => endpoint.fetch(path, { method: 'POST', body: payload, signal: linked, accept, headers, root: options.root === true }),
+      {
+        timers,
+        ms: connectTimeoutMs,
+        signal,
+        onTimeout: () => connectTimeout(endpoint, path, connectTimeoutMs),
+      },
+    );
   let response: Response | undefined;
   try {
     response = await fetchOrUnreachable(endpoint, send, path, signal);
@@ -152,7 +164,8 @@ async function sendOnce(context: RequestContext, path: string, payload: string, 
       retryable: isRetryableStatus(failed.status),
       status: failed.status,
       advisedMs,
-      error: (waitRefused) => errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
+      error: (waitRefused) =>
+        errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
       discard: () => void failed.body?.cancel().catch(() => {}),
     };
   }

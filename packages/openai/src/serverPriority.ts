@@ -70,10 +70,14 @@ export function resolvePriority(option: ServerPriority | undefined): PriorityMap
     throw new InvalidOptionError('openaiEngines() "priority" needs exactly one of "field" (a body field) and "header" (a header name).');
   }
   if (field !== undefined && !(typeof field === 'string' && FIELD_PATH.test(field))) {
-    throw new InvalidOptionError(`openaiEngines() "priority.field" must be a field name or a dotted path such as 'nvext.agent_hints.priority'; it got ${JSON.stringify(field)}.`);
+    throw new InvalidOptionError(
+      `openaiEngines() "priority.field" must be a field name or a dotted path such as 'nvext.agent_hints.priority'; it got ${JSON.stringify(field)}.`,
+    );
   }
   if (header !== undefined && !(typeof header === 'string' && HEADER_NAME.test(header))) {
-    throw new InvalidOptionError(`openaiEngines() "priority.header" must be a header name such as 'x-request-priority'; it got ${JSON.stringify(header)}.`);
+    throw new InvalidOptionError(
+      `openaiEngines() "priority.header" must be a header name such as 'x-request-priority'; it got ${JSON.stringify(header)}.`,
+    );
   }
   const missing = PRIORITY_ORDER.find((band) => typeof map?.[band] !== 'number' || !Number.isFinite(map[band]));
   if (missing) {

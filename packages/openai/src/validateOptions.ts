@@ -24,16 +24,19 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
     );
   }
   if (typeof model !== 'string' || model.trim() === '') {
-    throw new InvalidOptionError(
-      'openaiEngines() needs "model", the name the server knows the model by (GET /v1/models lists them).',
-    );
+    throw new InvalidOptionError('openaiEngines() needs "model", the name the server knows the model by (GET /v1/models lists them).');
   }
   // The key's value is never quoted, even when it is wrong.
   if (apiKey !== undefined && typeof apiKey !== 'string') {
     throw new InvalidOptionError('openaiEngines() "apiKey" must be a string.');
   }
-  if (headers !== undefined && (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))) {
-    throw new InvalidOptionError('openaiEngines() "headers" must be an object of string values, e.g. { "OpenAI-Organization": "org-..." }.');
+  if (
+    headers !== undefined &&
+    (typeof headers !== 'object' || headers === null || Object.values(headers).some((v) => typeof v !== 'string'))
+  ) {
+    throw new InvalidOptionError(
+      'openaiEngines() "headers" must be an object of string values, e.g. { "OpenAI-Organization": "org-..." }.',
+    );
   }
   // fetch would reject these with a TypeError on every request, which reads as "unreachable".
   const badHeader = Object.entries(headers ?? {}).find(([name, value]) => !HEADER_NAME.test(name) || /[\r\n\0]/.test(value));
@@ -56,25 +59,36 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   for (const key of ['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs'] as const) {
     checkDuration(options[key], `openaiEngines() "${key}"`);
   }
-  if (maxEventBytes !== undefined && !(maxEventBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxEventBytes) && maxEventBytes >= 1))) {
+  if (
+    maxEventBytes !== undefined &&
+    !(maxEventBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxEventBytes) && maxEventBytes >= 1))
+  ) {
     throw new InvalidOptionError(
       `openaiEngines() "maxEventBytes" must be a whole number of bytes, 1 or more, or Infinity for no limit; it got ${String(maxEventBytes)}.`,
     );
   }
   if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers?.clearTimeout !== 'function')) {
-    throw new InvalidOptionError('openaiEngines() "timers" must have setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }.');
+    throw new InvalidOptionError(
+      'openaiEngines() "timers" must have setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }.',
+    );
   }
   const { sessionAffinity, slots, cacheSalt, reserveLane, fim } = options;
   if (sessionAffinity !== undefined) {
     const header = sessionAffinity?.header;
-    if (typeof sessionAffinity !== 'object' || sessionAffinity === null || (header !== undefined && !(typeof header === 'string' && HEADER_NAME.test(header)))) {
+    if (
+      typeof sessionAffinity !== 'object' ||
+      sessionAffinity === null ||
+      (header !== undefined && !(typeof header === 'string' && HEADER_NAME.test(header)))
+    ) {
       throw new InvalidOptionError(
         `openaiEngines() "sessionAffinity" must be { promptCacheKey?: boolean, header?: a header name such as 'x-session-affinity' }; it got ${JSON.stringify(sessionAffinity)}.`,
       );
     }
   }
   if (slots !== undefined && slots !== 'auto' && !(Number.isInteger(slots) && slots >= 1)) {
-    throw new InvalidOptionError(`openaiEngines() "slots" must be the server's slot count (its --parallel, 1 or more) or 'auto'; it got ${JSON.stringify(slots)}.`);
+    throw new InvalidOptionError(
+      `openaiEngines() "slots" must be the server's slot count (its --parallel, 1 or more) or 'auto'; it got ${JSON.stringify(slots)}.`,
+    );
   }
   if (cacheSalt !== undefined && !(typeof cacheSalt === 'string' && cacheSalt.length >= 1 && cacheSalt.length <= 1024)) {
     throw new InvalidOptionError('openaiEngines() "cacheSalt" must be a string of 1 to 1024 characters (vLLM\'s limits).');

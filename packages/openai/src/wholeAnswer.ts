@@ -36,7 +36,8 @@ export async function wholeAnswer(response: Response, context: RequestContext, p
       { cause: redactedCopy(error, (t) => endpoint.redact(t)) },
     );
   }
-  const fresh = () => new Response(text === '' ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const fresh = () =>
+    new Response(text === '' ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
   let raw: unknown;
   try {
     raw = JSON.parse(text);

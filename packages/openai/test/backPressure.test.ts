@@ -31,7 +31,15 @@ const MAX_RETRIES = 4;
 describe('503 shedding under load', () => {
   it('retries background items (bounded, jittered, counted) until all are done, and hands interactive ones their 503 at once', async () => {
     // SGLang with --max-running-requests 4 --max-queued-requests 4 and no priority scheduling: a full queue sheds the newcomer.
-    const sim = schedulingServer({ server: 'sglang', priorityScheduling: false, maxRunning: 4, maxQueued: 4, retryAfterS: 1, prefillMs: 40, tokenMs: 10 });
+    const sim = schedulingServer({
+      server: 'sglang',
+      priorityScheduling: false,
+      maxRunning: 4,
+      maxQueued: 4,
+      retryAfterS: 1,
+      prefillMs: 40,
+      tokenMs: 10,
+    });
     let engine: OpenAIEngine | undefined;
     const createEngine = openaiEngines({
       baseURL: 'http://sim.test/v1',
@@ -48,17 +56,27 @@ describe('503 shedding under load', () => {
 
     // Other clients fill the server for a while: 8 long requests, 4 running and 4 queued.
     const others = Array.from({ length: 8 }, () =>
-      sim.fetch('http://sim.test/v1/chat/completions', { method: 'POST', body: JSON.stringify({ messages: [], max_tokens: 150 }) }).then((r) => r.text()),
+      sim
+        .fetch('http://sim.test/v1/chat/completions', { method: 'POST', body: JSON.stringify({ messages: [], max_tokens: 150 }) })
+        .then((r) => r.text()),
     );
     const item = (i: number): Promise<JobResult> =>
       pool
-        .submit({ task: 'translate-page', preemptible: true, params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 8 } } as JobSpec)
+        .submit({
+          task: 'translate-page',
+          preemptible: true,
+          params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 8 },
+        } as JobSpec)
         .then((r) => (r.status === 'preempted' ? item(i) : r));
     const batch = Promise.all(Array.from({ length: ITEMS }, (_, i) => item(i)));
     await vi.advanceTimersByTimeAsync(100);
 
     // A keystroke while the queue is full.
-    const keystroke = pool.submit({ session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'Dear' }], max_tokens: 4 } });
+    const keystroke = pool.submit({
+      session: 'editor',
+      priority: 'interactive',
+      params: { messages: [{ role: 'user', content: 'Dear' }], max_tokens: 4 },
+    });
     const ghost = await settle(keystroke);
     expect(ghost.status).toBe('error');
     expect(ghost.error).toBeInstanceOf(RateLimitError);
@@ -86,7 +104,9 @@ describe('503 shedding under load', () => {
     // No storm: the items refused in the same instant came back spread over Retry-After's 1 s to 1.5 s (jitter), not together.
     const shedAt = ours.find((r) => r.status === 503)!.at;
     const shedTogether = ours.filter((r) => r.status === 503 && r.at === shedAt && r.body.max_tokens === 8).map((r) => r.body.messages);
-    const comeback = shedTogether.map((messages) => ours.find((r) => r.at > shedAt && JSON.stringify(r.body.messages) === JSON.stringify(messages))!.at - shedAt);
+    const comeback = shedTogether.map(
+      (messages) => ours.find((r) => r.at > shedAt && JSON.stringify(r.body.messages) === JSON.stringify(messages))!.at - shedAt,
+    );
     expect(shedTogether.length).toBeGreaterThan(1);
     expect(new Set(comeback).size).toBe(comeback.length);
     expect(Math.min(...comeback)).toBeGreaterThanOrEqual(1000);

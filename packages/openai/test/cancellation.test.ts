@@ -13,7 +13,9 @@ afterEach(async () => {
 
 /** A server that streams 100 tokens (or `max_tokens`, when the request sets it), one every `delayMs`. */
 async function slowServer(delayMs = 15) {
-  server = await startServer({ chat: (req, res) => streamReply(req, res, TOKENS.slice(0, req.body.max_tokens ?? TOKENS.length), { delayMs }) });
+  server = await startServer({
+    chat: (req, res) => streamReply(req, res, TOKENS.slice(0, req.body.max_tokens ?? TOKENS.length), { delayMs }),
+  });
   return server;
 }
 
@@ -50,7 +52,9 @@ describe('cancellation aborts the HTTP request', () => {
     const pool = await poolOn(s);
     const first = pool.submit(ask({ session: 'ghost', priority: 'interactive' }));
     await until(() => (pool.getSnapshot().jobs[0]?.tokens ?? 0) >= 2);
-    const second = pool.submit(ask({ session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'y' }], max_tokens: 8 } }));
+    const second = pool.submit(
+      ask({ session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'y' }], max_tokens: 8 } }),
+    );
     expect(await first).toMatchObject({ status: 'cancelled', cancelReason: 'supersede' });
     const older = chats(s)[0]!;
     await older.done;

@@ -58,7 +58,9 @@ describe('an unreachable server', () => {
     await server.close();
     const build = openaiEngines({ baseURL: server.baseURL, model: 'test-model' })(0, () => {});
     await expect(build).rejects.toBeInstanceOf(ServerUnreachableError);
-    await expect(build).rejects.toThrow(/Could not reach the server at http:\/\/127\.0\.0\.1:\d+\/v1\/models .*ECONNREFUSED.*running.*baseURL.*CORS/);
+    await expect(build).rejects.toThrow(
+      /Could not reach the server at http:\/\/127\.0\.0\.1:\d+\/v1\/models .*ECONNREFUSED.*running.*baseURL.*CORS/,
+    );
   });
 
   it('is fatal: the pool ends the job, holds the queue while the server is down, and goes on after load()', async () => {
@@ -115,12 +117,16 @@ describe('errors from the server', () => {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(...args));
     }
     // A server that echoes the key it refused, as some do.
-    const server = await serve({ chat: (req, res) => json(res, status, { error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }) });
+    const server = await serve({
+      chat: (req, res) => json(res, status, { error: { message: `Incorrect API key provided: ${req.headers.authorization}` } }),
+    });
     const pool = await poolFor(server);
     const result = await pool.submit(ask);
     expect(result.error).toBeInstanceOf(AuthenticationError);
     expect(result.error).toMatchObject({ status });
-    expect(result.error?.message).toMatch(status === 401 ? /refused the API key \(401 Unauthorized\)\. Check the apiKey/ : /403 Forbidden.*model "test-model"/);
+    expect(result.error?.message).toMatch(
+      status === 401 ? /refused the API key \(401 Unauthorized\)\. Check the apiKey/ : /403 Forbidden.*model "test-model"/,
+    );
     expect(isFatalEngineError(result.error)).toBe(false);
     expect(pool.getSnapshot().phase).toBe('ready');
     expect(everything(result.error)).not.toContain(KEY);
@@ -147,11 +153,13 @@ describe('errors from the server', () => {
     const pool = await poolFor(server);
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(ServerModelNotFoundError);
-    expect(error?.message).toMatch(/no model "test-model", or baseURL misses its "\/v1".*GET http:\/\/127\.0\.0\.1:\d+\/v1\/models.*does not exist/);
+    expect(error?.message).toMatch(
+      /no model "test-model", or baseURL misses its "\/v1".*GET http:\/\/127\.0\.0\.1:\d+\/v1\/models.*does not exist/,
+    );
     await pool.unload();
   });
 
-  it('400: BadRequestError with the server\'s own words (FastAPI style)', async () => {
+  it("400: BadRequestError with the server's own words (FastAPI style)", async () => {
     const server = await serve({ chat: (_req, res) => json(res, 400, { detail: 'max_tokens is too large' }) });
     const pool = await poolFor(server);
     const { error } = await pool.submit(ask);
@@ -213,7 +221,9 @@ describe('a broken stream', () => {
     expect(result.error).toBeInstanceOf(StreamInterruptedError);
     expect(result.error).toBeInstanceOf(EngineError);
     expect(result.error).toMatchObject({ receivedChars: 9 });
-    expect(result.error?.message).toMatch(/ended the stream before the answer was complete \(9 characters received, kept in the job's text\)/);
+    expect(result.error?.message).toMatch(
+      /ended the stream before the answer was complete \(9 characters received, kept in the job's text\)/,
+    );
     expect(isFatalEngineError(result.error)).toBe(false);
     await pool.unload();
   });

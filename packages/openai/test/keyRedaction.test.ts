@@ -75,7 +75,10 @@ function leakyFetch(code?: string) {
       headers: new Headers(init.headers),
       config: init,
     });
-    if (code) Object.assign(error, { cause: Object.assign(new Error(`socket hang up (${String((init.headers as Record<string, string>).Authorization)})`), { code }) });
+    if (code)
+      Object.assign(error, {
+        cause: Object.assign(new Error(`socket hang up (${String((init.headers as Record<string, string>).Authorization)})`), { code }),
+      });
     return Promise.reject(error);
   };
 }
@@ -120,10 +123,18 @@ describe('the API key is nowhere reachable from an error', () => {
     const apiKeyHeader = 'xk-HEADER-SECRET-123456';
     server = await startServer({
       chat: (req, res) =>
-        json(res, 400, { error: { message: `token ${String(req.headers.authorization).split(' ')[1]} or ${String(req.headers['x-api-key'])} (${encodeURIComponent(apiKeyHeader)})` } }),
+        json(res, 400, {
+          error: {
+            message: `token ${String(req.headers.authorization).split(' ')[1]} or ${String(req.headers['x-api-key'])} (${encodeURIComponent(apiKeyHeader)})`,
+          },
+        }),
     });
     const pool = new EnginePool({
-      createEngine: openaiEngines({ baseURL: server.baseURL, model: 'test-model', headers: { Authorization: `Bearer ${bearer}`, 'x-api-key': apiKeyHeader } }),
+      createEngine: openaiEngines({
+        baseURL: server.baseURL,
+        model: 'test-model',
+        headers: { Authorization: `Bearer ${bearer}`, 'x-api-key': apiKeyHeader },
+      }),
       size: 1,
     });
     await pool.load();
@@ -142,7 +153,9 @@ describe('the API key is nowhere reachable from an error', () => {
           if (input.endsWith('/models')) return fetch(input, init);
           const body = new ReadableStream<Uint8Array>({
             start(controller) {
-              controller.enqueue(new TextEncoder().encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'par' } }] })}\n\n`));
+              controller.enqueue(
+                new TextEncoder().encode(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'par' } }] })}\n\n`),
+              );
             },
             pull(controller) {
               controller.error(Object.assign(new Error('terminated'), { request: { headers: init.headers } }));

@@ -53,7 +53,11 @@ describe('a remote engine with several lanes in an EnginePool', () => {
 
     // The batch's three requests are held open on the server: the interactive
     // job can only finish now if it never queued behind them.
-    const result = await pool.submit({ session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'Dear' }] } });
+    const result = await pool.submit({
+      session: 'editor',
+      priority: 'interactive',
+      params: { messages: [{ role: 'user', content: 'Dear' }] },
+    });
     expect(result).toMatchObject({ status: 'done', text: TEN.join('') });
     expect(server.peak('/chat/completions')).toBe(4);
     expect(pool.getSnapshot()).toMatchObject({ running: 3, queued: 9 });
@@ -72,7 +76,10 @@ describe('a remote engine with several lanes in an EnginePool', () => {
     const a = Array.from({ length: 6 }, (_, i) => pool.submit(item(i)));
     const b = Array.from({ length: 6 }, (_, i) => pool.submit({ ...item(i), task: 'summarise' }));
     await until(() => server.open('/chat/completions') === 4);
-    const tasks = pool.getSnapshot().jobs.filter((j) => j.state === 'running').map((j) => j.task);
+    const tasks = pool
+      .getSnapshot()
+      .jobs.filter((j) => j.state === 'running')
+      .map((j) => j.task);
     expect(tasks.filter((t) => t === 'summarise').length).toBeGreaterThanOrEqual(1);
 
     const ghost = pool.submit({ session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });

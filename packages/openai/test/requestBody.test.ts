@@ -97,7 +97,10 @@ describe('a schema-constrained job', () => {
     const chats = () => server?.requests.filter((r) => r.path.endsWith('/chat/completions')) ?? [];
     expect(chats()[0]?.body.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'o', schema } });
     const bad = await pool.submit({
-      params: { messages, response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', if: { type: 'string' } } as never } } },
+      params: {
+        messages,
+        response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', if: { type: 'string' } } as never } },
+      },
     });
     expect(bad.error).toBeInstanceOf(InvalidSchemaError);
     expect((bad.error as InvalidSchemaError).path).toBe('if');

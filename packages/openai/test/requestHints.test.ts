@@ -32,7 +32,10 @@ describe('what the engine tells the server about each job', () => {
   });
 
   it('sessionAffinity: the session as prompt_cache_key and in the header (percent-encoded); nothing for a job without one or an embedding', async () => {
-    const { pool, bodies } = await setup({ sessionAffinity: { promptCacheKey: true, header: 'x-session-affinity' }, cacheSalt: 'tenant-42' });
+    const { pool, bodies } = await setup({
+      sessionAffinity: { promptCacheKey: true, header: 'x-session-affinity' },
+      cacheSalt: 'tenant-42',
+    });
     await pool.submit({ session: 'editor ä', params: say('a') });
     await pool.submit({ task: 'batch', params: say('b') });
     await pool.submit({ kind: 'embedding', session: 'search', params: { input: ['x'] } });
@@ -50,8 +53,12 @@ describe('what the engine tells the server about each job', () => {
   });
 
   it("slots: 'auto' reads llama.cpp's slot count once from /props and pins each session to a slot of its own, with cache_prompt", async () => {
-    const { pool, bodies } = await setup({ slots: 'auto' }, { other: (req, res) => (req.path === '/props' ? json(res, 200, { total_slots: 2 }) : json(res, 404, {})) });
-    for (const session of ['editor-a', 'editor-b', 'editor-a', 'editor-b', 'editor-a']) await pool.submit({ session, priority: 'interactive', params: say(session) });
+    const { pool, bodies } = await setup(
+      { slots: 'auto' },
+      { other: (req, res) => (req.path === '/props' ? json(res, 200, { total_slots: 2 }) : json(res, 404, {})) },
+    );
+    for (const session of ['editor-a', 'editor-b', 'editor-a', 'editor-b', 'editor-a'])
+      await pool.submit({ session, priority: 'interactive', params: say(session) });
     await pool.submit({ task: 'batch', params: say('item') });
     expect(bodies().map((b) => b.id_slot)).toEqual([0, 1, 0, 1, 0, undefined]);
     expect(bodies().every((b) => b.cache_prompt === true)).toBe(true);
@@ -79,7 +86,15 @@ describe('what the engine tells the server about each job', () => {
 
 describe('usage.cachedTokens, from the server’s own field', () => {
   it('reads usage.prompt_tokens_details.cached_tokens (OpenAI, vLLM)', async () => {
-    const { pool } = await setup({}, { chat: (req, res) => streamReply(req, res, ['ok'], { usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41, prompt_tokens_details: { cached_tokens: 32 } } }) });
+    const { pool } = await setup(
+      {},
+      {
+        chat: (req, res) =>
+          streamReply(req, res, ['ok'], {
+            usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41, prompt_tokens_details: { cached_tokens: 32 } },
+          }),
+      },
+    );
     expect((await pool.submit({ params: say('a') })).usage).toMatchObject({ prompt_tokens: 40, cachedTokens: 32 });
     await pool.unload();
   });
@@ -91,7 +106,13 @@ describe('usage.cachedTokens, from the server’s own field', () => {
         chat: (_req, res) => {
           openStream(res);
           send(res, chunk('ok'));
-          send(res, chunk(undefined, 'stop', { usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41 }, timings: { cache_n: 39, prompt_n: 1 } }));
+          send(
+            res,
+            chunk(undefined, 'stop', {
+              usage: { prompt_tokens: 40, completion_tokens: 1, total_tokens: 41 },
+              timings: { cache_n: 39, prompt_n: 1 },
+            }),
+          );
           send(res, '[DONE]');
           res.end();
         },
@@ -120,9 +141,21 @@ describe('fill-in-the-middle', () => {
       },
     );
     const result = await pool.submit({ session: 'code', priority: 'interactive', params: ghost });
-    expect(result).toMatchObject({ status: 'done', text: 'a + b', finishReason: 'length', usage: { prompt_tokens: 30, completion_tokens: 2, cachedTokens: 28 } });
+    expect(result).toMatchObject({
+      status: 'done',
+      text: 'a + b',
+      finishReason: 'length',
+      usage: { prompt_tokens: 30, completion_tokens: 2, cachedTokens: 28 },
+    });
     expect(server!.requests.filter((r) => r.path === '/infill')).toHaveLength(1);
-    expect(bodies('/infill')[0]).toMatchObject({ input_prefix: 'def add(a, b):\n    return ', input_suffix: '\n\nprint(add(1, 2))', n_predict: 8, cache_prompt: true, id_slot: 0, stream: true });
+    expect(bodies('/infill')[0]).toMatchObject({
+      input_prefix: 'def add(a, b):\n    return ',
+      input_suffix: '\n\nprint(add(1, 2))',
+      n_predict: 8,
+      cache_prompt: true,
+      id_slot: 0,
+      stream: true,
+    });
     expect(bodies('/infill')[0]).not.toHaveProperty('messages');
     // A job without `fim` still chats.
     await pool.submit({ params: say('hi') });
@@ -139,7 +172,12 @@ describe('fill-in-the-middle', () => {
           openStream(res);
           send(res, { id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: 'a + b', finish_reason: null }] });
           send(res, { id: 'cmpl-1', object: 'text_completion', choices: [{ index: 0, text: '', finish_reason: 'stop' }] });
-          send(res, { id: 'cmpl-1', object: 'text_completion', choices: [], usage: { prompt_tokens: 30, completion_tokens: 3, total_tokens: 33, prompt_tokens_details: { cached_tokens: 16 } } });
+          send(res, {
+            id: 'cmpl-1',
+            object: 'text_completion',
+            choices: [],
+            usage: { prompt_tokens: 30, completion_tokens: 3, total_tokens: 33, prompt_tokens_details: { cached_tokens: 16 } },
+          });
           send(res, '[DONE]');
           res.end();
         },
@@ -147,7 +185,13 @@ describe('fill-in-the-middle', () => {
     );
     const result = await pool.submit({ session: 'code', priority: 'interactive', params: ghost });
     expect(result).toMatchObject({ status: 'done', text: 'a + b', usage: { cachedTokens: 16 } });
-    expect(bodies('/completions')[0]).toMatchObject({ prompt: 'def add(a, b):\n    return ', suffix: '\n\nprint(add(1, 2))', max_tokens: 8, priority: -2, model: 'test-model' });
+    expect(bodies('/completions')[0]).toMatchObject({
+      prompt: 'def add(a, b):\n    return ',
+      suffix: '\n\nprint(add(1, 2))',
+      max_tokens: 8,
+      priority: -2,
+      model: 'test-model',
+    });
     await pool.unload();
   });
 

@@ -41,7 +41,9 @@ const ask = { params: { messages: [{ role: 'user' as const, content: 'x' }] } };
 
 describe('429 and Retry-After', () => {
   it('waits what Retry-After says (seconds), then retries and succeeds', async () => {
-    const { pool, timers, chats } = await setup(refusing(1, (_q, s) => json(s, 429, { error: { message: 'slow down' } }, { 'Retry-After': '2' })));
+    const { pool, timers, chats } = await setup(
+      refusing(1, (_q, s) => json(s, 429, { error: { message: 'slow down' } }, { 'Retry-After': '2' })),
+    );
     const job = pool.submit(ask);
     await until(() => timers.waits().length === 1);
     expect(timers.waits()).toEqual([2000]);
@@ -78,7 +80,7 @@ describe('429 and Retry-After', () => {
     await pool.unload();
   });
 
-  it('does not wait longer than maxRetryDelayMs: the error carries the server\'s advice instead', async () => {
+  it("does not wait longer than maxRetryDelayMs: the error carries the server's advice instead", async () => {
     const { pool, timers, chats } = await setup((_q, s) => json(s, 429, {}, { 'Retry-After': '60' }));
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(RateLimitError);
@@ -174,7 +176,7 @@ describe('statuses that may pass, and dropped connections', () => {
     await pool.unload();
   });
 
-  it('every HTTP error carries status, the server\'s request id and whether retrying can help', async () => {
+  it("every HTTP error carries status, the server's request id and whether retrying can help", async () => {
     const { pool } = await setup((_q, s) => json(s, 400, { error: { message: 'bad' } }, { 'request-id': 'r-400' }));
     const { error } = await pool.submit(ask);
     expect(error).toBeInstanceOf(BadRequestError);

@@ -77,7 +77,11 @@ async function translateWhileTyping(server: SchedulingServerOptions, priority: S
   });
   await pool.load();
   const ghost = async (): Promise<JobResult> => {
-    const result = await pool.submit({ session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'Dear Sam' }], max_tokens: 4 } });
+    const result = await pool.submit({
+      session: 'editor',
+      priority: 'interactive',
+      params: { messages: [{ role: 'user', content: 'Dear Sam' }], max_tokens: 4 },
+    });
     expect(result.status).toBe('done');
     return result;
   };
@@ -95,7 +99,11 @@ async function translateWhileTyping(server: SchedulingServerOptions, priority: S
   // As useBatchTranslate does: one task, normal band, preemptible, preempted items sent again.
   const item = (i: number): Promise<JobResult> =>
     pool
-      .submit({ task: 'translate-page', preemptible: true, params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 16 } } as JobSpec)
+      .submit({
+        task: 'translate-page',
+        preemptible: true,
+        params: { messages: [{ role: 'user', content: `item ${i}` }], max_tokens: 16 },
+      } as JobSpec)
       .then((r) => (r.status === 'preempted' ? item(i) : r));
   const batch = Promise.all(Array.from({ length: ITEMS }, (_, i) => item(i)));
   await vi.advanceTimersByTimeAsync(500);
@@ -125,20 +133,27 @@ describe('a 200-item translation and ghost text at once, on a server that schedu
   it.each([
     ['vllm', { server: 'vllm' }, 'vllm'],
     ['sglang', { server: 'sglang' }, 'sglang'],
-  ] as const)("%s with its preset: ghost text's first token stays within 1.2x of idle, and the batch all finishes", async (_name, server, preset) => {
-    const run = await translateWhileTyping(server, preset);
-    expect(run.batch.map((r) => r.status)).toEqual(Array.from({ length: ITEMS }, () => 'done'));
-    // Every keystroke was typed while the batch ran.
-    expect(run.loaded).toHaveLength(GHOSTS);
-    expect(median(run.loaded)).toBeLessThanOrEqual(1.2 * median(run.idle));
-    expect(run.server.stats.peakQueued).toBeGreaterThan(4);
-    expect(run.server.stats.preemptions).toBeGreaterThan(0);
-  });
+  ] as const)(
+    "%s with its preset: ghost text's first token stays within 1.2x of idle, and the batch all finishes",
+    async (_name, server, preset) => {
+      const run = await translateWhileTyping(server, preset);
+      expect(run.batch.map((r) => r.status)).toEqual(Array.from({ length: ITEMS }, () => 'done'));
+      // Every keystroke was typed while the batch ran.
+      expect(run.loaded).toHaveLength(GHOSTS);
+      expect(median(run.loaded)).toBeLessThanOrEqual(1.2 * median(run.idle));
+      expect(run.server.stats.peakQueued).toBeGreaterThan(4);
+      expect(run.server.stats.preemptions).toBeGreaterThan(0);
+    },
+  );
 
   it.each([
     ['sglang sent the vllm preset (lower-first)', { server: 'sglang' }, 'vllm'],
     ['vllm sent the sglang preset (higher-first)', { server: 'vllm' }, 'sglang'],
-    ['sglang with interactive only 10 above normal (not past its threshold)', { server: 'sglang' }, { field: 'priority', map: { interactive: 20, high: 15, normal: 10, low: 0 } }],
+    [
+      'sglang with interactive only 10 above normal (not past its threshold)',
+      { server: 'sglang' },
+      { field: 'priority', map: { interactive: 20, high: 15, normal: 10, low: 0 } },
+    ],
   ] as const)('%s: ghost text waits behind the batch (more than 1.2x idle)', async (_name, server, preset) => {
     const run = await translateWhileTyping(server, preset as ServerPriority);
     expect(run.batch.every((r) => r.status === 'done')).toBe(true);
@@ -156,9 +171,15 @@ describe('a 200-item translation and ghost text at once, on a server that schedu
 
   it('dynamo: the band goes in nvext.agent_hints, beside what the params already put there', async () => {
     const sim = schedulingServer({ server: 'sglang' });
-    const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://sim.test/v1', model: 'sim', fetch: sim.fetch, priority: 'dynamo' }), size: 1 });
+    const pool = new EnginePool({
+      createEngine: openaiEngines({ baseURL: 'http://sim.test/v1', model: 'sim', fetch: sim.fetch, priority: 'dynamo' }),
+      size: 1,
+    });
     await pool.load();
-    const job = pool.submit({ priority: 'high', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2, nvext: { agent_hints: { osl: 2 } } } });
+    const job = pool.submit({
+      priority: 'high',
+      params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2, nvext: { agent_hints: { osl: 2 } } },
+    });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await job).toMatchObject({ status: 'done' });
     expect(sim.requests[0]!.body.nvext).toEqual({ agent_hints: { osl: 2, priority: 22 } });
@@ -168,7 +189,15 @@ describe('a 200-item translation and ghost text at once, on a server that schedu
   it('a header mapping sends the band as a header and leaves the body alone', async () => {
     const sim = schedulingServer({ server: 'vllm', schedulingPolicy: 'fcfs' });
     const map = { interactive: 3, high: 2, normal: 1, low: 0 };
-    const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://sim.test/v1', model: 'sim', fetch: sim.fetch, priority: { header: 'x-dynamo-request-priority', map } }), size: 1 });
+    const pool = new EnginePool({
+      createEngine: openaiEngines({
+        baseURL: 'http://sim.test/v1',
+        model: 'sim',
+        fetch: sim.fetch,
+        priority: { header: 'x-dynamo-request-priority', map },
+      }),
+      size: 1,
+    });
     await pool.load();
     const job = pool.submit({ priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 } });
     await vi.advanceTimersByTimeAsync(1_000);

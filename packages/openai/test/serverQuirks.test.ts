@@ -1,7 +1,18 @@
 import { EnginePool, isFatalEngineError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError, openaiEngines } from '../src/index.js';
-import { type Handler, type TestServer, chunk, json, manualTimers, openStream, send, startServer, streamReply, until } from './openaiServer.js';
+import {
+  type Handler,
+  type TestServer,
+  chunk,
+  json,
+  manualTimers,
+  openStream,
+  send,
+  startServer,
+  streamReply,
+  until,
+} from './openaiServer.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -33,7 +44,9 @@ describe('servers in the wild', () => {
   });
 
   it('a 200 JSON {"error"} answering a stream request is a ServerError with the server\'s words, not an empty answer', async () => {
-    const { pool, chats } = await poolOn((_req, res) => json(res, 200, { error: { message: 'context window exceeded', type: 'invalid_request_error' } }, { 'x-request-id': 'req-42' }));
+    const { pool, chats } = await poolOn((_req, res) =>
+      json(res, 200, { error: { message: 'context window exceeded', type: 'invalid_request_error' } }, { 'x-request-id': 'req-42' }),
+    );
     const result = await pool.submit(ask);
     expect(result.status).toBe('error');
     expect(result.error).toBeInstanceOf(ServerError);
@@ -48,7 +61,8 @@ describe('servers in the wild', () => {
     const timers = manualTimers();
     let seen = 0;
     const { pool, chats } = await poolOn(
-      (req, res) => (++seen === 1 ? json(res, 200, { error: { message: 'Model is loading', code: 'model_loading' } }) : streamReply(req, res, ['ready'])),
+      (req, res) =>
+        ++seen === 1 ? json(res, 200, { error: { message: 'Model is loading', code: 'model_loading' } }) : streamReply(req, res, ['ready']),
       { timers, random: () => 0, connectTimeoutMs: Number.POSITIVE_INFINITY, stallTimeoutMs: Number.POSITIVE_INFINITY },
     );
     const job = pool.submit(ask);

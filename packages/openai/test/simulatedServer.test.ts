@@ -6,7 +6,10 @@ import { simulatedServer } from '../src/testing/index.js';
 describe('simulatedServer', () => {
   it('serves openaiEngines: streamed chat, usage, lanes, and cancellation by abort', async () => {
     const fetch = simulatedServer({ reply: () => 'one two three four five', prefillMs: 5, tokenMs: 5 });
-    const pool = new EnginePool({ createEngine: openaiEngines({ baseURL: 'https://llm.example/v1', model: 'simulated', fetch, concurrency: 4 }), size: 1 });
+    const pool = new EnginePool({
+      createEngine: openaiEngines({ baseURL: 'https://llm.example/v1', model: 'simulated', fetch, concurrency: 4 }),
+      size: 1,
+    });
     await pool.load();
     const done = await pool.submit({ params: { messages: [{ role: 'user', content: 'x' }] } });
     expect(done).toMatchObject({ status: 'done', text: 'one two three four five', finishReason: 'stop' });

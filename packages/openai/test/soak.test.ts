@@ -2,13 +2,7 @@
 import { inspect } from 'node:util';
 import { EnginePool, type JobResult } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  BadRequestError,
-  MalformedStreamError,
-  ServerError,
-  StreamInterruptedError,
-  openaiEngines,
-} from '../src/index.js';
+import { BadRequestError, MalformedStreamError, ServerError, StreamInterruptedError, openaiEngines } from '../src/index.js';
 import { type Handler, type TestServer, chunk, json, openStream, send, startServer, streamReply, until } from './openaiServer.js';
 
 const KEY = 'sk-soak-KEY-THAT-MUST-NOT-LEAK-424242';

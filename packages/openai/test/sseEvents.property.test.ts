@@ -9,7 +9,13 @@ const encoder = new TextEncoder();
 const valueText = fc.string({
   unit: fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom('a', 'b', ' ', ':', '"', '{', 'é', '€', '中', '😀', '\u2028', '\u0085', '\t') },
-    { weight: 1, arbitrary: fc.integer({ min: 0x20, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 0x20, max: 0x10ffff })
+        .filter((c) => c < 0xd800 || c > 0xdfff)
+        .map((c) => String.fromCodePoint(c)),
+    },
   ),
   maxLength: 12,
 });
@@ -27,8 +33,17 @@ const noise = fc.oneof(
 /** One event: data lines (1 to 3; a bare `data` line is an empty one), maybe a name, noise in between. */
 const eventLines = fc
   .tuple(
-    fc.option(valueText.filter((t) => !t.startsWith(' ')), { nil: undefined }),
-    fc.array(fc.oneof(fc.tuple(space, valueText).map(([s, t]) => `data:${s}${t}`), fc.constant('data')), { minLength: 1, maxLength: 3 }),
+    fc.option(
+      valueText.filter((t) => !t.startsWith(' ')),
+      { nil: undefined },
+    ),
+    fc.array(
+      fc.oneof(
+        fc.tuple(space, valueText).map(([s, t]) => `data:${s}${t}`),
+        fc.constant('data'),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
     fc.array(noise, { maxLength: 2 }),
   )
   .chain(([name, data, extra]) =>
@@ -48,10 +63,15 @@ const eventLines = fc
  * event unended: the final LF LF makes sure the stream ends with an empty line.
  */
 const stream = fc
-  .array(fc.oneof({ weight: 4, arbitrary: eventLines }, { weight: 1, arbitrary: fc.array(noise, { minLength: 1, maxLength: 2 }) }), { minLength: 1, maxLength: 6 })
+  .array(fc.oneof({ weight: 4, arbitrary: eventLines }, { weight: 1, arbitrary: fc.array(noise, { minLength: 1, maxLength: 2 }) }), {
+    minLength: 1,
+    maxLength: 6,
+  })
   .chain((blocks) => {
     const lines = blocks.flatMap((block) => [...block, '']);
-    return fc.array(eol, { minLength: lines.length, maxLength: lines.length }).map((ends) => `${lines.map((line, i) => line + ends[i]).join('')}\n\n`);
+    return fc
+      .array(eol, { minLength: lines.length, maxLength: lines.length })
+      .map((ends) => `${lines.map((line, i) => line + ends[i]).join('')}\n\n`);
   });
 
 /** Cuts `bytes` at arbitrary places, inside characters and between CR and LF included. */

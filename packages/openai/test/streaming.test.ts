@@ -31,7 +31,11 @@ async function collect(engine: Engine, content = 'Hi'): Promise<ChatCompletionCh
 /** What a WebLLM engine emits: content chunks, one finish chunk, one usage chunk with no choices. */
 function shape(chunks: ChatCompletionChunk[]) {
   return chunks.map((c) =>
-    c.choices.length === 0 ? `usage:${c.usage?.total_tokens}` : c.choices[0]?.finish_reason ? `finish:${c.choices[0].finish_reason}` : `text:${c.choices[0]?.delta.content}`,
+    c.choices.length === 0
+      ? `usage:${c.usage?.total_tokens}`
+      : c.choices[0]?.finish_reason
+        ? `finish:${c.choices[0].finish_reason}`
+        : `text:${c.choices[0]?.delta.content}`,
   );
 }
 
@@ -160,7 +164,10 @@ describe('streaming chat completions', () => {
     const progress: string[] = [];
     await pool.load((r) => progress.push(r.text));
     const seen: ChatCompletionChunk[] = [];
-    const result = await pool.submit({ params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 }, onChunk: (c) => seen.push(c) });
+    const result = await pool.submit({
+      params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 },
+      onChunk: (c) => seen.push(c),
+    });
     expect(result).toMatchObject({ status: 'done', text: 'One two', finishReason: 'length', usage: USAGE, engineIndex: 0 });
     expect(result.startedAt).toEqual(expect.any(Number));
     expect(result.firstTokenAt).toBeGreaterThanOrEqual(result.startedAt!);
@@ -176,7 +183,10 @@ describe('embeddings', () => {
     const { engine, server } = await engineFor();
     const response = await engine.embeddings!.create({ input: ['a', 'bbb'] });
     expect(server.requests.at(-1)?.body).toEqual({ input: ['a', 'bbb'], model: 'test-model' });
-    expect(response.data.map((d) => d.embedding)).toEqual([[1, 0], [3, 1]]);
+    expect(response.data.map((d) => d.embedding)).toEqual([
+      [1, 0],
+      [3, 1],
+    ]);
     expect(response.usage).toEqual({ prompt_tokens: 2, total_tokens: 2 });
   });
 

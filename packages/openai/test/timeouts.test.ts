@@ -42,7 +42,9 @@ describe('stallTimeoutMs', () => {
     expect(result).toMatchObject({ status: 'error', text: 'Hello' });
     expect(result.error).toBeInstanceOf(StreamInterruptedError);
     expect(result.error).toMatchObject({ receivedChars: 5 });
-    expect(result.error?.message).toMatch(/sent nothing for 5000 ms in the middle of the stream \(5 characters received, kept in the job's text\).*raise stallTimeoutMs/);
+    expect(result.error?.message).toMatch(
+      /sent nothing for 5000 ms in the middle of the stream \(5 characters received, kept in the job's text\).*raise stallTimeoutMs/,
+    );
     expect(isFatalEngineError(result.error)).toBe(false);
     await chats()[0]!.done;
     expect(chats()[0]!.aborted).toBe(true);
@@ -50,7 +52,10 @@ describe('stallTimeoutMs', () => {
   });
 
   it('a stream that keeps sending is never cut, however long it takes: each read has its own wait', async () => {
-    const { pool, timers } = await setup({ chat: (req, res) => streamReply(req, res, ['a', 'b', 'c'], { delayMs: 2 }) }, { stallTimeoutMs: 5000, connectTimeoutMs: NEVER });
+    const { pool, timers } = await setup(
+      { chat: (req, res) => streamReply(req, res, ['a', 'b', 'c'], { delayMs: 2 }) },
+      { stallTimeoutMs: 5000, connectTimeoutMs: NEVER },
+    );
     expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: 'abc' });
     expect(timers.waits()).toEqual([]);
     await pool.unload();
@@ -74,7 +79,9 @@ describe('connectTimeoutMs', () => {
     const { error } = await hung;
     expect(error).toBeInstanceOf(ConnectTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 4000, retryable: true });
-    expect(error?.message).toMatch(/http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions sent no answer within 4000 ms .*running.*raise connectTimeoutMs/);
+    expect(error?.message).toMatch(
+      /http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions sent no answer within 4000 ms .*running.*raise connectTimeoutMs/,
+    );
     expect(isFatalEngineError(error)).toBe(false);
     await chats()[0]!.done;
     expect(chats()[0]!.aborted).toBe(true);
@@ -135,7 +142,10 @@ describe('maxEventBytes', () => {
 
   it('events up to the limit pass', async () => {
     const text = 'y'.repeat(800);
-    const { pool } = await setup({ chat: (req, res) => streamReply(req, res, [text, text]) }, { maxEventBytes: 1000, stallTimeoutMs: NEVER, connectTimeoutMs: NEVER });
+    const { pool } = await setup(
+      { chat: (req, res) => streamReply(req, res, [text, text]) },
+      { maxEventBytes: 1000, stallTimeoutMs: NEVER, connectTimeoutMs: NEVER },
+    );
     expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: text + text });
     await pool.unload();
   });
@@ -157,7 +167,9 @@ describe('the new options are checked', () => {
   });
 
   it('a header fetch cannot send, or a key with a line break, is refused at once without quoting the value', () => {
-    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'x-api-key': 'secret-value\n' } })).toThrow(/"headers" has a header fetch cannot send: "x-api-key"/);
+    expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'x-api-key': 'secret-value\n' } })).toThrow(
+      /"headers" has a header fetch cannot send: "x-api-key"/,
+    );
     expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'bad name': 'v' } })).toThrow(InvalidOptionError);
     expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', apiKey: 'sk-abc\r\n' })).toThrow(/"apiKey" holds a line break/);
     const refused = catchError(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', headers: { 'x-api-key': 'secret-value\n' } }));
@@ -167,7 +179,14 @@ describe('the new options are checked', () => {
 
   it('Infinity means never for each duration and no limit for maxEventBytes', () => {
     expect(() =>
-      openaiEngines({ baseURL: 'http://h/v1', model: 'm', connectTimeoutMs: NEVER, stallTimeoutMs: NEVER, maxRetryDelayMs: NEVER, maxEventBytes: NEVER }),
+      openaiEngines({
+        baseURL: 'http://h/v1',
+        model: 'm',
+        connectTimeoutMs: NEVER,
+        stallTimeoutMs: NEVER,
+        maxRetryDelayMs: NEVER,
+        maxEventBytes: NEVER,
+      }),
     ).not.toThrow();
   });
 });

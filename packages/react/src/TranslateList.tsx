@@ -51,7 +51,8 @@ const Block = memo(function TranslateListBlock({ rows, start }: BlockProps) {
  * <TranslateList items={['Good morning', 'See you soon']} to="fr" />
  */
 export function TranslateList(props: TranslateListProps) {
-  const { rootProps, labels, progressProps, progressLabel, startButtonProps, cancelButtonProps, retryButtonProps, rows } = useTranslateList(props);
+  const { rootProps, labels, progressProps, progressLabel, startButtonProps, cancelButtonProps, retryButtonProps, rows } =
+    useTranslateList(props);
   return (
     <div {...rootProps}>
       <div className="inkling-translate-toolbar">

@@ -58,12 +58,7 @@ export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.j
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
-export type {
-  BatchStatus,
-  BatchTranslateState,
-  TranslationResult,
-  TranslationStatus,
-} from './core/batchTranslateController.js';
+export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
 export type { TranslateParamsInput } from './core/translatePrompt.js';
 
 // The scheduler, so an app imports from one place (never its /testing entry).

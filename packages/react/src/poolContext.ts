@@ -31,7 +31,9 @@ export const InklingContext = createContext<InklingContextValue | null>(null);
 export function useInklingContext(hook: string): InklingContextValue {
   const value = useContext(InklingContext);
   if (!value) {
-    throw new InklingError(`${hook}() found no engine pool. Wrap your tree in <PoolProvider pool={pool}>, pool being a new EnginePool({ createEngine }).`);
+    throw new InklingError(
+      `${hook}() found no engine pool. Wrap your tree in <PoolProvider pool={pool}>, pool being a new EnginePool({ createEngine }).`,
+    );
   }
   return value;
 }

@@ -1,9 +1,5 @@
 import { useMemo } from 'react';
-import {
-  type BatchTranslateOptions,
-  type BatchTranslateState,
-  BatchTranslateController,
-} from './core/batchTranslateController.js';
+import { type BatchTranslateOptions, type BatchTranslateState, BatchTranslateController } from './core/batchTranslateController.js';
 import { queryClientCache } from './core/cacheKeys.js';
 import { useController } from './useController.js';
 

@@ -48,7 +48,11 @@ export interface UseChatResult extends ChatState {
  * ))}
  */
 export function useChat(options: UseChatOptions = {}): UseChatResult {
-  const [chat, state] = useController('useChat', options, ({ pool, scheduleFrame }, initial) => new ChatController(pool, initial, scheduleFrame));
+  const [chat, state] = useController(
+    'useChat',
+    options,
+    ({ pool, scheduleFrame }, initial) => new ChatController(pool, initial, scheduleFrame),
+  );
   if (options.throwOnError && state.error) throw state.error;
   return useMemo(
     () => ({

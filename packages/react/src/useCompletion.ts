@@ -29,7 +29,11 @@ export interface UseCompletionResult extends CompletionState {
  * <output>{error ? error.message : completion}</output>
  */
 export function useCompletion(options: UseCompletionOptions = {}): UseCompletionResult {
-  const [controller, state] = useController('useCompletion', options, ({ pool, scheduleFrame }, initial) => new CompletionController(pool, initial, scheduleFrame));
+  const [controller, state] = useController(
+    'useCompletion',
+    options,
+    ({ pool, scheduleFrame }, initial) => new CompletionController(pool, initial, scheduleFrame),
+  );
   if (options.throwOnError && state.error) throw state.error;
   return useMemo(() => ({ ...state, complete: controller.complete, stop: controller.stop }), [state, controller]);
 }

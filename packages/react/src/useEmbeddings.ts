@@ -57,7 +57,13 @@ export function useEmbeddings(options: UseEmbeddingsOptions): UseEmbeddingsResul
     queryClient,
   );
   const { data, error, refetch } = query;
-  const status: EmbeddingsStatus = query.isError ? 'error' : query.isSuccess ? 'done' : query.fetchStatus === 'fetching' ? 'queued' : 'idle';
+  const status: EmbeddingsStatus = query.isError
+    ? 'error'
+    : query.isSuccess
+      ? 'done'
+      : query.fetchStatus === 'fetching'
+        ? 'queued'
+        : 'idle';
   return useMemo(
     () => ({ embeddings: data, status, error: (error as InklingError | null) ?? null, refetch: () => void refetch() }),
     [data, status, error, refetch],

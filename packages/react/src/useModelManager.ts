@@ -88,7 +88,9 @@ export function useModelManager(props: ModelManagerProps) {
   const rows: ModelManagerRow[] = storage.models.map((model) => ({
     model,
     name: nameOf(model.model),
-    sizeText: model.complete ? formatBytes(model.bytes) : labels.partial(formatBytes(model.bytes), model.totalBytes === undefined ? '?' : formatBytes(model.totalBytes)),
+    sizeText: model.complete
+      ? formatBytes(model.bytes)
+      : labels.partial(formatBytes(model.bytes), model.totalBytes === undefined ? '?' : formatBytes(model.totalBytes)),
     rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
     deleteButtonProps: {
       type: 'button',
@@ -113,8 +115,17 @@ export function useModelManager(props: ModelManagerProps) {
       'data-status': storage.status,
       'data-persisted': storage.persisted === undefined ? undefined : String(storage.persisted),
     } as HTMLAttributes<HTMLElement> & DataAttributes,
-    persistButtonProps: { type: 'button', onClick: () => void storage.persist(), children: labels.persist } as ButtonHTMLAttributes<HTMLButtonElement>,
-    deleteAllButtonProps: { type: 'button', disabled: busy || rows.length === 0, onClick: () => setConfirming('*'), children: labels.deleteAll } as ButtonHTMLAttributes<HTMLButtonElement>,
+    persistButtonProps: {
+      type: 'button',
+      onClick: () => void storage.persist(),
+      children: labels.persist,
+    } as ButtonHTMLAttributes<HTMLButtonElement>,
+    deleteAllButtonProps: {
+      type: 'button',
+      disabled: busy || rows.length === 0,
+      onClick: () => setConfirming('*'),
+      children: labels.deleteAll,
+    } as ButtonHTMLAttributes<HTMLButtonElement>,
     confirmButtonProps: {
       type: 'button',
       onClick: () => {
@@ -124,7 +135,11 @@ export function useModelManager(props: ModelManagerProps) {
       },
       children: labels.delete,
     } as ButtonHTMLAttributes<HTMLButtonElement>,
-    cancelButtonProps: { type: 'button', onClick: () => setConfirming(undefined), children: labels.cancel } as ButtonHTMLAttributes<HTMLButtonElement>,
+    cancelButtonProps: {
+      type: 'button',
+      onClick: () => setConfirming(undefined),
+      children: labels.cancel,
+    } as ButtonHTMLAttributes<HTMLButtonElement>,
   };
 }
 

@@ -55,7 +55,10 @@ describeEachReactMode('ModelLoadProgress', (mode) => {
   });
 
   it('says what to do when WebGPU is missing, and Try again loads', async () => {
-    const { pool } = fakePool({ failLoad: (_i, attempt) => (attempt === 1 ? named('WebGPUUnavailableError', 'navigator.gpu is missing', { kind: 'no-device', device: 'gpu' }) : undefined) });
+    const { pool } = fakePool({
+      failLoad: (_i, attempt) =>
+        attempt === 1 ? named('WebGPUUnavailableError', 'navigator.gpu is missing', { kind: 'no-device', device: 'gpu' }) : undefined,
+    });
     renderWithPool(<ModelLoadProgress />, pool, mode);
     await settle();
     expect(root().dataset.status).toBe('error');
@@ -89,7 +92,9 @@ describeEachReactMode('ModelLoadProgress', (mode) => {
     expect(screen.getByRole('alert').textContent).toMatch(/ran out of memory.*smaller model/);
     expect(loadErrorAdvice(named('SomethingElse', 'Disk on fire: unplug it.'))).toBe('Disk on fire: unplug it.');
     expect(loadErrorAdvice(named('EngineLoadError', 'x'))).toBe('x');
-    expect(loadErrorAdvice(new InklingError('wrapped', { cause: named('ModelLoadError', 'fetch failed', { kind: 'network' }) }))).toMatch(/could not be downloaded.*URL/);
+    expect(loadErrorAdvice(new InklingError('wrapped', { cause: named('ModelLoadError', 'fetch failed', { kind: 'network' }) }))).toMatch(
+      /could not be downloaded.*URL/,
+    );
   });
 
   it('offers a Load button while idle', async () => {

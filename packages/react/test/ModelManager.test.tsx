@@ -26,12 +26,33 @@ function memoryStorage(models: StoredModel[], options: { persisted?: boolean; gr
   return { storage, reads };
 }
 
-const SMOL: StoredModel = { model: 'https://example.com/m/smollm2-360m-instruct-q8_0.gguf', bytes: 386e6, totalBytes: 386e6, complete: true, lastUsed: 2 };
-const QWEN: StoredModel = { model: 'https://example.com/m/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf', bytes: 154e6, totalBytes: 398e6, complete: false, lastUsed: 1 };
+const SMOL: StoredModel = {
+  model: 'https://example.com/m/smollm2-360m-instruct-q8_0.gguf',
+  bytes: 386e6,
+  totalBytes: 386e6,
+  complete: true,
+  lastUsed: 2,
+};
+const QWEN: StoredModel = {
+  model: 'https://example.com/m/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf',
+  bytes: 154e6,
+  totalBytes: 398e6,
+  complete: false,
+  lastUsed: 1,
+};
 const root = () => document.querySelector<HTMLElement>('.inkling-model-manager')!;
 
 describeEachReactMode('ModelManager', (mode) => {
-  const show = (storage: ModelStorage) => render(mode.reactStrictMode ? <StrictMode><ModelManager storage={storage} /></StrictMode> : <ModelManager storage={storage} />);
+  const show = (storage: ModelStorage) =>
+    render(
+      mode.reactStrictMode ? (
+        <StrictMode>
+          <ModelManager storage={storage} />
+        </StrictMode>
+      ) : (
+        <ModelManager storage={storage} />
+      ),
+    );
 
   it('lists the stored models with their sizes, a partial one as partial, and the storage used and free', async () => {
     show(memoryStorage([SMOL, QWEN]).storage);
@@ -63,7 +84,9 @@ describeEachReactMode('ModelManager', (mode) => {
     const user = userEvent.setup();
     show(memoryStorage([SMOL, QWEN]).storage);
     await user.click(await screen.findByRole('button', { name: 'Delete all' }));
-    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete every stored model?' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('alertdialog', { name: 'Delete every stored model?' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText('No models are stored on this device.')).toBeTruthy();
   });
 
@@ -95,7 +118,11 @@ describeEachReactMode('ModelManager', (mode) => {
 
 it('reads the storage once per mount, StrictMode included', async () => {
   const { storage, reads } = memoryStorage([SMOL]);
-  render(<StrictMode><ModelManager storage={storage} /></StrictMode>);
+  render(
+    <StrictMode>
+      <ModelManager storage={storage} />
+    </StrictMode>,
+  );
   await screen.findByRole('listitem');
   expect(reads).toHaveLength(1);
 });

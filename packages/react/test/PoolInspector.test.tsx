@@ -13,7 +13,10 @@ const jobRow = (id: string) =>
     .getAllByRole('row')
     .find((row) => row.querySelector('code')?.textContent === id) as HTMLElement;
 const jobIds = () => [...document.querySelectorAll('.inkling-jobs tbody code')].map((code) => code.textContent);
-const engineRows = () => within(screen.getByRole('table', { name: 'Engines' })).getAllByRole('row').slice(1);
+const engineRows = () =>
+  within(screen.getByRole('table', { name: 'Engines' }))
+    .getAllByRole('row')
+    .slice(1);
 const count = (outcome: string) => document.querySelector(`.inkling-inspector-counts [data-outcome="${outcome}"]`)?.textContent;
 
 async function setup() {
@@ -32,13 +35,13 @@ function cachingEngine(): Engine {
   return {
     chat: {
       completions: {
-        create: (async function* (request: { messages: Array<{ content?: unknown }> }) {
+        create: async function* (request: { messages: Array<{ content?: unknown }> }) {
           const prompt = String(request.messages.at(-1)?.content);
           const cachedTokens = seen.has(prompt) ? 6 : 0;
           seen.add(prompt);
           yield streamChunk(meta, { role: 'assistant', content: 'ok' }, 'stop');
           yield usageChunk(meta, { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8, cachedTokens });
-        }) as unknown as Engine['chat']['completions']['create'],
+        } as unknown as Engine['chat']['completions']['create'],
       },
     },
     interruptGenerate: () => {},
@@ -115,7 +118,12 @@ describeEachReactMode('PoolInspector', (mode) => {
     });
     await advance(120);
     act(() => {
-      void pool.submit({ id: 'ghost-1', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({
+        id: 'ghost-1',
+        session: 'editor',
+        priority: 'interactive',
+        params: { messages: [{ role: 'user', content: 'x' }] },
+      });
     });
     await settle();
     expect(jobRow('item-1').dataset.outcome).toBe('preempted');
@@ -130,11 +138,21 @@ describeEachReactMode('PoolInspector', (mode) => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
     act(() => {
-      void pool.submit({ id: 'ghost-1', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({
+        id: 'ghost-1',
+        session: 'editor',
+        priority: 'interactive',
+        params: { messages: [{ role: 'user', content: 'x' }] },
+      });
     });
     await advance(100);
     act(() => {
-      void pool.submit({ id: 'ghost-2', session: 'editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({
+        id: 'ghost-2',
+        session: 'editor',
+        priority: 'interactive',
+        params: { messages: [{ role: 'user', content: 'x' }] },
+      });
       void pool.submit({ id: 'other', params: { messages: [{ role: 'user', content: 'x' }] } });
     });
     act(() => pool.cancel('other'));
@@ -143,7 +161,9 @@ describeEachReactMode('PoolInspector', (mode) => {
     expect(jobRow('other').dataset.outcome).toBe('cancelled');
     expect(count('superseded')).toBe('1 superseded');
     expect(count('cancelled')).toBe('1 cancelled');
-    const cells = within(jobRow('ghost-2')).getAllByRole('cell').map((cell) => cell.textContent);
+    const cells = within(jobRow('ghost-2'))
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
     // Job, task, priority, engine, outcome, wait, TTFT, tok/s, tokens
     expect(cells.slice(0, 5)).toEqual(['ghost-2', 'editor', 'interactive', '1', 'done']);
     expect(cells[8]).toBe('8');
@@ -170,9 +190,21 @@ it('inspectPool works out wait, time to first token and decode speed', () => {
       jobs: [],
       recent: [
         {
-          id: 'a', task: 'a', session: undefined, priority: 'normal', kind: 'chat', preemptible: false, engineIndex: 0,
-          submittedAt: 1000, startedAt: 1100, firstTokenAt: 1300, finishedAt: 2300, tokens: 21,
-          status: 'done', cancelReason: undefined, error: undefined,
+          id: 'a',
+          task: 'a',
+          session: undefined,
+          priority: 'normal',
+          kind: 'chat',
+          preemptible: false,
+          engineIndex: 0,
+          submittedAt: 1000,
+          startedAt: 1100,
+          firstTokenAt: 1300,
+          finishedAt: 2300,
+          tokens: 21,
+          status: 'done',
+          cancelReason: undefined,
+          error: undefined,
         },
       ],
     },
@@ -187,7 +219,12 @@ describeEachReactMode('PoolInspector with a shared pool', (mode) => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
     act(() => {
-      void pool.submit({ id: 'tab-3|job-7', task: 'tab-3|translate-page', owner: 'tab-3', params: { messages: [{ role: 'user', content: 'x' }] } });
+      void pool.submit({
+        id: 'tab-3|job-7',
+        task: 'tab-3|translate-page',
+        owner: 'tab-3',
+        params: { messages: [{ role: 'user', content: 'x' }] },
+      });
     });
     await advance(100);
     const row = document.querySelector('.inkling-jobs tr[data-job="tab-3|job-7"]') as HTMLElement;
@@ -208,7 +245,7 @@ describeEachReactMode('PoolInspector with a shared pool', (mode) => {
     await settle();
   });
 
-  it("names the tab each job came from when the snapshot has an owner, and nothing when it has none", async () => {
+  it('names the tab each job came from when the snapshot has an owner, and nothing when it has none', async () => {
     const { pool } = await setup();
     renderWithPool(<PoolInspector />, pool, mode);
     act(() => {

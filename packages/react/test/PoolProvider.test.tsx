@@ -79,11 +79,30 @@ describeEachReactMode('PoolProvider', (mode) => {
       return null;
     }
     const strict = { reactStrictMode: mode.reactStrictMode };
-    render(<QueryClientProvider client={nearest}><PoolProvider pool={pool} load={false}><Spy /></PoolProvider></QueryClientProvider>, strict);
+    render(
+      <QueryClientProvider client={nearest}>
+        <PoolProvider pool={pool} load={false}>
+          <Spy />
+        </PoolProvider>
+      </QueryClientProvider>,
+      strict,
+    );
     expect(seen.at(-1)).toBe(nearest);
-    render(<QueryClientProvider client={nearest}><PoolProvider pool={pool} load={false} queryClient={given}><Spy /></PoolProvider></QueryClientProvider>, strict);
+    render(
+      <QueryClientProvider client={nearest}>
+        <PoolProvider pool={pool} load={false} queryClient={given}>
+          <Spy />
+        </PoolProvider>
+      </QueryClientProvider>,
+      strict,
+    );
     expect(seen.at(-1)).toBe(given);
-    render(<PoolProvider pool={pool} load={false}><Spy /></PoolProvider>, strict);
+    render(
+      <PoolProvider pool={pool} load={false}>
+        <Spy />
+      </PoolProvider>,
+      strict,
+    );
     expect(seen.at(-1)).toBeInstanceOf(QueryClient);
     expect([nearest, given]).not.toContain(seen.at(-1));
   });
@@ -95,8 +114,18 @@ describeEachReactMode('PoolProvider', (mode) => {
       ids.push(useInklingContext('test').modelId);
       return null;
     }
-    render(<PoolProvider pool={pool} load={false} modelId="qwen-1.5b"><Spy /></PoolProvider>, { reactStrictMode: mode.reactStrictMode });
-    render(<PoolProvider pool={pool} load={false}><Spy /></PoolProvider>, { reactStrictMode: mode.reactStrictMode });
+    render(
+      <PoolProvider pool={pool} load={false} modelId="qwen-1.5b">
+        <Spy />
+      </PoolProvider>,
+      { reactStrictMode: mode.reactStrictMode },
+    );
+    render(
+      <PoolProvider pool={pool} load={false}>
+        <Spy />
+      </PoolProvider>,
+      { reactStrictMode: mode.reactStrictMode },
+    );
     expect(ids[0]).toBe('qwen-1.5b');
     expect(ids.at(-1)).toMatch(/^pool-\d+$/);
   });

@@ -55,7 +55,9 @@ it('retainPool() rejects an unloadDelayMs a timer cannot honour, before holding 
 it('<PoolProvider> names unloadDelayMs when it is not a usable duration', () => {
   const { pool } = fakePool();
   for (const bad of BAD) {
-    expect(caught(<PoolProvider pool={pool} unloadDelayMs={bad as number} />)).toMatch(/^InvalidOptionError: <PoolProvider> "unloadDelayMs" must be/);
+    expect(caught(<PoolProvider pool={pool} unloadDelayMs={bad as number} />)).toMatch(
+      /^InvalidOptionError: <PoolProvider> "unloadDelayMs" must be/,
+    );
   }
 });
 
@@ -84,16 +86,22 @@ describeEachReactMode('duration props', (mode) => {
     await advance(5_000);
     expect(document.querySelector('[data-inkling-ghost]')?.textContent).toBe(' jumps');
     expect(screen.getByRole('status').textContent).toBe('');
-    expect(caught(<PoolProvider pool={pool} load={false}><GhostTextarea aria-label="x" announceDelayMs={-5} /></PoolProvider>)).toMatch(
-      /InvalidOptionError: <GhostTextarea> "announceDelayMs"/,
-    );
+    expect(
+      caught(
+        <PoolProvider pool={pool} load={false}>
+          <GhostTextarea aria-label="x" announceDelayMs={-5} />
+        </PoolProvider>,
+      ),
+    ).toMatch(/InvalidOptionError: <GhostTextarea> "announceDelayMs"/);
   });
 
   it('usePoolInspector tickMs={Infinity} never ticks while a job runs', async () => {
     const { pool } = fakePool({ tokenMs: 100, reply: 'a b c d e f' });
     await pool.load();
     const now = vi.fn(() => 0);
-    const { result } = renderHookWithPool(() => usePoolInspector({ now, tickMs: Number.POSITIVE_INFINITY }), pool, mode, { provider: { load: false } });
+    const { result } = renderHookWithPool(() => usePoolInspector({ now, tickMs: Number.POSITIVE_INFINITY }), pool, mode, {
+      provider: { load: false },
+    });
     void pool.submit({ params: { messages: [{ role: 'user', content: 'go' }] } });
     await advance(50);
     expect(result.current.status.running).toBe(1);
@@ -105,9 +113,13 @@ describeEachReactMode('duration props', (mode) => {
   it('usePoolInspector names a bad tickMs', () => {
     const { pool } = fakePool();
     for (const bad of BAD) {
-      expect(caught(<PoolProvider pool={pool} load={false}><Inspector tickMs={bad as number} /></PoolProvider>)).toMatch(
-        /InvalidOptionError: usePoolInspector\(\) "tickMs"/,
-      );
+      expect(
+        caught(
+          <PoolProvider pool={pool} load={false}>
+            <Inspector tickMs={bad as number} />
+          </PoolProvider>,
+        ),
+      ).toMatch(/InvalidOptionError: usePoolInspector\(\) "tickMs"/);
     }
   });
 });

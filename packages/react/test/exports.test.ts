@@ -20,7 +20,14 @@ it('keeps the simulated engines on their own /testing entry', async () => {
 it('puts the framework-free controllers on @inkling/react/core, and keeps building blocks no app uses off the main entry', async () => {
   const react = await import('../src/index.js');
   const core = await import('../src/core/index.js');
-  for (const name of ['CompletionController', 'ChatController', 'GhostTextController', 'BatchTranslateController', 'Store', 'StreamedJob']) {
+  for (const name of [
+    'CompletionController',
+    'ChatController',
+    'GhostTextController',
+    'BatchTranslateController',
+    'Store',
+    'StreamedJob',
+  ]) {
     expect(typeof (core as Record<string, unknown>)[name]).toBe('function');
   }
   expect(Object.keys(core).filter((name) => name.startsWith('use'))).toEqual([]);

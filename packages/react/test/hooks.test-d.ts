@@ -42,7 +42,9 @@ describe('public hook signatures', () => {
   });
 
   it('useCompletion', () => {
-    expectTypeOf(useCompletion).parameter(0).toMatchTypeOf<{ priority?: 'interactive' | 'high' | 'normal' | 'low'; session?: string; task?: string } | undefined>();
+    expectTypeOf(useCompletion)
+      .parameter(0)
+      .toMatchTypeOf<{ priority?: 'interactive' | 'high' | 'normal' | 'low'; session?: string; task?: string } | undefined>();
     const completion = useCompletion({ priority: 'high', session: 's', task: 't' });
     expectTypeOf(completion.completion).toEqualTypeOf<string>();
     expectTypeOf(completion.status).toEqualTypeOf<'idle' | 'queued' | 'streaming' | 'done' | 'cancelled' | 'error'>();
@@ -61,7 +63,9 @@ describe('public hook signatures', () => {
     expectTypeOf(chat.reply).toEqualTypeOf<string>();
     expectTypeOf(chat.sendMessage).toEqualTypeOf<(content: string | ChatMessage) => Promise<JobResult>>();
     expectTypeOf(chat.regenerate).toEqualTypeOf<() => Promise<JobResult>>();
-    expectTypeOf(chat.setMessages).parameter(0).toEqualTypeOf<readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])>();
+    expectTypeOf(chat.setMessages)
+      .parameter(0)
+      .toEqualTypeOf<readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])>();
     // @ts-expect-error: messages come from sendMessage(), not params
     useChat({ params: { messages: [] } });
     // @ts-expect-error: named request fields keep their types
@@ -78,7 +82,11 @@ describe('public hook signatures', () => {
     expectTypeOf(ghost.accept().caret).toEqualTypeOf<number>();
     expectTypeOf(ghost.dismiss).toEqualTypeOf<() => void>();
     expectTypeOf(ghost.setComposing).toEqualTypeOf<(composing: boolean) => void>();
-    useGhostText({ session: 'notes', text: '', buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }) });
+    useGhostText({
+      session: 'notes',
+      text: '',
+      buildParams: ({ before, after, maxTokens }) => ({ messages: [{ role: 'user', content: before + after }], max_tokens: maxTokens }),
+    });
     // @ts-expect-error: the text is required
     useGhostText({ session: 'notes' });
   });

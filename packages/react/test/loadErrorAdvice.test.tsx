@@ -23,7 +23,11 @@ const ENGINES: Record<string, readonly Case[]> = {
     ['no device', () => new webllm.WebGPUUnavailableError('navigator.gpu is missing.'), /no WebGPU.*Chrome or Edge 113/],
     ['out of memory', () => new webllm.OutOfMemoryError(MODEL, 1800), /^The GPU ran out of memory.*smaller model/],
     ['model not found', () => new webllm.ModelNotFoundError(MODEL), /no model with this id.*model list/],
-    ['file unreadable', () => new webllm.ModelLoadError(MODEL, 'Error: tensor shape mismatch', undefined), /cannot be read.*download it again/],
+    [
+      'file unreadable',
+      () => new webllm.ModelLoadError(MODEL, 'Error: tensor shape mismatch', undefined),
+      /cannot be read.*download it again/,
+    ],
     ['network', () => new webllm.ModelLoadError(MODEL, 'TypeError: Failed to fetch', MODEL_URL), /could not be downloaded.*network.*CORS/],
     ['cancelled', () => new webllm.LoadCancelledError(MODEL), /Loading was cancelled/],
   ],
@@ -31,7 +35,11 @@ const ENGINES: Record<string, readonly Case[]> = {
     ['no device', () => new wllama.WasmUnsupportedError(), /WebAssembly lacks 64-bit memory.*Chrome or Edge 133/],
     ['out of memory', () => new wllama.OutOfMemoryError(MODEL), /ran out of memory.*smaller model/],
     ['model not found', () => new wllama.ModelFetchError(MODEL_URL, 404), /no model with this id or at this address/],
-    ['file unreadable', () => new wllama.ModelLoadError(`llama.cpp could not load ${MODEL} (failed to read magic).`), /cannot be read.*download it again/],
+    [
+      'file unreadable',
+      () => new wllama.ModelLoadError(`llama.cpp could not load ${MODEL} (failed to read magic).`),
+      /cannot be read.*download it again/,
+    ],
     ['network', () => new wllama.ModelFetchError(MODEL_URL, 0), /could not be downloaded.*network.*CORS/],
     ['cancelled', () => new wllama.LoadCancelledError(MODEL), /Loading was cancelled/],
   ],
@@ -49,7 +57,9 @@ const refuseEveryFetch = () => Promise.reject(new TypeError('Failed to fetch'));
 const acrossSharedPool = (error: Error): Error => decodeError(structuredClone(encodeError(error)));
 
 describe('loadErrorAdvice', () => {
-  const cases = Object.entries(ENGINES).flatMap(([engine, list]) => list.map(([kind, make, advice]) => [engine, kind, make, advice] as const));
+  const cases = Object.entries(ENGINES).flatMap(([engine, list]) =>
+    list.map(([kind, make, advice]) => [engine, kind, make, advice] as const),
+  );
   it.each(cases)('%s: %s', (_engine, _kind, make, advice) => {
     expect(loadErrorAdvice(make())).toMatch(advice);
     // The shared pool rebuilds an unregistered class as an InklingError; its kind and device cross with it.
@@ -62,14 +72,18 @@ describe('loadErrorAdvice', () => {
     }
   });
 
-  it("gives an unparsable GGUF advice about the file, not about downloads or CORS", () => {
-    expect(loadErrorAdvice(new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'))).not.toMatch(/could not be downloaded|network|CORS/i);
+  it('gives an unparsable GGUF advice about the file, not about downloads or CORS', () => {
+    expect(loadErrorAdvice(new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'))).not.toMatch(
+      /could not be downloaded|network|CORS/i,
+    );
   });
 
   it("reads a wrapped error's cause, and the platform's full-storage error", () => {
     const quota = Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
     expect(loadErrorAdvice(new Error('wrapped', { cause: quota }))).toMatch(/not enough storage/);
-    expect(loadErrorAdvice(Object.assign(new Error('shaped like a class name only'), { name: 'OutOfMemoryError' }))).toBe('shaped like a class name only');
+    expect(loadErrorAdvice(Object.assign(new Error('shaped like a class name only'), { name: 'OutOfMemoryError' }))).toBe(
+      'shaped like a class name only',
+    );
   });
 });
 
@@ -89,7 +103,14 @@ describeEachReactMode('ModelLoadProgress on each engine', (mode) => {
   });
 
   it('shows the advice for an openai server that does not answer, through its own engines', async () => {
-    renderWithPool(<ModelLoadProgress />, new EnginePool({ createEngine: openaiEngines({ baseURL: 'http://127.0.0.1:1/v1', model: 'tiny', fetch: refuseEveryFetch }), size: 1 }), mode);
+    renderWithPool(
+      <ModelLoadProgress />,
+      new EnginePool({
+        createEngine: openaiEngines({ baseURL: 'http://127.0.0.1:1/v1', model: 'tiny', fetch: refuseEveryFetch }),
+        size: 1,
+      }),
+      mode,
+    );
     await settle();
     expect(screen.getByRole('alert').textContent).toMatch(/model server could not be reached/);
   });

@@ -5,7 +5,8 @@ import { defaultGhostParams, defaultTranslateParams } from '../src/index.js';
 import { pseudoTranslate, simulatedEngines, simulatedReply } from '../src/testing/index.js';
 
 const ghost = (before: string, after = '') => simulatedReply({ ...defaultGhostParams({ before, after, maxTokens: 24 }), stream: true });
-const translate = (text: string, to: string, from?: string) => simulatedReply({ ...defaultTranslateParams({ text, to, from }), stream: true });
+const translate = (text: string, to: string, from?: string) =>
+  simulatedReply({ ...defaultTranslateParams({ text, to, from }), stream: true });
 
 it('continues ghost text plausibly, deterministically, differently for different text', () => {
   expect(ghost('Thanks for the')).toBe(ghost('Thanks for the'));

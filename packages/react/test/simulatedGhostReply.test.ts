@@ -6,8 +6,18 @@ import { simulatedGhostReply } from '../src/testing/simulatedGhostReply.js';
 const STARTS = ['', 'Hello team, ', 'Notes from today: ', 'We agreed on the plan and ', 'Quick update. '];
 // Today's words (every word the engine knew before it read the sentence, twice as before), then the
 // function words whose next part it now chooses by: prepositions, determiners, subjects, modals, conjunctions.
-const LAST_WORDS = [...VOCABULARY.slice(0, 42), ...VOCABULARY, 'want', 'need', 'editor', 'notes', 'Lisbon', 'I', 'Thanks',
-  ...'about before after from at by your their these every they he she should could must but because if when'.split(' ')];
+const LAST_WORDS = [
+  ...VOCABULARY.slice(0, 42),
+  ...VOCABULARY,
+  'want',
+  'need',
+  'editor',
+  'notes',
+  'Lisbon',
+  'I',
+  'Thanks',
+  ...'about before after from at by your their these every they he she should could must but because if when'.split(' '),
+];
 // Half-typed words: the first letters of every word the engine knows.
 const HALVES = VOCABULARY.flatMap((word) => [word.slice(0, 2), word.slice(0, 3), word.slice(0, -1)]).filter((half) => half.length > 1);
 
@@ -78,7 +88,12 @@ it('never starts by repeating the last word', () => {
 });
 
 it('starts in lower case mid-sentence, with a capital after a full stop or a new line', () => {
-  expect(breaking(PREFIXES.filter((text) => !/[.!?]\s*$/.test(text)), lower)).toEqual([]);
+  expect(
+    breaking(
+      PREFIXES.filter((text) => !/[.!?]\s*$/.test(text)),
+      lower,
+    ),
+  ).toEqual([]);
   expect(breaking(['Done.', 'Done. ', 'Shopping list\n', 'Is it ready? '], (_, reply) => /^\s?[A-Z]/.test(reply))).toEqual([]);
 });
 
@@ -98,7 +113,9 @@ const T = {
   conjunction: W('and but or so because if when'),
 };
 const FIRST = {
-  noun: W('meeting step draft editor update idea results notes tests reply release team questions slides end plan week course meantime top morning way'),
+  noun: W(
+    'meeting step draft editor update idea results notes tests reply release team questions slides end plan week course meantime top morning way',
+  ),
   adjective: W('next new quick whole open short few first'),
   determiner: W('the a an our my your this all'),
   name: W('Monday everyone you me us'),
@@ -111,11 +128,12 @@ const within = (word: string, ...classes: (keyof typeof FIRST)[]) => classes.som
 const firstWord = (before: string, reply: string) => /\p{L}+/u.exec(split(before, reply).rest)?.[0] ?? '';
 const wordsOf = (text: string) => (text.match(/\p{L}+/gu) ?? []).map((w) => w.toLowerCase());
 /** The prefixes that end, mid-sentence, in a word of `kind` (a whole word, typed or completed). */
-const endingIn = (kind: Set<string>, unless: (words: string[], text: string) => boolean = () => false) => PREFIXES.filter((text) => {
-  if (/[.!?,]\s*$/.test(text)) return false;
-  const words = wordsOf(text + split(text, simulatedGhostReply(text, '')).glued);
-  return kind.has(words.at(-1) ?? '') && !unless(words, text);
-});
+const endingIn = (kind: Set<string>, unless: (words: string[], text: string) => boolean = () => false) =>
+  PREFIXES.filter((text) => {
+    if (/[.!?,]\s*$/.test(text)) return false;
+    const words = wordsOf(text + split(text, simulatedGhostReply(text, '')).glued);
+    return kind.has(words.at(-1) ?? '') && !unless(words, text);
+  });
 
 it('after an article or a possessive, a noun (or its adjective), in the right number and sound', () => {
   const prefixes = endingIn(T.article);
@@ -126,12 +144,24 @@ it('after an article or a possessive, a noun (or its adjective), in the right nu
   expect(an.length + a.length).toBeGreaterThan(10);
   expect(breaking(an, (b, r) => /^[aeiou]/.test(firstWord(b, r)))).toEqual([]);
   expect(breaking(a, (b, r) => !/^[aeiou]/.test(firstWord(b, r)))).toEqual([]);
-  expect(breaking(prefixes.filter((t) => /\b(a|an|this|every)\s?$/.test(t)), (b, r) => !firstWord(b, r).endsWith('s'))).toEqual([]);
+  expect(
+    breaking(
+      prefixes.filter((t) => /\b(a|an|this|every)\s?$/.test(t)),
+      (b, r) => !firstWord(b, r).endsWith('s'),
+    ),
+  ).toEqual([]);
 });
 
 it('inside a clause, the noun after an article ends it: no second verb ("thanks for the meeting went well")', () => {
-  const inside = ['Thanks for the', 'I talked with Maria about the', 'We agreed on the', 'I sent you a', 'Please review our', 'We looked at the '];
-  expect(breaking(inside, (b, r) => !FIRST.finite.has(wordsOf(r)[1] ?? ""))).toEqual([]);
+  const inside = [
+    'Thanks for the',
+    'I talked with Maria about the',
+    'We agreed on the',
+    'I sent you a',
+    'Please review our',
+    'We looked at the ',
+  ];
+  expect(breaking(inside, (b, r) => !FIRST.finite.has(wordsOf(r)[1] ?? ''))).toEqual([]);
 });
 
 it('after a preposition, a noun phrase', () => {
@@ -157,7 +187,12 @@ it('after a subject, a verb that agrees with it', () => {
 });
 
 it('after a modal or an infinitive\'s "to", a verb\'s base form; a modal that opens a sentence asks', () => {
-  const prefixes = [...endingIn(T.modal, (_, text) => wordsOf(text.split(/[.!?\n]/).at(-1) ?? '').length === 1), 'I want to', 'We need to', 'It is going to'];
+  const prefixes = [
+    ...endingIn(T.modal, (_, text) => wordsOf(text.split(/[.!?\n]/).at(-1) ?? '').length === 1),
+    'I want to',
+    'We need to',
+    'It is going to',
+  ];
   expect(prefixes.length).toBeGreaterThan(30);
   expect(breaking(prefixes, (b, r) => within(firstWord(b, r), 'base'))).toEqual([]);
   expect(breaking(['Can', 'Would', 'Will'], (_, r) => r.endsWith('?') && within(firstWord('', r), 'clauseStart', 'name'))).toEqual([]);

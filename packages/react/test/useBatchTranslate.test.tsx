@@ -98,7 +98,9 @@ describeEachReactMode('useBatchTranslate', (mode) => {
     expect(screen.getByTestId('ghost').textContent).toBe(' ghost');
     expect(pool.getSnapshot().recent.filter((r) => r.status === 'preempted')).toHaveLength(1);
     expect(items()).toEqual(ITEMS.map((s) => [s.toUpperCase(), 'done']));
-    const first = engineCalls(createEngine).filter((c) => String((c.request as StreamingChatCompletionRequest).messages.at(-1)?.content) === ITEMS[0]);
+    const first = engineCalls(createEngine).filter(
+      (c) => String((c.request as StreamingChatCompletionRequest).messages.at(-1)?.content) === ITEMS[0],
+    );
     expect(first).toHaveLength(2);
     const wrong = log.flat().filter((r) => r.status === 'done' && r.text !== r.source.toUpperCase());
     expect(wrong).toEqual([]);
@@ -133,7 +135,7 @@ describeEachReactMode('useBatchTranslate', (mode) => {
     expect(engineCalls(createEngine)).toHaveLength(2);
   });
 
-  it('caches in the app\'s QueryClient, keyed by model, languages and text', async () => {
+  it("caches in the app's QueryClient, keyed by model, languages and text", async () => {
     const { pool } = fakePool({ reply, tokenMs: 10 });
     const queryClient = new QueryClient();
     render(

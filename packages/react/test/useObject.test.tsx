@@ -1,10 +1,4 @@
-import {
-  InvalidSchemaError,
-  type JsonSchema,
-  ObjectValidationError,
-  UnsupportedConstraintError,
-  validateJson,
-} from '@inkling/scheduler';
+import { InvalidSchemaError, type JsonSchema, ObjectValidationError, UnsupportedConstraintError, validateJson } from '@inkling/scheduler';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { act } from '@testing-library/react';
 import { type } from 'arktype';
@@ -26,7 +20,11 @@ const actions: JsonSchema = {
       type: 'array',
       minItems: 1,
       maxItems: 4,
-      items: { type: 'object', properties: { task: { type: 'string' }, hours: { type: 'integer', minimum: 1, maximum: 8 } }, required: ['task', 'hours'] },
+      items: {
+        type: 'object',
+        properties: { task: { type: 'string' }, hours: { type: 'integer', minimum: 1, maximum: 8 } },
+        required: ['task', 'hours'],
+      },
     },
   },
   required: ['title', 'priority', 'items'],
@@ -41,7 +39,11 @@ function grows(partial: unknown, final: unknown): boolean {
     return Array.isArray(partial) && partial.length <= final.length && partial.every((item, i) => grows(item, final[i]));
   }
   if (typeof final === 'object' && final !== null) {
-    return typeof partial === 'object' && partial !== null && Object.entries(partial).every(([key, value]) => grows(value, (final as Record<string, unknown>)[key]));
+    return (
+      typeof partial === 'object' &&
+      partial !== null &&
+      Object.entries(partial).every(([key, value]) => grows(value, (final as Record<string, unknown>)[key]))
+    );
   }
   return Object.is(partial, final);
 }
@@ -50,11 +52,15 @@ describeEachReactMode('useObject', (mode) => {
   it('streams an object that only grows, then the validated object', async () => {
     const { pool, createEngine } = fakePool({ tokenMs: 10 });
     const seen: unknown[] = [];
-    const { result } = renderHookWithPool(() => {
-      const state = useObject({ schema: actions });
-      seen.push(state.object);
-      return state;
-    }, pool, mode);
+    const { result } = renderHookWithPool(
+      () => {
+        const state = useObject({ schema: actions });
+        seen.push(state.object);
+        return state;
+      },
+      pool,
+      mode,
+    );
     await act(async () => void result.current.submit('Plan the launch.'));
     await settle();
     expect(result.current.status).toBe('done');
@@ -70,7 +76,10 @@ describeEachReactMode('useObject', (mode) => {
   const validators: Array<[string, ObjectSchema]> = [
     ['zod', z.object({ title: z.string(), tags: z.array(z.enum(['a', 'b'])).max(3), done: z.boolean().optional() })],
     ['arktype', type({ title: 'string', tags: "('a' | 'b')[]", 'done?': 'boolean' })],
-    ['valibot', toStandardJsonSchema(v.object({ title: v.string(), tags: v.array(v.picklist(['a', 'b'])), done: v.optional(v.boolean()) }))],
+    [
+      'valibot',
+      toStandardJsonSchema(v.object({ title: v.string(), tags: v.array(v.picklist(['a', 'b'])), done: v.optional(v.boolean()) })),
+    ],
   ];
   for (const [name, schema] of validators) {
     it(`takes a ${name} schema: its JSON Schema constrains the engine, its validator checks the answer`, async () => {

@@ -5,16 +5,7 @@ import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { NotifyScheduler } from './notifyScheduler.js';
 import { PoolState, type Slot } from './poolState.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
-import type {
-  CancelReason,
-  Engine,
-  EnginePoolOptions,
-  JobResult,
-  JobSpec,
-  Pool,
-  PoolLoadProgress,
-  PoolStatus,
-} from './types.js';
+import type { CancelReason, Engine, EnginePoolOptions, JobResult, JobSpec, Pool, PoolLoadProgress, PoolStatus } from './types.js';
 import { Subscribable } from './subscribable.js';
 import { validateSpec } from './validateSpec.js';
 import { globalTimers } from './globalTimers.js';
@@ -86,7 +77,10 @@ export class EnginePool extends Subscribable implements Pool {
     const loading = this.#slots.load(onProgress);
     // Attached before the caller's own handlers, so queued jobs start first.
     // The caller of `load()` hears about a failure; there is nothing to pump then.
-    loading.then(() => this.#pump(), () => undefined);
+    loading.then(
+      () => this.#pump(),
+      () => undefined,
+    );
     return loading;
   }
 

@@ -1,11 +1,4 @@
-import {
-  EngineCrashedError,
-  EngineLoadError,
-  InklingError,
-  InvalidOptionError,
-  asInklingError,
-  describeError,
-} from './errors.js';
+import { EngineCrashedError, EngineLoadError, InklingError, InvalidOptionError, asInklingError, describeError } from './errors.js';
 import type { Job } from './job.js';
 import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
 import { type PoolState, type Slot, laneCount } from './poolState.js';
@@ -239,7 +232,16 @@ export class EngineSlots {
       if (problem) throw new EngineLoadError(`createEngine(${index}) did not give an engine: ${problem}. ${ENGINE_SHAPE}.`);
       // `engineProblem` has checked that `configure` is a function when present.
       if (Object.keys(this.#config).length > 0) engine.configure?.({ ...this.#config });
-      return { index, engine, ready: true, concurrency: laneCount(engine), jobs: new Set(), draining: new Set(), idleTimer: undefined, deaths: 0 };
+      return {
+        index,
+        engine,
+        ready: true,
+        concurrency: laneCount(engine),
+        jobs: new Set(),
+        draining: new Set(),
+        idleTimer: undefined,
+        deaths: 0,
+      };
     } catch (error) {
       // Not awaited: a broken engine's unload() may never answer, and the load must end.
       void unloadQuietly(engine);

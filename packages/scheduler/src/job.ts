@@ -142,7 +142,19 @@ export function buildResult(job: Job, finishedAt: number, error: InklingError | 
  * What the snapshot shows of a job as it is on the job: fixed at submit up to
  * `submittedAt`, changing while the job lives from `engineIndex` on.
  */
-const SHOWN = ['id', 'task', 'session', 'priority', 'kind', 'preemptible', 'submittedAt', 'engineIndex', 'startedAt', 'firstTokenAt', 'tokens'] as const;
+const SHOWN = [
+  'id',
+  'task',
+  'session',
+  'priority',
+  'kind',
+  'preemptible',
+  'submittedAt',
+  'engineIndex',
+  'startedAt',
+  'firstTokenAt',
+  'tokens',
+] as const;
 const CHANGING = SHOWN.slice(SHOWN.indexOf('engineIndex'));
 
 /** The job as the snapshot shows it: the same frozen object until one of its fields changes. */

@@ -119,7 +119,10 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     const names = Array.isArray(type) ? type : [type];
     const bad = names.find((name) => typeof name !== 'string' || !TYPES.has(name));
     if (names.length === 0 || bad !== undefined) {
-      return { path: at(path, 'type'), message: `type must be one of ${[...TYPES].join(', ')} (or a list of them); it got ${show(names.length === 0 ? type : bad)}.` };
+      return {
+        path: at(path, 'type'),
+        message: `type must be one of ${[...TYPES].join(', ')} (or a list of them); it got ${show(names.length === 0 ? type : bad)}.`,
+      };
     }
   }
   for (const key of SCHEMA_MAPS) {
@@ -134,7 +137,8 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
   for (const key of SCHEMA_LISTS) {
     const list = schema[key];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || list.length === 0) return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
+    if (!Array.isArray(list) || list.length === 0)
+      return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
     for (let i = 0; i < list.length; i += 1) {
       const problem = checkJsonSchema(list[i], at(at(path, key), i), root);
       if (problem) return problem;
@@ -164,7 +168,10 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     }
     const missing = required.find((name) => !isRecord(properties) || !(name in properties));
     if (missing !== undefined) {
-      return { path: at(path, 'required'), message: `required names "${missing}", which is not in properties; add it there or drop it from required.` };
+      return {
+        path: at(path, 'required'),
+        message: `required names "${missing}", which is not in properties; add it there or drop it from required.`,
+      };
     }
   }
   if (schema.enum !== undefined && (!Array.isArray(schema.enum) || schema.enum.length === 0)) {
@@ -178,7 +185,10 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     }
   }
   if (schema.$ref !== undefined && resolveRef(root, schema.$ref) === undefined) {
-    return { path: at(path, '$ref'), message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.` };
+    return {
+      path: at(path, '$ref'),
+      message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
+    };
   }
   return undefined;
 }
@@ -234,7 +244,10 @@ export function validateJson(value: unknown, schema: JsonSchema, path = '', root
   if (schema.type !== undefined) {
     const allowed: readonly string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     const ok = allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'));
-    if (!ok) return fail(`must be ${allowed.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`)).join(' or ')}; it got ${show(value)}.`);
+    if (!ok)
+      return fail(
+        `must be ${allowed.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`)).join(' or ')}; it got ${show(value)}.`,
+      );
   }
   if (schema.const !== undefined && !sameJson(value, schema.const)) return fail(`must be ${show(schema.const)}; it got ${show(value)}.`);
   if (schema.enum !== undefined && !schema.enum.some((option) => sameJson(value, option))) {
@@ -245,7 +258,11 @@ export function validateJson(value: unknown, schema: JsonSchema, path = '', root
     if (options === undefined) continue;
     const matches = options.filter((option) => validateJson(value, option, path, root) === undefined).length;
     if (matches === 0 || (key === 'oneOf' && matches > 1)) {
-      return fail(matches === 0 ? `matches none of the ${options.length} allowed shapes; it got ${show(value)}.` : `matches ${matches} of the oneOf shapes; it must match exactly one.`);
+      return fail(
+        matches === 0
+          ? `matches none of the ${options.length} allowed shapes; it got ${show(value)}.`
+          : `matches ${matches} of the oneOf shapes; it must match exactly one.`,
+      );
     }
   }
   if (typeof value === 'string') return stringProblem(value, schema, fail);
@@ -259,23 +276,36 @@ type Fail = (message: string) => ValueProblem;
 
 function stringProblem(value: string, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
   const length = [...value].length;
-  if (schema.minLength !== undefined && length < schema.minLength) return fail(`must be at least ${schema.minLength} characters long; it has ${length}.`);
-  if (schema.maxLength !== undefined && length > schema.maxLength) return fail(`must be at most ${schema.maxLength} characters long; it has ${length}.`);
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return fail(`must match /${schema.pattern}/; it got ${show(value)}.`);
+  if (schema.minLength !== undefined && length < schema.minLength)
+    return fail(`must be at least ${schema.minLength} characters long; it has ${length}.`);
+  if (schema.maxLength !== undefined && length > schema.maxLength)
+    return fail(`must be at most ${schema.maxLength} characters long; it has ${length}.`);
+  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+    return fail(`must match /${schema.pattern}/; it got ${show(value)}.`);
   return undefined;
 }
 
 function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
   if (schema.minimum !== undefined && value < schema.minimum) return fail(`must be ${schema.minimum} or more; it got ${value}.`);
   if (schema.maximum !== undefined && value > schema.maximum) return fail(`must be ${schema.maximum} or less; it got ${value}.`);
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum) return fail(`must be more than ${schema.exclusiveMinimum}; it got ${value}.`);
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum) return fail(`must be less than ${schema.exclusiveMaximum}; it got ${value}.`);
+  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
+    return fail(`must be more than ${schema.exclusiveMinimum}; it got ${value}.`);
+  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
+    return fail(`must be less than ${schema.exclusiveMaximum}; it got ${value}.`);
   return undefined;
 }
 
-function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, path: string, root: JsonSchema, fail: Fail): ValueProblem | undefined {
-  if (schema.minItems !== undefined && value.length < schema.minItems) return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) return fail(`must have at most ${schema.maxItems} items; it has ${value.length}.`);
+function arrayProblem(
+  value: readonly unknown[],
+  schema: JsonSchemaObject,
+  path: string,
+  root: JsonSchema,
+  fail: Fail,
+): ValueProblem | undefined {
+  if (schema.minItems !== undefined && value.length < schema.minItems)
+    return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
+  if (schema.maxItems !== undefined && value.length > schema.maxItems)
+    return fail(`must have at most ${schema.maxItems} items; it has ${value.length}.`);
   const prefix = schema.prefixItems ?? [];
   for (let i = 0; i < value.length; i += 1) {
     const itemSchema = i < prefix.length ? prefix[i] : schema.items;
@@ -286,7 +316,13 @@ function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, path:
   return undefined;
 }
 
-function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject, path: string, root: JsonSchema, fail: Fail): ValueProblem | undefined {
+function objectProblem(
+  value: Record<string, unknown>,
+  schema: JsonSchemaObject,
+  path: string,
+  root: JsonSchema,
+  fail: Fail,
+): ValueProblem | undefined {
   for (const name of schema.required ?? []) {
     if (!(name in value)) return fail(`is missing the required property "${name}".`);
   }

@@ -21,7 +21,8 @@ export function requestedSchema(request: Pick<ChatCompletionRequest, 'response_f
   let schema: unknown;
   if (format.type === 'json_schema') {
     schema = format.json_schema?.schema;
-    if (schema === undefined) throw new InvalidSchemaError('', 'response_format.json_schema.schema is missing; give the JSON Schema the output must follow.');
+    if (schema === undefined)
+      throw new InvalidSchemaError('', 'response_format.json_schema.schema is missing; give the JSON Schema the output must follow.');
   } else if (format.type === 'json_object' && typeof format.schema === 'string') {
     try {
       schema = JSON.parse(format.schema);

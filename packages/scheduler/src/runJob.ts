@@ -49,14 +49,9 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
   const params = job.spec.params;
   if (job.kind === 'embedding') {
     if (!engine.embeddings) {
-      throw new InvalidJobError(
-        'This engine cannot make embeddings; give embedding jobs to a pool of an embedding model.',
-      );
+      throw new InvalidJobError('This engine cannot make embeddings; give embedding jobs to a pool of an embedding model.');
     }
-    const response = await engine.embeddings.create(
-      { ...(params as EmbeddingCreateParams) },
-      options,
-    );
+    const response = await engine.embeddings.create({ ...(params as EmbeddingCreateParams) }, options);
     call.embedded(response);
     return;
   }

@@ -100,8 +100,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   for (const job of queue.heads()) {
     if (best && job.priority !== best.job.priority) break;
     // Interactive jobs take any free lane, as if their task held none.
-    const held =
-      job.priority === 'interactive' ? 0 : slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
+    const held = job.priority === 'interactive' ? 0 : slots.reduce((n, s) => n + [...s.jobs].filter((j) => j.task === job.task).length, 0);
     // Not running: any lane. Running: another lane on its own engine, and
     // only while that leaves a lane free for someone else.
     const own = held > 0 && slots.filter((s) => [...s.jobs].some((j) => j.task === job.task));
@@ -150,10 +149,7 @@ export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlo
  * growth policy. Four queued items of one batch keep the pool at one engine;
  * one queued completion beside them grows it.
  */
-export function hasCrossTaskDemand<J extends PolicyJob>(
-  queue: PolicyQueue<J>,
-  slots: readonly PolicySlot<J>[],
-): boolean {
+export function hasCrossTaskDemand<J extends PolicyJob>(queue: PolicyQueue<J>, slots: readonly PolicySlot<J>[]): boolean {
   const running = new Set(slots.flatMap((slot) => [...slot.jobs].map((job) => job.task)));
   return running.size > 0 && queue.heads().some((job) => !running.has(job.task));
 }

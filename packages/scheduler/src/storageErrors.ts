@@ -45,7 +45,10 @@ export class StorageUnavailableError extends InklingError {
   override readonly kind = 'setup';
 
   constructor(what: string, options?: { cause?: unknown }) {
-    super(`Model storage is not available in this browser (${what}); a private window or blocked site data does this. Models download again on each visit.`, options);
+    super(
+      `Model storage is not available in this browser (${what}); a private window or blocked site data does this. Models download again on each visit.`,
+      options,
+    );
   }
 }
 
@@ -62,7 +65,10 @@ export class ModelInUseError extends InklingError {
   readonly model: string;
 
   constructor(model: string, options?: { cause?: unknown }) {
-    super(`${model} is being downloaded or loaded (in this or another tab), so it was not deleted. Try again when the load ends, or unload the pools using it.`, options);
+    super(
+      `${model} is being downloaded or loaded (in this or another tab), so it was not deleted. Try again when the load ends, or unload the pools using it.`,
+      options,
+    );
     this.model = model;
   }
 }

@@ -184,17 +184,11 @@ export interface EngineCallOptions {
 export interface Engine {
   chat: {
     completions: {
-      create(
-        request: StreamingChatCompletionRequest,
-        options?: EngineCallOptions,
-      ): Promise<AsyncIterable<ChatCompletionChunk>>;
+      create(request: StreamingChatCompletionRequest, options?: EngineCallOptions): Promise<AsyncIterable<ChatCompletionChunk>>;
     };
   };
   embeddings?: {
-    create(
-      request: EmbeddingCreateParams,
-      options?: EngineCallOptions,
-    ): Promise<CreateEmbeddingResponse>;
+    create(request: EmbeddingCreateParams, options?: EngineCallOptions): Promise<CreateEmbeddingResponse>;
   };
   /**
    * Translation done natively (Chrome's Translator API), streamed as chat
@@ -257,11 +251,7 @@ export interface CreateEngineOptions {
  * const createEngine: CreateEngine = async (index, onProgress, { signal } = {}) =>
  *   buildMyEngine({ index, onProgress, signal });
  */
-export type CreateEngine = (
-  index: number,
-  onProgress: (report: LoadProgress) => void,
-  options?: CreateEngineOptions,
-) => Promise<Engine>;
+export type CreateEngine = (index: number, onProgress: (report: LoadProgress) => void, options?: CreateEngineOptions) => Promise<Engine>;
 
 // --------------------------------------------------------------------- jobs --
 

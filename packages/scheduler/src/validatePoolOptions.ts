@@ -10,12 +10,8 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 
 const RULES: readonly Rule[] = [
-  [
-    'createEngine',
-    isFunction,
-    'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm',
-  ],
-  ['size', optional(wholeNumber(1, 4)), "a whole number from 1 to 4 (each engine is a full copy of the model)"],
+  ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
+  ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
   [

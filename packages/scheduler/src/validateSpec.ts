@@ -20,11 +20,7 @@ const CHAT: readonly Rule[] = [
 ];
 
 const EMBEDDING: readonly Rule[] = [
-  [
-    'params.input',
-    (input) => typeof input === 'string' || (Array.isArray(input) && input.length > 0),
-    'a string or a non-empty array',
-  ],
+  ['params.input', (input) => typeof input === 'string' || (Array.isArray(input) && input.length > 0), 'a string or a non-empty array'],
 ];
 
 const TRANSLATION: readonly Rule[] = [

@@ -62,7 +62,10 @@ export function encodeError(reason: unknown, depth = 0): WireError {
     const value = (error as unknown as Record<string, unknown>)[key];
     if (!SKIPPED.has(key) && isPlain(value)) fields[key] = value;
   }
-  const wire: { name: string; message: string; fields?: Record<string, unknown>; cause?: WireError } = { name: error.name, message: error.message };
+  const wire: { name: string; message: string; fields?: Record<string, unknown>; cause?: WireError } = {
+    name: error.name,
+    message: error.message,
+  };
   if (Object.keys(fields).length > 0) wire.fields = fields;
   const { cause } = error as { cause?: unknown };
   if (cause !== undefined && depth < MAX_CAUSES) wire.cause = encodeError(cause, depth + 1);
@@ -88,4 +91,3 @@ export function decodeError(wire: WireError, classes: ErrorClasses = {}, Fallbac
   Object.defineProperty(error, 'name', { value: wire.name, writable: true, configurable: true, enumerable: true });
   return Object.assign(error, wire.fields);
 }
-

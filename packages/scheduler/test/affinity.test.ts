@@ -69,7 +69,16 @@ describe('session affinity', () => {
   });
 });
 
-const slot = (index: number): Slot => ({ index, engine: undefined, ready: true, concurrency: 1, jobs: new Set(), draining: new Set(), idleTimer: undefined, deaths: 0 });
+const slot = (index: number): Slot => ({
+  index,
+  engine: undefined,
+  ready: true,
+  concurrency: 1,
+  jobs: new Set(),
+  draining: new Set(),
+  idleTimer: undefined,
+  deaths: 0,
+});
 
 function started(state: PoolState, session: string, on: Slot, n: number) {
   const job = createJob(ghost(session, 'x'), `job-${n}`, 0);

@@ -11,10 +11,30 @@ const NOT_ENGINES: Array<[string, unknown, RegExp]> = [
   ['null', null, /it resolved null/],
   ['undefined', undefined, /it resolved undefined/],
   ['a string', 'Qwen2-0.5B', /it resolved "Qwen2-0\.5B"/],
-  ['an object without chat.completions.create', { chat: { completions: {} }, interruptGenerate() {} }, /its "chat\.completions\.create" is not a function/],
-  ['an engine without interruptGenerate', { chat: { completions: { create: async () => [] } } }, /its "interruptGenerate" is not a function/],
-  ['embeddings without create', { chat: { completions: { create: async () => [] } }, interruptGenerate() {}, embeddings: {} }, /its "embeddings\.create" is not a function/],
-  ['a getter that throws', { get chat(): never { throw new Error('worker gone'); } }, /reading it threw \(worker gone\)/],
+  [
+    'an object without chat.completions.create',
+    { chat: { completions: {} }, interruptGenerate() {} },
+    /its "chat\.completions\.create" is not a function/,
+  ],
+  [
+    'an engine without interruptGenerate',
+    { chat: { completions: { create: async () => [] } } },
+    /its "interruptGenerate" is not a function/,
+  ],
+  [
+    'embeddings without create',
+    { chat: { completions: { create: async () => [] } }, interruptGenerate() {}, embeddings: {} },
+    /its "embeddings\.create" is not a function/,
+  ],
+  [
+    'a getter that throws',
+    {
+      get chat(): never {
+        throw new Error('worker gone');
+      },
+    },
+    /reading it threw \(worker gone\)/,
+  ],
 ];
 
 describe('a createEngine that does not give an engine', () => {
@@ -24,7 +44,9 @@ describe('a createEngine that does not give an engine', () => {
     const error = await pool.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineLoadError);
     expect((error as Error).message).toMatch(problem);
-    expect((error as Error).message).toMatch(/createEngine must resolve an engine: an object with chat\.completions\.create\(request\) and interruptGenerate\(\)/);
+    expect((error as Error).message).toMatch(
+      /createEngine must resolve an engine: an object with chat\.completions\.create\(request\) and interruptGenerate\(\)/,
+    );
     expect(pool.getSnapshot()).toMatchObject({ phase: 'error', error, loadProgress: null, queued: 1 });
     // Nothing else is lost: the job waits for a load that works.
     void waiting;
@@ -32,7 +54,11 @@ describe('a createEngine that does not give an engine', () => {
 
   it('a concurrency getter that throws ends the load with an error instead of loading for ever', async () => {
     const engine = createFakeEngine({ reply: 'ok' });
-    Object.defineProperty(engine, 'concurrency', { get: () => { throw new Error('lanes unknown'); } });
+    Object.defineProperty(engine, 'concurrency', {
+      get: () => {
+        throw new Error('lanes unknown');
+      },
+    });
     const pool = new EnginePool({ createEngine: async () => engine });
     await expect(pool.load()).rejects.toThrow(/could not be set up: lanes unknown/);
     expect(pool.getSnapshot().phase).toBe('error');

@@ -70,7 +70,11 @@ describe('cancellation on a WebLLM-like engine', () => {
     await pool.load();
     // A job that holds the lock outside the pool's view, like a stream still draining.
     const outside = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true, max_tokens: 3 });
-    const drainOutside = (async () => { for await (const _ of outside) { /* drain */ } })();
+    const drainOutside = (async () => {
+      for await (const _ of outside) {
+        /* drain */
+      }
+    })();
     await vi.advanceTimersByTimeAsync(1);
     const superseded = pool.submit(chat('x', { session: 'ghost', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 64 } }));
     await vi.advanceTimersByTimeAsync(1);
@@ -92,10 +96,18 @@ describe('cancellation on a WebLLM-like engine', () => {
   it('without the repeat the same race runs the superseded job to max_tokens (the race is real)', async () => {
     const engine = createFakeEngine({ reply: LONG, prefillMs: 50, tokenMs: 10 });
     const outside = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true, max_tokens: 3 });
-    const drainOutside = (async () => { for await (const _ of outside) { /* drain */ } })();
+    const drainOutside = (async () => {
+      for await (const _ of outside) {
+        /* drain */
+      }
+    })();
     await vi.advanceTimersByTimeAsync(1);
     const stream = await engine.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true, max_tokens: 32 });
-    const read = (async () => { let n = 0; for await (const _ of stream) n += 1; return n; })();
+    const read = (async () => {
+      let n = 0;
+      for await (const _ of stream) n += 1;
+      return n;
+    })();
     await vi.advanceTimersByTimeAsync(1);
     engine.interruptGenerate(); // once, as the seed did
     await vi.runAllTimersAsync();
@@ -209,4 +221,3 @@ describe('cancellation on a WebLLM-like engine', () => {
     expect(engine.interrupts).toBe(0);
   });
 });
-

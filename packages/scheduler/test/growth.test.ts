@@ -36,7 +36,10 @@ describe('demand-driven growth', () => {
     expect(pool.getSnapshot().growing).toBe(true);
     await vi.advanceTimersByTimeAsync(101);
     expect(pool.getSnapshot().size).toBe(2);
-    const running = pool.getSnapshot().jobs.filter((j) => j.state === 'running').map((j) => j.task);
+    const running = pool
+      .getSnapshot()
+      .jobs.filter((j) => j.state === 'running')
+      .map((j) => j.task);
     expect(running.toSorted()).toEqual(['chat', 'page']);
     await vi.runAllTimersAsync();
     await Promise.all([...items, reply]);
@@ -76,7 +79,11 @@ describe('demand-driven growth', () => {
   });
 
   it('records a failed growth as growthBlocked and does not retry it until unload()', async () => {
-    const createEngine = fakeEngines({ reply: LONG, tokenMs: 10, failLoad: (index) => (index === 1 ? new Error('Out of memory') : undefined) });
+    const createEngine = fakeEngines({
+      reply: LONG,
+      tokenMs: 10,
+      failLoad: (index) => (index === 1 ? new Error('Out of memory') : undefined),
+    });
     const pool = new EnginePool({ createEngine, size: 3 });
     await pool.load();
     const a = pool.submit(chat('a', { task: 'a' }));
@@ -143,7 +150,10 @@ describe('idle shrink', () => {
   it('never shrinks with idleTimeoutMs Infinity, and sets no timer for it', async () => {
     const setTimeout = vi.fn((callback: () => void, ms: number) => globalThis.setTimeout(callback, ms));
     const clearTimeout = vi.fn((handle: unknown) => globalThis.clearTimeout(handle as number));
-    const { pool, createEngine } = fakePool({ reply: 'x y z', tokenMs: 10 }, { size: 2, idleTimeoutMs: Infinity, timers: { setTimeout, clearTimeout } });
+    const { pool, createEngine } = fakePool(
+      { reply: 'x y z', tokenMs: 10 },
+      { size: 2, idleTimeoutMs: Infinity, timers: { setTimeout, clearTimeout } },
+    );
     await pool.load();
     const burst = [pool.submit(chat('a', { task: 'a' })), pool.submit(chat('b', { task: 'b' }))];
     await vi.advanceTimersByTimeAsync(50);

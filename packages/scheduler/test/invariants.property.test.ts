@@ -27,7 +27,16 @@ const BAD_RESULTS: Array<() => unknown> = [
 ];
 
 type Action =
-  | { type: 'submit'; task: number; session: number | null; priority: Priority; preemptible: boolean; embedding: boolean; maxTokens: number; withSignal: boolean }
+  | {
+      type: 'submit';
+      task: number;
+      session: number | null;
+      priority: Priority;
+      preemptible: boolean;
+      embedding: boolean;
+      maxTokens: number;
+      withSignal: boolean;
+    }
   | { type: 'cancel'; target: number; bySession: boolean }
   | { type: 'abort'; target: number }
   | { type: 'fail'; engine: number; fatal: boolean; afterTokens: number | null }
@@ -39,21 +48,35 @@ type Action =
   | { type: 'load' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({
-    type: fc.constant('submit' as const),
-    task: fc.nat(3),
-    session: fc.option(fc.nat(2), { nil: null }),
-    priority: fc.constantFrom(...PRIORITIES),
-    preemptible: fc.boolean(),
-    embedding: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
-    maxTokens: fc.integer({ min: 1, max: 8 }),
-    withSignal: fc.boolean(),
-  }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      type: fc.constant('submit' as const),
+      task: fc.nat(3),
+      session: fc.option(fc.nat(2), { nil: null }),
+      priority: fc.constantFrom(...PRIORITIES),
+      preemptible: fc.boolean(),
+      embedding: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
+      maxTokens: fc.integer({ min: 1, max: 8 }),
+      withSignal: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('cancel' as const), target: fc.nat(40), bySession: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('abort' as const), target: fc.nat(40) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('fail' as const), engine: fc.nat(8), fatal: fc.boolean(), afterTokens: fc.option(fc.nat(4), { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('fail' as const),
+      engine: fc.nat(8),
+      fatal: fc.boolean(),
+      afterTokens: fc.option(fc.nat(4), { nil: null }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('die' as const), engine: fc.nat(8) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('wedge' as const), engine: fc.nat(8), afterTokens: fc.option(fc.nat(4), { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('wedge' as const), engine: fc.nat(8), afterTokens: fc.option(fc.nat(4), { nil: null }) }),
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('cancelAbsent' as const), key: fc.constantFrom(undefined, null, '' as const) }) },
   { weight: 5, arbitrary: fc.record({ type: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 40 }) }) },
   { weight: 1, arbitrary: fc.constant({ type: 'unload' as const }) },
@@ -97,7 +120,8 @@ function checkInvariants(pool: EnginePool, factory: ReturnType<typeof fakeEngine
   const byId = new Map(jobs.map((j) => [j.id, j]));
   const onLanes = new Set(s.engines.flatMap((e) => e.jobs));
   for (const id of runningIds) check(onLanes.has(id), () => `${id} runs on no lane`);
-  for (const id of onLanes) check(runningIds.has(id) || byId.get(id)?.settled === 1, () => `${id} holds a lane but is neither running nor settled`);
+  for (const id of onLanes)
+    check(runningIds.has(id) || byId.get(id)?.settled === 1, () => `${id} holds a lane but is neither running nor settled`);
   // The live jobs are exactly the unsettled ones; none settles twice or hears a chunk after settling.
   const live = new Set(s.jobs.map((j) => j.id));
   const now = Date.now();
@@ -106,7 +130,10 @@ function checkInvariants(pool: EnginePool, factory: ReturnType<typeof fakeEngine
     if (tracked && job.state === 'cancelling') tracked.stoppedAt ??= now;
   }
   for (const job of jobs) {
-    check(job.settled <= 1 && job.chunksAfterSettle === 0, () => `${job.id} settled ${job.settled} times, ${job.chunksAfterSettle} chunks after`);
+    check(
+      job.settled <= 1 && job.chunksAfterSettle === 0,
+      () => `${job.id} settled ${job.settled} times, ${job.chunksAfterSettle} chunks after`,
+    );
     check((job.settled === 0) === live.has(job.id), () => `${job.id} live in the snapshot is not the same as unsettled`);
     if (job.settled > 0) continue;
     // A stopped job settles at once when cancelled, within the stall bound when preempted.
@@ -171,7 +198,17 @@ async function play(actions: Action[], size: number, failBuilds: number[], badBu
       case 'submit': {
         const id = `j${jobs.length}`;
         const controller = new AbortController();
-        const tracked: Tracked = { id, session: undefined, controller, withSignal: step.withSignal, result: undefined, settled: 0, chunksAfterSettle: 0, stoppedAt: undefined, settleAtOnce: false };
+        const tracked: Tracked = {
+          id,
+          session: undefined,
+          controller,
+          withSignal: step.withSignal,
+          result: undefined,
+          settled: 0,
+          chunksAfterSettle: 0,
+          stoppedAt: undefined,
+          settleAtOnce: false,
+        };
         tracked.session = step.session === null ? undefined : `s${step.session}`;
         // Supersession: the live job of this session is stopped by the submit.
         if (tracked.session) markStopped(pool, jobs, tracked.session);

@@ -1,10 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type ChatCompletionChunk,
-  type EngineCallOptions,
-  EnginePool,
-  type JobIdentity,
-} from '../src/index.js';
+import { type ChatCompletionChunk, type EngineCallOptions, EnginePool, type JobIdentity } from '../src/index.js';
 import { createFakeEngine } from '../src/testing/index.js';
 import { chat } from './helpers.js';
 

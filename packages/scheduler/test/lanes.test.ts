@@ -14,8 +14,7 @@ function serverPool(concurrency: number) {
   return { engine, pool };
 }
 
-const runningOf = (pool: EnginePool, task: string) =>
-  pool.getSnapshot().jobs.filter((j) => j.task === task && j.state !== 'queued').length;
+const runningOf = (pool: EnginePool, task: string) => pool.getSnapshot().jobs.filter((j) => j.task === task && j.state !== 'queued').length;
 
 describe('engines with several lanes (a server)', () => {
   it('lets one batch use every lane but one, keeping the last for a task that is not running', async () => {

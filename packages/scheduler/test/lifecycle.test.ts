@@ -67,7 +67,11 @@ describe('load and unload', () => {
   });
 
   it('a createEngine that throws synchronously is a failed load, not a crash', async () => {
-    const pool = new EnginePool({ createEngine: () => { throw new Error('sync'); } });
+    const pool = new EnginePool({
+      createEngine: () => {
+        throw new Error('sync');
+      },
+    });
     await expect(pool.load()).rejects.toThrow(/sync/);
   });
 

@@ -5,8 +5,7 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 const LONG = Array.from({ length: 40 }, (_, i) => `t${i}`).join(' ');
-const reply = (request: { messages: Array<{ content: unknown }> }) =>
-  request.messages[0]?.content === 'short' ? 'x' : LONG;
+const reply = (request: { messages: Array<{ content: unknown }> }) => (request.messages[0]?.content === 'short' ? 'x' : LONG);
 
 describe('opt-in preemption', () => {
   it('an interactive job with no free engine interrupts a preemptible one, which resolves with its partial text', async () => {

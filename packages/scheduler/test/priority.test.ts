@@ -28,9 +28,7 @@ describe('priority bands', () => {
     const { pool } = fakePool({ reply: 'Hello there friend' });
     await pool.load();
     const chunks: string[] = [];
-    const result = await pool.submit(
-      chat('hi', { onChunk: (c) => chunks.push(c.choices[0]?.delta.content ?? '') }),
-    );
+    const result = await pool.submit(chat('hi', { onChunk: (c) => chunks.push(c.choices[0]?.delta.content ?? '') }));
     expect(result).toMatchObject({
       status: 'done',
       text: 'Hello there friend',
@@ -69,7 +67,13 @@ describe('priority bands', () => {
     const original = globalThis.reportError;
     globalThis.reportError = (e: unknown) => errors.push(e);
     try {
-      const result = await pool.submit(chat('x', { onChunk: () => { throw new Error('boom'); } }));
+      const result = await pool.submit(
+        chat('x', {
+          onChunk: () => {
+            throw new Error('boom');
+          },
+        }),
+      );
       expect(result.text).toBe('a b c');
       expect(errors.length).toBeGreaterThan(0);
     } finally {

@@ -58,7 +58,11 @@ describe('self-healing', () => {
   });
 
   it('does not feed the queue one job at a time to an engine that cannot be rebuilt', async () => {
-    const createEngine = fakeEngines({ reply: 'a b', tokenMs: 10, failLoad: (_index, attempt) => (attempt > 1 ? new Error('GPU gone') : undefined) });
+    const createEngine = fakeEngines({
+      reply: 'a b',
+      tokenMs: 10,
+      failLoad: (_index, attempt) => (attempt > 1 ? new Error('GPU gone') : undefined),
+    });
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();
     const running = pool.submit(chat('x', { task: 't' }));

@@ -67,7 +67,10 @@ describe('the external store', () => {
     pool.submit(chat('y', { id: 'two', task: 't', priority: 'high' }));
     await vi.advanceTimersByTimeAsync(15);
     const snapshot = pool.getSnapshot();
-    expect(snapshot.jobs.map((j) => [j.id, j.state])).toEqual([['one', 'running'], ['two', 'queued']]);
+    expect(snapshot.jobs.map((j) => [j.id, j.state])).toEqual([
+      ['one', 'running'],
+      ['two', 'queued'],
+    ]);
     expect(snapshot.jobs[0]).toMatchObject({ engineIndex: 0, tokens: 2, session: 's1' });
     expect(snapshot.queuedByPriority).toEqual({ interactive: 0, high: 1, normal: 0, low: 0 });
     expect(snapshot.engines).toEqual([{ index: 0, state: 'busy', concurrency: 1, jobs: ['one'] }]);

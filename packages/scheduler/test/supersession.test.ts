@@ -21,7 +21,9 @@ describe('session supersession', () => {
   it('interrupts a running job of the same session, which resolves cancelled with its partial text', async () => {
     const { pool, createEngine } = fakePool({ reply: 'one two three four five six', prefillMs: 20, tokenMs: 20 }, { size: 1 });
     await pool.load();
-    const first = pool.submit(chat('first', { session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 6 } }));
+    const first = pool.submit(
+      chat('first', { session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 6 } }),
+    );
     await vi.advanceTimersByTimeAsync(45); // prefill, first token, second token
     const second = pool.submit(chat('second', { session: 'ghost', priority: 'interactive' }));
     const r1 = await vi.waitFor(() => first, { timeout: 1000 });
@@ -36,7 +38,7 @@ describe('session supersession', () => {
     expect(await second).toMatchObject({ status: 'done' });
   });
 
-  it('shows only the newest keystroke\'s job as running during fast typing', async () => {
+  it("shows only the newest keystroke's job as running during fast typing", async () => {
     const { pool } = fakePool({ reply: 'x y z', prefillMs: 30, tokenMs: 15 }, { size: 1 });
     await pool.load();
     const results = [];
@@ -76,4 +78,3 @@ describe('session supersession', () => {
     expect(createEngine.engines).toHaveLength(1);
   });
 });
-

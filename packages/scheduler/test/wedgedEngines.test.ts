@@ -129,7 +129,11 @@ describe('a wedged engine never holds a caller hostage', () => {
   it('a stalled engine with several lanes ends the jobs on its other lanes with an EngineStalledError', async () => {
     const engine = createFakeEngine({ reply: LONG, tokenMs: 50, concurrency: 2 });
     let built = 0;
-    const pool = new EnginePool({ createEngine: async () => (++built === 1 ? engine : createFakeEngine({ concurrency: 2 })), size: 1, stallTimeoutMs: 200 });
+    const pool = new EnginePool({
+      createEngine: async () => (++built === 1 ? engine : createFakeEngine({ concurrency: 2 })),
+      size: 1,
+      stallTimeoutMs: 200,
+    });
     await pool.load();
     engine.hangNext({ afterTokens: 1 });
     const wedged = pool.submit(chat('a', { id: 'a', task: 'a' }));
@@ -206,13 +210,18 @@ describe('a superseding job does not wait behind a wedged one', () => {
     const pool = new EnginePool({ createEngine, size: 3, stallTimeoutMs: Infinity });
     await pool.load();
     const batch = pool.submit(chat('translate', { task: 'page' }));
-    await Promise.all([pool.submit(chat('other', { task: 'other', params: { messages: [{ role: 'user', content: 'o' }], max_tokens: 1 } })), vi.advanceTimersByTimeAsync(5)]);
+    await Promise.all([
+      pool.submit(chat('other', { task: 'other', params: { messages: [{ role: 'user', content: 'o' }], max_tokens: 1 } })),
+      vi.advanceTimersByTimeAsync(5),
+    ]);
     expect(pool.getSnapshot().size).toBe(2);
     createEngine.engines[1]!.hangNext({ afterTokens: 2 });
     const g1 = pool.submit(chat('g1', { session: 'ghost', priority: 'interactive' }));
     await vi.advanceTimersByTimeAsync(30);
     expect(pool.getSnapshot().jobs.find((j) => j.session === 'ghost')).toMatchObject({ state: 'running', engineIndex: 1 });
-    const g2 = pool.submit(chat('g2', { session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'g2' }], max_tokens: 3 } }));
+    const g2 = pool.submit(
+      chat('g2', { session: 'ghost', priority: 'interactive', params: { messages: [{ role: 'user', content: 'g2' }], max_tokens: 3 } }),
+    );
     expect(await settled(g1)).toMatchObject({ status: 'cancelled', text: 'w0 w1' });
     await vi.advanceTimersByTimeAsync(100);
     expect(pool.getSnapshot().size).toBe(3);

@@ -53,7 +53,11 @@ export async function servePage(): Promise<{ server: Server; url: string }> {
 }
 
 /** Calls the content script's test API in `page` (it lives in its own world: window messages carry the call). */
-export function content<K extends keyof ContentTestApi>(page: Page, cmd: K, ...args: Parameters<ContentTestApi[K]>): Promise<Awaited<ReturnType<ContentTestApi[K]>>> {
+export function content<K extends keyof ContentTestApi>(
+  page: Page,
+  cmd: K,
+  ...args: Parameters<ContentTestApi[K]>
+): Promise<Awaited<ReturnType<ContentTestApi[K]>>> {
   return page.evaluate(
     ([name, list]) =>
       new Promise<unknown>((resolve, reject) => {
@@ -83,8 +87,16 @@ async function serviceWorker(): Promise<Worker> {
 }
 
 const say = (text: string) => [{ role: 'user' as const, content: text }];
-const GHOST: Omit<ChatJobSpec, 'onChunk'> = { priority: 'interactive', session: 'ghost', params: { messages: say('ghost: Dear team, the') } };
-const BATCH = (n: number): Omit<ChatJobSpec, 'onChunk'> => ({ task: 'page', preemptible: true, params: { messages: say(`translate item ${n}`) } });
+const GHOST: Omit<ChatJobSpec, 'onChunk'> = {
+  priority: 'interactive',
+  session: 'ghost',
+  params: { messages: say('ghost: Dear team, the') },
+};
+const BATCH = (n: number): Omit<ChatJobSpec, 'onChunk'> => ({
+  task: 'page',
+  preemptible: true,
+  params: { messages: say(`translate item ${n}`) },
+});
 
 /** Waits until the content script in `page` sees one of its own jobs running with `tokens` tokens. */
 async function streaming(page: Page, tokens = 2): Promise<void> {
@@ -144,7 +156,7 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
   let a: Page;
   let b: Page;
 
-  it("the fake chrome of the unit tests calls only what the real one has, in each context", async () => {
+  it('the fake chrome of the unit tests calls only what the real one has, in each context', async () => {
     a = await openTab();
     expect(await content(a, 'missingCalls')).toEqual([]);
     expect(await (await serviceWorker()).evaluate(() => inklingBackground.missingCalls())).toEqual([]);
@@ -228,7 +240,9 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
     expect(second.builds).toBe(1);
     const after = await content(a, 'counts');
     const connects = after.connects - before.connects;
-    report(`[extension] document closed: ${connects} connects from the tab until a new document served it; queued job done ${doneMs} ms after the close`);
+    report(
+      `[extension] document closed: ${connects} connects from the tab until a new document served it; queued job done ${doneMs} ms after the close`,
+    );
     expect(connects).toBeGreaterThanOrEqual(1);
     expect(connects).toBeLessThanOrEqual(3);
     // The other tab lost its document too; its next job finds the new one.
@@ -245,7 +259,8 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
     const session = await context.newCDPSession(a);
     const versions = new Map<string, string>();
     session.on('ServiceWorker.workerVersionUpdated', (event) => {
-      for (const version of event.versions) if (version.scriptURL.endsWith('/background.js')) versions.set(version.versionId, version.runningStatus);
+      for (const version of event.versions)
+        if (version.scriptURL.endsWith('/background.js')) versions.set(version.versionId, version.runningStatus);
     });
     await session.send('ServiceWorker.enable');
     const until = Date.now() + 5000;
@@ -310,7 +325,9 @@ describe('the pool in a real MV3 extension (wllama in the offscreen document)', 
       expect(ghost.chunks).toBeGreaterThan(1);
       const offscreen = (await content(page, 'offscreen')) as { builds: number; workers?: number };
       expect(offscreen).toMatchObject({ builds: 1, workers: 1 });
-      report(`[extension, wllama] model ready ${loadMs} ms after the content script's load(); ghost text "${ghost.text}" (${ghost.chunks} chunks, first after ${ghost.firstTokenMs?.toFixed(0)} ms)`);
+      report(
+        `[extension, wllama] model ready ${loadMs} ms after the content script's load(); ghost text "${ghost.text}" (${ghost.chunks} chunks, first after ${ghost.firstTokenMs?.toFixed(0)} ms)`,
+      );
       expect(errors).toEqual([]);
     } finally {
       await launched.context.close();

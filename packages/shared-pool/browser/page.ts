@@ -10,7 +10,8 @@ import { BUILDS_CHANNEL, CRASH_CHANNEL, ENGINE, POOL_NAME } from './scene.js';
 const asked = new URLSearchParams(location.search).get('mode');
 const mode = asked === 'tab' ? 'tab' : asked === 'broken' || asked === 'throwing' ? 'auto' : 'shared-worker';
 const brokenWorker = () => new SharedWorker('/no-such-pool-host.js', { type: 'module', name: `${POOL_NAME}-broken` });
-const throwingWorker = () => new SharedWorker(new URL('./throwingHost.ts', import.meta.url), { type: 'module', name: 'inkling-test-throwing' });
+const throwingWorker = () =>
+  new SharedWorker(new URL('./throwingHost.ts', import.meta.url), { type: 'module', name: 'inkling-test-throwing' });
 const workers: Record<string, () => SharedWorker> = { broken: brokenWorker, throwing: throwingWorker };
 const presence = manualPresence({ visible: true, focused: true });
 
@@ -51,15 +52,13 @@ const running = new Map<string, Promise<Outcome>>();
 function start(key: string, spec: Omit<ChatJobSpec, 'onChunk'>): void {
   const submittedAt = performance.now();
   let firstAt: number | undefined;
-  const outcome = pool
-    .submit({ ...spec, onChunk: () => (firstAt ??= performance.now()) })
-    .then((result): Outcome => ({
-      status: result.status,
-      text: result.text,
-      error: result.error ? { name: result.error.name, retryable: (result.error as { retryable?: unknown }).retryable } : null,
-      firstTokenMs: firstAt === undefined ? null : firstAt - submittedAt,
-      totalMs: performance.now() - submittedAt,
-    }));
+  const outcome = pool.submit({ ...spec, onChunk: () => (firstAt ??= performance.now()) }).then((result): Outcome => ({
+    status: result.status,
+    text: result.text,
+    error: result.error ? { name: result.error.name, retryable: (result.error as { retryable?: unknown }).retryable } : null,
+    firstTokenMs: firstAt === undefined ? null : firstAt - submittedAt,
+    totalMs: performance.now() - submittedAt,
+  }));
   running.set(key, outcome);
 }
 
@@ -76,7 +75,12 @@ const api = {
   outcome: (key: string) => running.get(key) ?? Promise.reject(new Error(`no job "${key}"`)),
   snapshot: () => {
     const status = pool.getSnapshot();
-    return { phase: status.phase, size: status.size, jobs: status.jobs.map((j) => ({ id: j.id, owner: j.owner, state: j.state, priority: j.priority, tokens: j.tokens })), recent: status.recent.map((r) => ({ id: r.id, owner: r.owner, status: r.status })) };
+    return {
+      phase: status.phase,
+      size: status.size,
+      jobs: status.jobs.map((j) => ({ id: j.id, owner: j.owner, state: j.state, priority: j.priority, tokens: j.tokens })),
+      recent: status.recent.map((r) => ({ id: r.id, owner: r.owner, status: r.status })),
+    };
   },
   // oxlint-disable-next-line unicorn/require-post-message-target-origin -- a BroadcastChannel
   crashWorker: () => new BroadcastChannel(CRASH_CHANNEL).postMessage('crash'),
@@ -93,7 +97,12 @@ const api = {
     controller.abort();
     const result = await job;
     frame.remove();
-    return { foreign: !(controller.signal instanceof AbortSignal), status: result.status, cancelReason: result.cancelReason ?? null, error: result.error?.message ?? null };
+    return {
+      foreign: !(controller.signal instanceof AbortSignal),
+      status: result.status,
+      cancelReason: result.cancelReason ?? null,
+      error: result.error?.message ?? null,
+    };
   },
 };
 

@@ -27,17 +27,29 @@ afterAll(async () => {
 });
 
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const GHOST: Omit<ChatJobSpec, 'onChunk'> = { priority: 'interactive', session: 'ghost', params: { messages: [{ role: 'user', content: 'ghost: Dear team, the' }] } };
-const translation = (n: number): Omit<ChatJobSpec, 'onChunk'> => ({ task: 'page', preemptible: true, params: { messages: [{ role: 'user', content: `translate item ${n}` }] } });
+const GHOST: Omit<ChatJobSpec, 'onChunk'> = {
+  priority: 'interactive',
+  session: 'ghost',
+  params: { messages: [{ role: 'user', content: 'ghost: Dear team, the' }] },
+};
+const translation = (n: number): Omit<ChatJobSpec, 'onChunk'> => ({
+  task: 'page',
+  preemptible: true,
+  params: { messages: [{ role: 'user', content: `translate item ${n}` }] },
+});
 
 /** Waits until `page` sees one of its own jobs running with at least `tokens` tokens. */
 async function streaming(page: Page, tokens = 2): Promise<void> {
   // Polled on a timer: a tab in the background gets no animation frames.
   await page
-    .waitForFunction((n) => inkling.snapshot().jobs.some((j) => j.owner === inkling.clientId() && j.state === 'running' && j.tokens >= n), tokens, {
-      polling: 10,
-      timeout: 10_000,
-    })
+    .waitForFunction(
+      (n) => inkling.snapshot().jobs.some((j) => j.owner === inkling.clientId() && j.state === 'running' && j.tokens >= n),
+      tokens,
+      {
+        polling: 10,
+        timeout: 10_000,
+      },
+    )
     .catch(async (error: unknown) => {
       throw new Error(`no job of this tab streamed: ${JSON.stringify(await page.evaluate(() => inkling.snapshot()))}`, { cause: error });
     });
@@ -153,7 +165,9 @@ describe.each(['shared-worker', 'tab'] as const)('a pool shared by tabs (%s)', (
     const workingMs = Date.now() - killedAt;
     expect(await b.evaluate(() => inkling.hostLosses())).toBe(1);
     expect(await b.evaluate(() => inkling.isHost())).toBe(mode === 'tab');
-    report(`[${mode}] host killed: noticed after ${noticedMs} ms, new host ready after ${readyMs} ms (engine load 300 ms), first job done after ${workingMs} ms`);
+    report(
+      `[${mode}] host killed: noticed after ${noticedMs} ms, new host ready after ${readyMs} ms (engine load 300 ms), first job done after ${workingMs} ms`,
+    );
   });
 });
 
@@ -187,7 +201,9 @@ describe('a SharedWorker that cannot start', () => {
         await page.goto(`${server.url}/?mode=throwing`);
         await page.waitForFunction(() => 'inkling' in globalThis);
         // Bounded here, so today's code (no handshake timeout) fails instead of hanging the suite.
-        const load = await page.evaluate(() => Promise.race([inkling.load(), new Promise((resolve) => setTimeout(resolve, 8000, 'never settled'))]));
+        const load = await page.evaluate(() =>
+          Promise.race([inkling.load(), new Promise((resolve) => setTimeout(resolve, 8000, 'never settled'))]),
+        );
         expect(load).toBe('ready');
         return page;
       };
@@ -198,8 +214,14 @@ describe('a SharedWorker that cannot start', () => {
       expect(await first.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', true]);
       expect(await second.evaluate(() => [inkling.mode(), inkling.isHost()])).toEqual(['tab', false]);
       // The first tab heard the worker's error event; the second waited out the handshake (1 s in these pages).
-      expect(await first.evaluate(() => inkling.workerError())).toMatchObject({ name: 'HostUnavailableError', message: expect.stringContaining('fired "error"') });
-      expect(await second.evaluate(() => inkling.workerError())).toMatchObject({ name: 'HostUnavailableError', message: expect.stringContaining('did not answer within 1000 ms') });
+      expect(await first.evaluate(() => inkling.workerError())).toMatchObject({
+        name: 'HostUnavailableError',
+        message: expect.stringContaining('fired "error"'),
+      });
+      expect(await second.evaluate(() => inkling.workerError())).toMatchObject({
+        name: 'HostUnavailableError',
+        message: expect.stringContaining('did not answer within 1000 ms'),
+      });
       await second.evaluate((spec) => inkling.start('ghost', spec), GHOST);
       expect(await second.evaluate(() => inkling.outcome('ghost'))).toMatchObject({ status: 'done', text: 'w0 w1 w2 w3 w4 w5' });
       report(`[throwing worker] the second tab's pool was ready ${secondMs} ms after it opened (handshake timeout 1000 ms)`);

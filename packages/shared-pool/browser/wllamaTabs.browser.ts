@@ -34,19 +34,36 @@ afterAll(async () => {
 });
 
 const say = (content: string) => [{ role: 'user' as const, content }];
-const GHOST: Omit<ChatJobSpec, 'onChunk'> = { priority: 'interactive', session: 'ghost', params: { messages: say('Dear team, the'), max_tokens: 8 } };
-const TRANSLATION: Omit<ChatJobSpec, 'onChunk'> = { task: 'page', preemptible: true, params: { messages: say('Translate the whole page into French.'), max_tokens: 1500 } };
-const NOTE: Omit<ChatJobSpec, 'onChunk'> = { task: 'note', params: { messages: say('Write a short note about the weather.'), max_tokens: 12 } };
+const GHOST: Omit<ChatJobSpec, 'onChunk'> = {
+  priority: 'interactive',
+  session: 'ghost',
+  params: { messages: say('Dear team, the'), max_tokens: 8 },
+};
+const TRANSLATION: Omit<ChatJobSpec, 'onChunk'> = {
+  task: 'page',
+  preemptible: true,
+  params: { messages: say('Translate the whole page into French.'), max_tokens: 1500 },
+};
+const NOTE: Omit<ChatJobSpec, 'onChunk'> = {
+  task: 'note',
+  params: { messages: say('Write a short note about the weather.'), max_tokens: 12 },
+};
 
 /** Waits until `page` sees one of its own jobs running with at least `tokens` tokens. */
 async function streaming(page: Page, tokens = 3): Promise<void> {
   await page
-    .waitForFunction((n) => inklingWllama.snapshot().jobs.some((j) => j.owner === inklingWllama.clientId() && j.state === 'running' && j.tokens >= n), tokens, {
-      polling: 10,
-      timeout: 15_000,
-    })
+    .waitForFunction(
+      (n) => inklingWllama.snapshot().jobs.some((j) => j.owner === inklingWllama.clientId() && j.state === 'running' && j.tokens >= n),
+      tokens,
+      {
+        polling: 10,
+        timeout: 15_000,
+      },
+    )
     .catch(async (error: unknown) => {
-      throw new Error(`no job of this tab streamed: ${JSON.stringify(await page.evaluate(() => inklingWllama.snapshot()))}`, { cause: error });
+      throw new Error(`no job of this tab streamed: ${JSON.stringify(await page.evaluate(() => inklingWllama.snapshot()))}`, {
+        cause: error,
+      });
     });
 }
 
@@ -100,7 +117,9 @@ describe('three tabs sharing the tab-hosted pool on a real wllama engine', () =>
       expect(page.status).toBe('preempted');
       expect(page.text.length).toBeGreaterThan(0);
       expect(page.streamed).toBe(page.text);
-      process.stdout.write(`[wllama tabs] ghost text first token ${ghost.firstTokenMs?.toFixed(0)} ms under a translation (${ghost.chunks} chunks)\n`);
+      process.stdout.write(
+        `[wllama tabs] ghost text first token ${ghost.firstTokenMs?.toFixed(0)} ms under a translation (${ghost.chunks} chunks)\n`,
+      );
 
       // The host closes while A translates and B's note waits: A's running job ends with the retryable
       // error keeping its text, B's queued one moves to the next host, which loads the model again.
@@ -108,7 +127,11 @@ describe('three tabs sharing the tab-hosted pool on a real wllama engine', () =>
       await streaming(a);
       await b.evaluate(() => inklingWllama.setPresence({ visible: true, focused: false }));
       await b.evaluate((spec) => inklingWllama.start('note', spec), NOTE);
-      await b.waitForFunction(() => inklingWllama.snapshot().jobs.some((j) => j.owner === inklingWllama.clientId() && j.state === 'queued'), undefined, { polling: 10 });
+      await b.waitForFunction(
+        () => inklingWllama.snapshot().jobs.some((j) => j.owner === inklingWllama.clientId() && j.state === 'queued'),
+        undefined,
+        { polling: 10 },
+      );
       const closedAt = Date.now();
       await host.close();
       const lost = await a.evaluate(() => inklingWllama.outcome('again'));
@@ -129,11 +152,16 @@ describe('three tabs sharing the tab-hosted pool on a real wllama engine', () =>
       expect(modelFetches).toBe(2);
 
       // The pool works from both remaining tabs.
-      for (const [key, tab] of [['a2', a], ['b2', b]] as const) {
+      for (const [key, tab] of [
+        ['a2', a],
+        ['b2', b],
+      ] as const) {
         await tab.evaluate(({ spec, k }) => inklingWllama.start(k, spec), { spec: GHOST, k: key });
         expect(await tab.evaluate((k) => inklingWllama.outcome(k), key)).toMatchObject({ status: 'done', error: null });
       }
-      process.stdout.write(`[wllama tabs] host tab closed: the queued note was done on the next host after ${movedMs} ms (model load included)\n`);
+      process.stdout.write(
+        `[wllama tabs] host tab closed: the queued note was done on the next host after ${movedMs} ms (model load included)\n`,
+      );
     } finally {
       await context.close();
     }

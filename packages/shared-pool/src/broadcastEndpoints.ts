@@ -80,7 +80,12 @@ export function broadcastClientEndpoint(channelName: string, open: OpenChannel):
  * @example
  * const stop = broadcastHost('inkling-pool:notes', open, hostId, (endpoint) => host.serve(endpoint));
  */
-export function broadcastHost(channelName: string, open: OpenChannel, hostId: string, onClient: (endpoint: MessageEndpoint) => void): () => void {
+export function broadcastHost(
+  channelName: string,
+  open: OpenChannel,
+  hostId: string,
+  onClient: (endpoint: MessageEndpoint) => void,
+): () => void {
   const channel = open(channelName);
   const clients = new Map<string, ReturnType<typeof listeners>>();
   const onMessage = (event: { data: unknown }) => {

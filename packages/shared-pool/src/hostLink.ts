@@ -80,7 +80,6 @@ export class HostLink {
     readonly seeking: Seeking,
   ) {}
 
-
   /** The id the host gave the client on this connection. */
   get clientId(): string | undefined {
     return this.#conn?.clientId;
@@ -133,7 +132,8 @@ export class HostLink {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
       },
       // An endpoint may say why it closed (a runtime port: "Receiving end does not exist").
-      onClose: (event) => this.#lost(conn, typeof event?.data === 'string' && event.data !== '' ? `the endpoint closed (${event.data})` : undefined),
+      onClose: (event) =>
+        this.#lost(conn, typeof event?.data === 'string' && event.data !== '' ? `the endpoint closed (${event.data})` : undefined),
     };
     this.#conn = conn;
     this.events.replay();

@@ -44,7 +44,8 @@ export function localView(status: PoolStatus, clientId: string, clockOffset = 0)
   const prefix = `${clientId}${SCOPE}`;
   const local = (key: string | undefined) => (key?.startsWith(prefix) ? key.slice(prefix.length) : key);
   const job = <T extends JobInfo | JobRecord>(info: T): T => {
-    const own = info.owner === clientId ? { id: local(info.id) ?? info.id, task: local(info.task) ?? info.task, session: local(info.session) } : {};
+    const own =
+      info.owner === clientId ? { id: local(info.id) ?? info.id, task: local(info.task) ?? info.task, session: local(info.session) } : {};
     return { ...info, ...own, ...shiftTimes(info, clockOffset) };
   };
   const engine = (info: EngineInfo): EngineInfo => ({ ...info, jobs: info.jobs.map((id) => local(id) ?? id) });

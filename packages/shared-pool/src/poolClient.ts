@@ -110,14 +110,30 @@ export class PoolClient extends Subscribable implements Pool {
   constructor(options: PoolClientOptions) {
     super();
     if (typeof options?.connect !== 'function') {
-      throw new InvalidOptionError('PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.');
+      throw new InvalidOptionError(
+        'PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.',
+      );
     }
     this.#classes = options.errorClasses ?? {};
     this.#presenceSource = options.presence ?? documentPresence();
     this.#now = options.now ?? (() => performance.now());
     const locks = options.locks === undefined ? platformLocks() : options.locks;
-    const { delayMs = 100, maxDelayMs = 2000, handshakeTimeoutMs = 5000, giveUpAfterMs = 15_000, random = Math.random } = checkReconnect(options);
-    const seeking = { timers: options.timers ?? globalTimers, now: this.#now, random, delayMs, maxDelayMs, handshakeTimeoutMs, giveUpAfterMs };
+    const {
+      delayMs = 100,
+      maxDelayMs = 2000,
+      handshakeTimeoutMs = 5000,
+      giveUpAfterMs = 15_000,
+      random = Math.random,
+    } = checkReconnect(options);
+    const seeking = {
+      timers: options.timers ?? globalTimers,
+      now: this.#now,
+      random,
+      delayMs,
+      maxDelayMs,
+      handshakeTimeoutMs,
+      giveUpAfterMs,
+    };
     this.#link = new HostLink(
       options.connect,
       locks,
@@ -165,9 +181,18 @@ export class PoolClient extends Subscribable implements Pool {
     const now = this.#now();
     const given = typeof spec === 'object' && spec !== null ? spec : undefined;
     const id = typeof given?.id === 'string' && given.id !== '' ? given.id : `job-${++this.#nextJob}`;
-    if (!given) return refused(id, now, `submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`);
+    if (!given)
+      return refused(
+        id,
+        now,
+        `submit() takes a job spec object such as { params: { messages: [...] } }; it got ${spec === null ? 'null' : typeof spec}.`,
+      );
     if (this.#jobs.has(id)) {
-      return refused(id, now, `A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`);
+      return refused(
+        id,
+        now,
+        `A job with id "${id}" is already queued or running. Give each job its own id, or leave "id" out to get a generated one.`,
+      );
     }
     const wire = wireSpec(given, id);
     if (typeof wire === 'string') return refused(id, now, wire);
@@ -401,7 +426,12 @@ export class PoolClient extends Subscribable implements Pool {
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
   #failed(cause: unknown): void {
-    const error = cause instanceof HostUnavailableError ? cause : new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const error =
+      cause instanceof HostUnavailableError
+        ? cause
+        : new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, {
+            cause,
+          });
     for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
     for (const call of this.#calls.values()) call.reject(error);
     this.#calls.clear();

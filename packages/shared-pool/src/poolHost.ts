@@ -136,7 +136,9 @@ export class PoolHost {
 
 function checkOptions(pool: Pool, options: PoolHostOptions): void {
   if (typeof pool?.submit !== 'function' || typeof pool.subscribe !== 'function') {
-    throw new InvalidOptionError('PoolHost serves a pool: pass an EnginePool (or any Pool), e.g. new PoolHost(new EnginePool({ createEngine })).');
+    throw new InvalidOptionError(
+      'PoolHost serves a pool: pass an EnginePool (or any Pool), e.g. new PoolHost(new EnginePool({ createEngine })).',
+    );
   }
   checkDuration(options.snapshotIntervalMs, 'PoolHost "snapshotIntervalMs"', { never: false });
   const { timers } = options;

@@ -58,7 +58,9 @@ export function wireSpec(spec: JobSpec, id: string): WireSpec | string {
   if (onChunk !== undefined && typeof onChunk !== 'function') wire.onChunk = String(onChunk);
   if (signal !== undefined && !isAbortSignal(signal)) wire.signal = String(signal);
   const problem = uncloneable(wire);
-  return problem ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.` : (wire as unknown as WireSpec);
+  return problem
+    ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.`
+    : (wire as unknown as WireSpec);
 }
 
 /** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */

@@ -143,7 +143,8 @@ export class ServedClient {
         this.#see(message.presence);
         return;
       case 'submit':
-        if (typeof message.id === 'string' && typeof message.spec === 'object' && message.spec !== null) this.#submit(message.id, message.spec);
+        if (typeof message.id === 'string' && typeof message.spec === 'object' && message.spec !== null)
+          this.#submit(message.id, message.spec);
         else this.#refuse(message.id, 'A submit message needs an "id" string and a "spec" object; this one had neither, so nothing ran.');
         return;
       case 'abort':

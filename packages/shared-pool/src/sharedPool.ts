@@ -115,7 +115,9 @@ export function sharedPool(options: SharedPoolOptions): SharedPool {
   const hasSharedWorker = typeof (globalThis as { SharedWorker?: unknown }).SharedWorker === 'function';
   let current: SharedPoolMode = mode === 'auto' ? (worker && hasSharedWorker ? 'shared-worker' : 'tab') : mode;
   if (current === 'shared-worker' && typeof worker !== 'function') {
-    throw new InvalidOptionError('sharedPool({ mode: "shared-worker" }) needs worker: () => new SharedWorker(url, { type: "module", name }).');
+    throw new InvalidOptionError(
+      'sharedPool({ mode: "shared-worker" }) needs worker: () => new SharedWorker(url, { type: "module", name }).',
+    );
   }
   const tab = typeof options.pool?.createEngine === 'function' ? tabHosting(name, options) : 'no pool';
   if (current === 'tab' && typeof tab === 'string') {
@@ -132,10 +134,15 @@ export function sharedPool(options: SharedPoolOptions): SharedPool {
   };
   const connect = (lastMiss?: HostUnavailableError): MessageEndpoint => {
     // The worker's port said nothing (or closed) before a welcome: its script threw or hangs.
-    if (lastMiss && current === 'shared-worker') giveUpWorker(new HostUnavailableError(`The shared pool's SharedWorker did not answer. ${lastMiss.message}`, { cause: lastMiss }));
+    if (lastMiss && current === 'shared-worker')
+      giveUpWorker(new HostUnavailableError(`The shared pool's SharedWorker did not answer. ${lastMiss.message}`, { cause: lastMiss }));
     if (current === 'shared-worker' && !workerError) {
       return workerEndpoint(worker as NonNullable<typeof worker>, () =>
-        giveUpWorker(new HostUnavailableError('The shared pool\'s SharedWorker fired "error" as it started: its script failed to load or threw (see the console).')),
+        giveUpWorker(
+          new HostUnavailableError(
+            'The shared pool\'s SharedWorker fired "error" as it started: its script failed to load or threw (see the console).',
+          ),
+        ),
       );
     }
     if (typeof tab === 'string') {
@@ -148,15 +155,22 @@ export function sharedPool(options: SharedPoolOptions): SharedPool {
   const locks = options.locks ?? platformLocks() ?? undefined;
   const isHost = () => typeof tab !== 'string' && tab.isHost();
   const { errorClasses, presence, reconnect } = options;
-  return new SharedPool({ errorClasses, presence, locks, connect, reconnect }, () => current, isHost, () => workerError);
+  return new SharedPool(
+    { errorClasses, presence, locks, connect, reconnect },
+    () => current,
+    isHost,
+    () => workerError,
+  );
 }
 
 /** The tab-hosted pool's connector, or why this browser cannot have one. */
 function tabHosting(name: string, options: SharedPoolOptions): { connect: () => MessageEndpoint; isHost: () => boolean } | string {
   const locks = options.locks ?? platformLocks();
-  const BroadcastChannelClass = (globalThis as unknown as { BroadcastChannel?: new (name: string) => BroadcastChannelLike }).BroadcastChannel;
+  const BroadcastChannelClass = (globalThis as unknown as { BroadcastChannel?: new (name: string) => BroadcastChannelLike })
+    .BroadcastChannel;
   const open = options.openChannel ?? (BroadcastChannelClass ? (channel: string) => new BroadcastChannelClass(channel) : undefined);
-  if (!locks || !open) return 'A tab-hosted shared pool needs Web Locks (navigator.locks) and BroadcastChannel; this browser lacks one of them.';
+  if (!locks || !open)
+    return 'A tab-hosted shared pool needs Web Locks (navigator.locks) and BroadcastChannel; this browser lacks one of them.';
   let election: ReturnType<typeof electTabHost> | undefined;
   return {
     connect: () => {

@@ -15,7 +15,7 @@ describe('errors across the wire', () => {
     expect((back.cause as Error).message).toBe('bad token');
   });
 
-  it('rebuild the scheduler\'s internal EngineStalledError as an EngineCrashedError with its name and fatal flag', () => {
+  it("rebuild the scheduler's internal EngineStalledError as an EngineCrashedError with its name and fatal flag", () => {
     const stalled = Object.assign(new EngineCrashedError('silent'), { name: 'EngineStalledError' });
     const back = decodeError(encodeError(stalled));
     expect(back).toBeInstanceOf(EngineCrashedError);

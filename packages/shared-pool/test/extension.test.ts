@@ -1,7 +1,14 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { fakeEngines } from '@inkling/scheduler/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HostLostError, HostUnavailableError, extensionBackground, extensionPoolClient, extensionPresence, hostOffscreenPool } from '../src/extension/index.js';
+import {
+  HostLostError,
+  HostUnavailableError,
+  extensionBackground,
+  extensionPoolClient,
+  extensionPresence,
+  hostOffscreenPool,
+} from '../src/extension/index.js';
 import { fakeExtension } from './fakeChrome.js';
 import { chat, run, useFakeClock } from './helpers.js';
 
@@ -103,13 +110,21 @@ describe('the extension entry', () => {
   it('no document can be made: the client tries a handful of times, then ends waiting work with HostUnavailableError saying why', async () => {
     const world = fakeExtension({ setTimeout: (callback, ms) => setTimeout(callback, ms), offscreenScript: () => {} });
     const chrome = world.background;
-    extensionBackground({ chrome: { runtime: chrome.runtime, offscreen: { createDocument: () => Promise.reject(new Error('Page failed to load.')) } } });
-    const client = extensionPoolClient({ chrome: world.contentScript(), presence: focused, reconnect: { giveUpAfterMs: 3000, random: () => 1 } });
+    extensionBackground({
+      chrome: { runtime: chrome.runtime, offscreen: { createDocument: () => Promise.reject(new Error('Page failed to load.')) } },
+    });
+    const client = extensionPoolClient({
+      chrome: world.contentScript(),
+      presence: focused,
+      reconnect: { giveUpAfterMs: 3000, random: () => 1 },
+    });
     const job = client.submit(chat('hi'));
     await run(5000, 20);
     const result = await job;
     expect(result.error).toBeInstanceOf(HostUnavailableError);
-    expect(result.error?.message).toContain('the endpoint closed (no offscreen document (Could not create the offscreen document offscreen.html: Page failed to load))');
+    expect(result.error?.message).toContain(
+      'the endpoint closed (no offscreen document (Could not create the offscreen document offscreen.html: Page failed to load))',
+    );
     // Pauses of 100, 200, 400, 800, 1600 ms (the jitter at its top): 6 tries in the 3 s bound (was ~800 a second).
     expect(world.counts.connects).toBe(6);
   });
@@ -133,7 +148,12 @@ describe('the extension entry', () => {
   });
 });
 
-const doc = (visibilityState: string, focus: boolean) => ({ visibilityState, hasFocus: () => focus, addEventListener: () => {}, removeEventListener: () => {} });
+const doc = (visibilityState: string, focus: boolean) => ({
+  visibilityState,
+  hasFocus: () => focus,
+  addEventListener: () => {},
+  removeEventListener: () => {},
+});
 
 describe('extensionPresence', () => {
   it('a content script follows its tab; an extension page counts as focused while visible', () => {

@@ -20,8 +20,14 @@ class FakePort implements RuntimePortLike {
   connected = true;
   readonly messages = new Set<(message: unknown) => void>();
   readonly disconnects = new Set<() => void>();
-  readonly onMessage = { addListener: (l: (m: unknown) => void) => this.messages.add(l), removeListener: (l: (m: unknown) => void) => this.messages.delete(l) };
-  readonly onDisconnect = { addListener: (l: () => void) => this.disconnects.add(l), removeListener: (l: () => void) => this.disconnects.delete(l) };
+  readonly onMessage = {
+    addListener: (l: (m: unknown) => void) => this.messages.add(l),
+    removeListener: (l: (m: unknown) => void) => this.messages.delete(l),
+  };
+  readonly onDisconnect = {
+    addListener: (l: () => void) => this.disconnects.add(l),
+    removeListener: (l: () => void) => this.disconnects.delete(l),
+  };
 
   constructor(
     readonly name: string,
@@ -70,14 +76,26 @@ class FakePort implements RuntimePortLike {
  * disconnect at once when no one listens; `sendMessage` reaches every other
  * extension context (never a content script).
  */
-export function fakeExtension(options: { offscreenScript: (chrome: ChromeLike) => void; scriptMs?: number; setTimeout: (callback: () => void, ms: number) => unknown }) {
+export function fakeExtension(options: {
+  offscreenScript: (chrome: ChromeLike) => void;
+  scriptMs?: number;
+  setTimeout: (callback: () => void, ms: number) => unknown;
+}) {
   const contexts = new Set<Context>();
   let offscreen: Context | undefined;
   const counts = { createDocument: 0, connects: 0, refusedConnects: 0 };
   const ID = 'fakeextensionid';
 
   const newContext = (kind: Context['kind'], sender: ChromeSenderLike): Context => {
-    const context: Context = { kind, sender, onConnect: new Set(), onMessage: new Set(), ports: new Set(), lastError: undefined, alive: true };
+    const context: Context = {
+      kind,
+      sender,
+      onConnect: new Set(),
+      onMessage: new Set(),
+      ports: new Set(),
+      lastError: undefined,
+      alive: true,
+    };
     contexts.add(context);
     return context;
   };
@@ -122,7 +140,8 @@ export function fakeExtension(options: { offscreenScript: (chrome: ChromeLike) =
         });
       },
       getURL: (path) => `chrome-extension://${ID}/${path}`,
-      getContexts: async ({ contextTypes }) => (contextTypes.includes('OFFSCREEN_DOCUMENT') && offscreen ? [{ contextType: 'OFFSCREEN_DOCUMENT' }] : []),
+      getContexts: async ({ contextTypes }) =>
+        contextTypes.includes('OFFSCREEN_DOCUMENT') && offscreen ? [{ contextType: 'OFFSCREEN_DOCUMENT' }] : [],
       get lastError() {
         return context.lastError;
       },

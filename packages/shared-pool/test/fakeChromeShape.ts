@@ -4,7 +4,14 @@
  * namespace there, so the fake cannot drift from Chrome unnoticed.
  */
 export const CHROME_CALLS = {
-  everywhere: ['runtime.connect', 'runtime.sendMessage', 'runtime.getURL', 'runtime.onConnect.addListener', 'runtime.onMessage.addListener', 'runtime.onMessage.removeListener'],
+  everywhere: [
+    'runtime.connect',
+    'runtime.sendMessage',
+    'runtime.getURL',
+    'runtime.onConnect.addListener',
+    'runtime.onMessage.addListener',
+    'runtime.onMessage.removeListener',
+  ],
   background: ['runtime.getContexts', 'offscreen.createDocument', 'offscreen.closeDocument'],
 } as const;
 

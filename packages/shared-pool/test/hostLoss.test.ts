@@ -59,12 +59,13 @@ describe('losing the host', () => {
   });
 });
 
-describe('without Web Locks (an extension\'s runtime ports)', () => {
+describe("without Web Locks (an extension's runtime ports)", () => {
   it('learns of a lost host and of a gone tab from the endpoint closing', async () => {
     const { EnginePool } = await import('@inkling/scheduler');
     const { fakeEngines } = await import('@inkling/scheduler/testing');
     const { PoolClient, PoolHost } = await import('../src/index.js');
-    const start = () => new PoolHost(new EnginePool({ createEngine: fakeEngines({ reply: 'a b c d e f', tokenMs: 10 }), size: 1 }), { locks: null });
+    const start = () =>
+      new PoolHost(new EnginePool({ createEngine: fakeEngines({ reply: 'a b c d e f', tokenMs: 10 }), size: 1 }), { locks: null });
     let host = start();
     let hostPort: MessagePort | undefined;
     const client = new PoolClient({

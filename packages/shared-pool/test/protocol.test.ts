@@ -46,7 +46,7 @@ describe('a PoolClient over a MessagePort', () => {
     scene.close();
   });
 
-  it('rebuilds errors with their class and own fields: the scheduler\'s built in, an app\'s when registered', async () => {
+  it("rebuilds errors with their class and own fields: the scheduler's built in, an app's when registered", async () => {
     const scene = sharedScene({ reply: 'x' });
     const plain = scene.tab('a');
     const registered = scene.tab('b', { errorClasses: { QuotaError } });
@@ -75,7 +75,7 @@ describe('a PoolClient over a MessagePort', () => {
     scene.close();
   });
 
-  it('rejects a failed load with its class, and shows it as the snapshot\'s error', async () => {
+  it("rejects a failed load with its class, and shows it as the snapshot's error", async () => {
     const scene = sharedScene({ failLoad: () => new Error('no adapter') });
     const { client } = scene.tab('a');
     await expect(client.load()).rejects.toBeInstanceOf(EngineLoadError);
@@ -125,7 +125,7 @@ describe('a PoolClient over a MessagePort', () => {
     scene.close();
   });
 
-  it('forwards configure to the host\'s engines and keeps it for the next host', async () => {
+  it("forwards configure to the host's engines and keeps it for the next host", async () => {
     const configured: Array<Record<string, unknown>> = [];
     const scene = sharedScene({ reply: 'x' });
     const { client } = scene.tab('a');
@@ -145,7 +145,9 @@ describe('bad options', () => {
     const { fakeEngines } = await import('@inkling/scheduler/testing');
     const { PoolClient, PoolHost, sharedPool } = await import('../src/index.js');
     const pool = new EnginePool({ createEngine: fakeEngines() });
-    expect(() => new PoolHost(pool, { snapshotIntervalMs: -1, locks: null })).toThrow(/PoolHost "snapshotIntervalMs" must be a number of milliseconds/);
+    expect(() => new PoolHost(pool, { snapshotIntervalMs: -1, locks: null })).toThrow(
+      /PoolHost "snapshotIntervalMs" must be a number of milliseconds/,
+    );
     expect(() => new PoolHost({} as never)).toThrow(InvalidOptionError);
     expect(() => new PoolClient({} as never)).toThrow(/needs a connect\(\) function/);
     expect(() => sharedPool({ name: '' })).toThrow(/needs a name/);
@@ -169,7 +171,9 @@ describe('a host given bad messages', () => {
     port2.postMessage({ t: 'nonsense' });
     port2.postMessage({ t: 'submit', id: 'x', spec: null });
     await run(20);
-    const result = heard.find((m) => (m as { t?: string }).t === 'result') as { result: { status: string; error: { name: string; message: string } } };
+    const result = heard.find((m) => (m as { t?: string }).t === 'result') as {
+      result: { status: string; error: { name: string; message: string } };
+    };
     expect(result.result).toMatchObject({ status: 'error', error: { name: 'InvalidJobError' } });
     expect(result.result.error.message).toContain('needs an "id" string and a "spec" object');
     const ok = client.submit(chat('still there?'));

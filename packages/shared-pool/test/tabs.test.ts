@@ -46,7 +46,7 @@ describe('tabs on one shared host', () => {
     scene.close();
   });
 
-  it('ranks jobs by tab: the focused tab\'s interactive job preempts a hidden tab\'s translation; an unfocused tab\'s cannot', async () => {
+  it("ranks jobs by tab: the focused tab's interactive job preempts a hidden tab's translation; an unfocused tab's cannot", async () => {
     const scene = sharedScene({ reply: 'w1 w2 w3 w4 w5 w6 w7 w8', tokenMs: 10 }, { size: 1 });
     const reader = scene.tab('reader');
     const writer = scene.tab('writer');
@@ -77,7 +77,7 @@ describe('tabs on one shared host', () => {
     scene.close();
   });
 
-  it('when a tab goes away, its jobs stop and its hold on the model goes; the other tab\'s jobs carry on', async () => {
+  it("when a tab goes away, its jobs stop and its hold on the model goes; the other tab's jobs carry on", async () => {
     const scene = sharedScene({ reply: 'a b c d e f', tokenMs: 10 }, { size: 2 });
     const a = scene.tab('a');
     const b = scene.tab('b');
@@ -99,7 +99,7 @@ describe('tabs on one shared host', () => {
     scene.close();
   });
 
-  it('keeps the model while any tab holds it: one tab\'s unload cancels only its own jobs', async () => {
+  it("keeps the model while any tab holds it: one tab's unload cancels only its own jobs", async () => {
     const scene = sharedScene({ reply: 'a b c', tokenMs: 10 }, { size: 2 });
     const a = scene.tab('a');
     const b = scene.tab('b');

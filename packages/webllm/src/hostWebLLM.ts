@@ -133,10 +133,12 @@ class EngineHost {
 
   #answer(id: number, run: () => Promise<unknown>): void {
     // Through a promise, so that a request that throws at once is answered too.
-    Promise.resolve().then(run).then(
-      (value) => this.#post({ type: 'done', id, value }),
-      (reason: unknown) => this.#fail(id, reason),
-    );
+    Promise.resolve()
+      .then(run)
+      .then(
+        (value) => this.#post({ type: 'done', id, value }),
+        (reason: unknown) => this.#fail(id, reason),
+      );
   }
 
   /** Answers request `id` with the typed error for `reason` (a typed one passes as it is). */
@@ -166,7 +168,9 @@ class EngineHost {
       this.#engine = engine;
       await engine.reload(model, message.chatOptions as never);
       this.#reuse = message.prefixReuse === false ? noPrefixReuse('turned off (prefixReuse: false)') : installPrefixReuse(engine, model);
-      const text = this.#reuse.active ? 'Prefix reuse: on.' : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`;
+      const text = this.#reuse.active
+        ? 'Prefix reuse: on.'
+        : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`;
       this.#post({ type: 'progress', id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);

@@ -17,13 +17,7 @@ export {
 export type { WebLLMEnginesOptions } from './webllmEngines.js';
 export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
 export type { LoadAnswer, PageMessage, WorkerMessage } from './protocol.js';
-export type {
-  DetectWebGPUOptions,
-  GPUAdapterInfoLike,
-  GPUAdapterLike,
-  GPULike,
-  WebGPUSupport,
-} from './detectWebGPU.js';
+export type { DetectWebGPUOptions, GPUAdapterInfoLike, GPUAdapterLike, GPULike, WebGPUSupport } from './detectWebGPU.js';
 export type { ModelCacheOptions } from './modelCache.js';
 export type { CatalogueModel, ModelFeature } from './modelCatalogue.js';
 export type { LoadPhase, WebLLMLoadProgress } from './progressMapper.js';

@@ -45,8 +45,22 @@ export const modelCatalogue: readonly CatalogueModel[] = [
   llm('Llama-3.2-1B-Instruct-q4f32_1-MLC', '1B', 1128.82),
   llm('SmolLM2-360M-Instruct-q4f16_1-MLC', '360M', 376.06),
   llm('SmolLM2-360M-Instruct-q4f32_1-MLC', '360M', 579.61),
-  { id: 'snowflake-arctic-embed-s-q0f32-MLC-b4', kind: 'embedding', parameters: '33M', vramRequiredMB: 238.71, shaderF16: false, lowResource: true },
-  { id: 'snowflake-arctic-embed-m-q0f32-MLC-b4', kind: 'embedding', parameters: '109M', vramRequiredMB: 539.4, shaderF16: false, lowResource: true },
+  {
+    id: 'snowflake-arctic-embed-s-q0f32-MLC-b4',
+    kind: 'embedding',
+    parameters: '33M',
+    vramRequiredMB: 238.71,
+    shaderF16: false,
+    lowResource: true,
+  },
+  {
+    id: 'snowflake-arctic-embed-m-q0f32-MLC-b4',
+    kind: 'embedding',
+    parameters: '109M',
+    vramRequiredMB: 539.4,
+    shaderF16: false,
+    lowResource: true,
+  },
 ];
 
 /** The catalogue's pick per feature, f16 build first (it is smaller), then f32. */

@@ -86,7 +86,8 @@ const bodyOf = (fn: unknown) => Function.prototype.toString.call(fn).replaceAll(
  * checkPipeline(pipeline, MLCEngine.prototype.prefill); // undefined on WebLLM 0.2.79
  */
 export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string | undefined {
-  if (typeof pipeline !== 'object' || pipeline === null) return "this WebLLM keeps its pipeline elsewhere (no loadedModelIdToPipeline entry)";
+  if (typeof pipeline !== 'object' || pipeline === null)
+    return 'this WebLLM keeps its pipeline elsewhere (no loadedModelIdToPipeline entry)';
   const p = pipeline as Record<string, unknown>;
   for (const [name, calls] of Object.entries(BODIES)) {
     const method = p[name];
@@ -102,7 +103,8 @@ export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string
   if (typeof p.filledKVCacheLength !== 'number') return "this WebLLM's pipeline counts no filledKVCacheLength";
   if (p.kvCache === undefined || p.kvCache === null) return 'the model has no paged KV cache';
   if (p.rnnState !== undefined && p.rnnState !== null) return 'the model keeps a recurrent state, which cannot be popped';
-  if (typeof p.slidingWindowSize === 'number' && p.slidingWindowSize !== -1) return 'the model uses a sliding window (with attention sinks), where popping the cache does not apply';
+  if (typeof p.slidingWindowSize === 'number' && p.slidingWindowSize !== -1)
+    return 'the model uses a sliding window (with attention sinks), where popping the cache does not apply';
   const tvm = p.tvm as Partial<Pipeline['tvm']> | undefined;
   const needs = ['getGlobalFunc', 'scalar', 'detachFromCurrentScope', 'beginScope', 'endScope'] as const;
   if (needs.some((name) => typeof tvm?.[name] !== 'function')) return `this WebLLM's TVM runtime lacks one of ${needs.join(', ')}`;
@@ -140,7 +142,9 @@ export function installPrefixReuse(engine: object, model: string): PrefixReuse {
       tvm.endScope();
     }
   } catch (error) {
-    return noPrefixReuse(`the model library's runtime gives no vm.builtin.kv_state_popn (${error instanceof Error ? error.message : String(error)})`);
+    return noPrefixReuse(
+      `the model library's runtime gives no vm.builtin.kv_state_popn (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return new Hooks(pipeline as Pipeline, popN);
 }

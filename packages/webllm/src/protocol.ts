@@ -1,4 +1,10 @@
-import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest, type WireError, messageMatcher } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type EmbeddingCreateParams,
+  type StreamingChatCompletionRequest,
+  type WireError,
+  messageMatcher,
+} from '@inkling/scheduler';
 import type { WebLLMLoadProgress } from './progressMapper.js';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
 

@@ -11,7 +11,6 @@ import type { CacheBackend, WebLLMAppConfig } from './types.js';
  * // { model_list: [], cacheBackend: 'indexeddb', useIndexedDBCache: true }
  */
 export function resolveAppConfig(appConfig: WebLLMAppConfig, cache?: CacheBackend): WebLLMAppConfig {
-  const backend: CacheBackend =
-    cache ?? appConfig.cacheBackend ?? (appConfig.useIndexedDBCache === true ? 'indexeddb' : 'cache');
+  const backend: CacheBackend = cache ?? appConfig.cacheBackend ?? (appConfig.useIndexedDBCache === true ? 'indexeddb' : 'cache');
   return { ...appConfig, cacheBackend: backend, useIndexedDBCache: backend === 'indexeddb' };
 }

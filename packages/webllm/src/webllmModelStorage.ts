@@ -67,7 +67,9 @@ export function webllmModelStorage(options: WebLLMModelStorageOptions = {}): Mod
         const manifest = files ? await files.manifest(manifestUrl!) : undefined;
         const shards = manifest?.records ?? [];
         const totalBytes = shards.length ? shards.reduce((sum, r) => sum + r.nbytes, 0) : undefined;
-        const bytes = files ? shards.filter((r) => files.has(new URL(r.dataPath, base).href)).reduce((sum, r) => sum + r.nbytes, 0) : (totalBytes ?? 0);
+        const bytes = files
+          ? shards.filter((r) => files.has(new URL(r.dataPath, base).href)).reduce((sum, r) => sum + r.nbytes, 0)
+          : (totalBytes ?? 0);
         models.push({ model: record.model_id, bytes, totalBytes, complete, lastUsed: undefined });
       }
       return { models, room: await storageRoom(manager()), persisted: await storagePersisted(manager()) };
@@ -77,7 +79,11 @@ export function webllmModelStorage(options: WebLLMModelStorageOptions = {}): Mod
       await webllm.deleteModelAllInfoInCache(model, appConfig);
       // WebLLM deletes the shards but keeps the weights' manifest, which would list the model as a partial download.
       const record = appConfig.model_list.find((r) => r.model_id === model);
-      if (record) await removeFiles(appConfig.cacheBackend ?? 'cache', MANIFESTS.map((name) => new URL(name, modelBaseUrl(record.model)).href));
+      if (record)
+        await removeFiles(
+          appConfig.cacheBackend ?? 'cache',
+          MANIFESTS.map((name) => new URL(name, modelBaseUrl(record.model)).href),
+        );
     },
     async deleteAll(): Promise<void> {
       const { models } = await storage.read();
@@ -117,7 +123,8 @@ async function openIndexedDb(): Promise<CachedFiles> {
     const urls = new Set(keys.map(String));
     const manifests = new Map<string, unknown>();
     for (const url of urls) {
-      if (MANIFESTS.some((name) => url.endsWith(`/${name}`))) manifests.set(url, (await idb<{ data?: unknown }>(db.transaction('urls').objectStore('urls').get(url)))?.data);
+      if (MANIFESTS.some((name) => url.endsWith(`/${name}`)))
+        manifests.set(url, (await idb<{ data?: unknown }>(db.transaction('urls').objectStore('urls').get(url)))?.data);
     }
     return { has: (url) => urls.has(url), manifest: async (url) => manifests.get(url) as never };
   } finally {
@@ -134,7 +141,8 @@ async function removeFiles(backend: string, urls: string[]): Promise<void> {
     const db = await openExisting();
     if (!db) return;
     try {
-      if (db.objectStoreNames.contains('urls')) for (const url of urls) await idb(db.transaction('urls', 'readwrite').objectStore('urls').delete(url));
+      if (db.objectStoreNames.contains('urls'))
+        for (const url of urls) await idb(db.transaction('urls', 'readwrite').objectStore('urls').delete(url));
     } finally {
       db.close();
     }

@@ -40,10 +40,14 @@ export class WorkerClient {
     worker.addEventListener?.('error', (event) => {
       const message = (event as { message?: unknown }).message;
       const detail = typeof message === 'string' && message ? message : 'an uncaught error';
-      this.kill(new WorkerCrashedError(`The engine's worker died (${detail}). Inkling is replacing it; try again in a moment.`, { cause: event }));
+      this.kill(
+        new WorkerCrashedError(`The engine's worker died (${detail}). Inkling is replacing it; try again in a moment.`, { cause: event }),
+      );
     });
     worker.addEventListener?.('messageerror', (event) => {
-      this.kill(new WorkerCrashedError("A message from the engine's worker could not be read. Inkling is replacing the engine.", { cause: event }));
+      this.kill(
+        new WorkerCrashedError("A message from the engine's worker could not be read. Inkling is replacing the engine.", { cause: event }),
+      );
     });
   }
 

@@ -31,13 +31,21 @@ describe('detectWebGPU', () => {
         requestAdapterInfo: async () => ({ vendor: 'old-browser' }),
       }),
     };
-    expect(await detectWebGPU({ gpu })).toMatchObject({ supported: true, adapter: { vendor: 'old-browser' }, limits: { maxBufferSize: 0 } });
+    expect(await detectWebGPU({ gpu })).toMatchObject({
+      supported: true,
+      adapter: { vendor: 'old-browser' },
+      limits: { maxBufferSize: 0 },
+    });
   });
 
   describe('recognises a software adapter in either shape', () => {
     it.each([
       // Chromium 156 on: the flag is in `info`; the adapter has none of its own (SwiftShader says true).
-      ['info.isFallbackAdapter (Chromium 156 on)', { info: { vendor: 'google', description: 'SwiftShader', isFallbackAdapter: true } }, true],
+      [
+        'info.isFallbackAdapter (Chromium 156 on)',
+        { info: { vendor: 'google', description: 'SwiftShader', isFallbackAdapter: true } },
+        true,
+      ],
       // Browsers before: the flag is on the adapter, and `info` lacks it.
       ['adapter.isFallbackAdapter (older browsers)', { info: { vendor: 'google' }, isFallbackAdapter: true }, true],
       ['a hardware adapter in the new shape', { info: { vendor: 'nvidia', isFallbackAdapter: false } }, false],
@@ -47,14 +55,26 @@ describe('detectWebGPU', () => {
       expect(await detectWebGPU({ gpu: adapter(shape) })).toMatchObject({ supported: true, adapter: { isFallbackAdapter: expected } });
     });
     it('from requestAdapterInfo() too, where `info` is missing', async () => {
-      const gpu = { requestAdapter: async () => ({ features: new Set<string>(), limits: {}, requestAdapterInfo: async () => ({ isFallbackAdapter: true }) }) };
+      const gpu = {
+        requestAdapter: async () => ({
+          features: new Set<string>(),
+          limits: {},
+          requestAdapterInfo: async () => ({ isFallbackAdapter: true }),
+        }),
+      };
       expect(await detectWebGPU({ gpu })).toMatchObject({ adapter: { isFallbackAdapter: true } });
     });
   });
 
   it('says why when there is no adapter', async () => {
     const found = await detectWebGPU({ gpu: { requestAdapter: async () => null } });
-    expect(found).toEqual({ supported: false, reason: expect.stringMatching(/no GPU adapter/), adapter: null, shaderF16: false, limits: null });
+    expect(found).toEqual({
+      supported: false,
+      reason: expect.stringMatching(/no GPU adapter/),
+      adapter: null,
+      shaderF16: false,
+      limits: null,
+    });
   });
 
   it('says why when the browser has no WebGPU', async () => {

@@ -65,7 +65,8 @@ export class FakeMLCEngine {
 
   async reload(model: string, chatOptions?: unknown): Promise<void> {
     this.reloads.push({ model, chatOptions });
-    if (!this.config.appConfig.model_list.some((r) => r.model_id === model)) throw named(`ModelNotFoundError: Cannot find model record in appConfig for ${model}.`);
+    if (!this.config.appConfig.model_list.some((r) => r.model_id === model))
+      throw named(`ModelNotFoundError: Cannot find model record in appConfig for ${model}.`);
     if (this.#options.failLoad) throw named(this.#options.failLoad);
     this.#loading = true;
     this.#unloadedDuringLoad = false;
@@ -111,7 +112,8 @@ const PREBUILT: WebLLMAppConfig = {
     {
       model: 'https://huggingface.co/mlc-ai/Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
       model_id: 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC',
-      model_lib: 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_48/Qwen2-0.5B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm',
+      model_lib:
+        'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_48/Qwen2-0.5B-Instruct-q4f16_1-ctx4k_cs1k-webgpu.wasm',
       vram_required_MB: 944.62,
     },
   ],

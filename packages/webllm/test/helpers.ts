@@ -20,7 +20,12 @@ export function fakeGpu(features: string[] = []): GPULike {
   return {
     requestAdapter: async () => ({
       features: new Set(features),
-      limits: { maxBufferSize: 2 ** 31, maxStorageBufferBindingSize: 2 ** 30, maxComputeWorkgroupStorageSize: 32768, maxComputeInvocationsPerWorkgroup: 1024 },
+      limits: {
+        maxBufferSize: 2 ** 31,
+        maxStorageBufferBindingSize: 2 ** 30,
+        maxComputeWorkgroupStorageSize: 32768,
+        maxComputeInvocationsPerWorkgroup: 1024,
+      },
       info: { vendor: 'fake-vendor', architecture: 'fake-arch', device: '', description: 'Fake GPU' },
       isFallbackAdapter: false,
     }),

@@ -37,8 +37,14 @@ describe('hostWebLLM', () => {
     vi.stubGlobal('location', new URL('http://127.0.0.1:9/')); // WebLLM reads the page's origin
     const worker = await realWebLLMWorker();
     // Nothing listens on port 9 of 127.0.0.1, and Node has no Cache API nor WebGPU: WebLLM itself must refuse.
-    const local = { model_list: appConfig.model_list.map((r) => ({ ...r, model: r.model.replace(':8000', ':9'), model_lib: r.model_lib.replace(':8000', ':9') })) };
-    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig: local, worker: () => worker , gpu: fakeGpu() });
+    const local = {
+      model_list: appConfig.model_list.map((r) => ({
+        ...r,
+        model: r.model.replace(':8000', ':9'),
+        model_lib: r.model_lib.replace(':8000', ':9'),
+      })),
+    };
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig: local, worker: () => worker, gpu: fakeGpu() });
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(worker.sent[0]).toMatchObject({ type: 'hello', protocol: PROTOCOL });
     expect(worker.sent[1]).toMatchObject({ type: 'load', model: 'Tiny-q4f32_1' });
@@ -59,7 +65,7 @@ describe('hostWebLLM', () => {
       },
       terminate() {},
     };
-    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() });
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu() });
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect((error as Error).message).toContain('inkling-webllm/0');

@@ -57,9 +57,15 @@ describe('on WebLLM before 0.2.86', () => {
     const webllm = fakeWebLLMModule(legacy);
     const mlc = new webllm.MLCEngine({ appConfig, initProgressCallback: () => {} } as never) as unknown as FakeMLCEngine;
     await mlc.reload('Tiny-q4f32_1');
-    const first = (await mlc.chat.completions.create({ messages: [{ role: 'user', content: 'x' }], stream: true })) as AsyncIterable<unknown>;
+    const first = (await mlc.chat.completions.create({
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    })) as AsyncIterable<unknown>;
     for await (const _ of first) break;
-    const second = (await mlc.chat.completions.create({ messages: [{ role: 'user', content: 'y' }], stream: true })) as AsyncIterable<unknown>;
+    const second = (await mlc.chat.completions.create({
+      messages: [{ role: 'user', content: 'y' }],
+      stream: true,
+    })) as AsyncIterable<unknown>;
     expect(await answeredWithin(second[Symbol.asyncIterator]().next(), 200)).toBe(false);
   });
 

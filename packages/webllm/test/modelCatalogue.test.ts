@@ -42,8 +42,14 @@ describe('the model catalogue', () => {
 describe('resolveAppConfig', () => {
   it('writes the cache backend both ways, whichever way it was given', () => {
     expect(resolveAppConfig({ model_list: [] })).toMatchObject({ cacheBackend: 'cache', useIndexedDBCache: false });
-    expect(resolveAppConfig({ model_list: [], useIndexedDBCache: true })).toMatchObject({ cacheBackend: 'indexeddb', useIndexedDBCache: true });
+    expect(resolveAppConfig({ model_list: [], useIndexedDBCache: true })).toMatchObject({
+      cacheBackend: 'indexeddb',
+      useIndexedDBCache: true,
+    });
     expect(resolveAppConfig({ model_list: [], cacheBackend: 'indexeddb' })).toMatchObject({ useIndexedDBCache: true });
-    expect(resolveAppConfig({ model_list: [], cacheBackend: 'indexeddb' }, 'cache')).toMatchObject({ cacheBackend: 'cache', useIndexedDBCache: false });
+    expect(resolveAppConfig({ model_list: [], cacheBackend: 'indexeddb' }, 'cache')).toMatchObject({
+      cacheBackend: 'cache',
+      useIndexedDBCache: false,
+    });
   });
 });

@@ -47,7 +47,8 @@ class Pipeline {
   }
 
   getInputData() {
-    if (this.filledKVCacheLength === 0) return [this.getPromptArray().length === 0 ? this.prompt.map((p) => (typeof p === 'string' ? p : [...p])) : [], 0];
+    if (this.filledKVCacheLength === 0)
+      return [this.getPromptArray().length === 0 ? this.prompt.map((p) => (typeof p === 'string' ? p : [...p])) : [], 0];
     return [[this.getPromptArrayLastRound()], 0];
   }
 
@@ -66,8 +67,9 @@ class Pipeline {
   }
 
   async embedAndForward(inputData: Array<number[] | string>, length: number) {
-    for (const d of inputData) if (Array.isArray(d)) this.kv.push(...d);
-    else this.kv.push(-1);
+    for (const d of inputData)
+      if (Array.isArray(d)) this.kv.push(...d);
+      else this.kv.push(-1);
     this.forwarded.push(inputData.flatMap((d) => (Array.isArray(d) ? d : [-1])));
     this.filledKVCacheLength += length;
     return 'logits';
@@ -211,8 +213,13 @@ const tvmLike = { getGlobalFunc() {}, scalar() {}, detachFromCurrentScope() {}, 
 function realShapes(source: string) {
   const RealPipeline = classFrom(source, 'LLMChatPipeline');
   const RealEngine = classFrom(source, 'MLCEngine');
-  const methods = Object.fromEntries(['resetChat', 'resetKVCache', 'embedAndForward', 'getInputData'].map((m) => [m, RealPipeline.prototype[m]]));
-  return { pipeline: { ...methods, filledKVCacheLength: 0, kvCache: {}, slidingWindowSize: -1, tvm: tvmLike }, prefill: RealEngine.prototype.prefill };
+  const methods = Object.fromEntries(
+    ['resetChat', 'resetKVCache', 'embedAndForward', 'getInputData'].map((m) => [m, RealPipeline.prototype[m]]),
+  );
+  return {
+    pipeline: { ...methods, filledKVCacheLength: 0, kvCache: {}, slidingWindowSize: -1, tvm: tvmLike },
+    prefill: RealEngine.prototype.prefill,
+  };
 }
 
 describe("the guard, on WebLLM's real source (at build time: a WebLLM it was not written for is refused)", () => {

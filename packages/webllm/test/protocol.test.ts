@@ -5,7 +5,7 @@ import { isWorkerMessage } from '../src/protocol.js';
 import { fromWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
-  it('keeps an error\'s name across, whether WebLLM threw an Error or a string', () => {
+  it("keeps an error's name across, whether WebLLM threw an Error or a string", () => {
     const thrown = Object.assign(new Error('The WebGPU device was lost.'), { name: 'DeviceLostError' });
     expect(toWire(thrown)).toEqual({ name: 'DeviceLostError', message: 'The WebGPU device was lost.' });
     expect(toWire('ShaderF16SupportError: This model requires shader-f16.')).toEqual({
@@ -20,7 +20,9 @@ describe("the worker protocol's errors and messages", () => {
 
   it('brings a typed error back as its class, with the words, fields and cause the worker gave it', () => {
     const fetchFailed = Object.assign(new Error('Failed to fetch'), { name: 'TypeError' });
-    const error = new ModelLoadError('Tiny-q4f32_1', 'TypeError: Failed to fetch', 'http://127.0.0.1:8000/params.bin', { cause: fetchFailed });
+    const error = new ModelLoadError('Tiny-q4f32_1', 'TypeError: Failed to fetch', 'http://127.0.0.1:8000/params.bin', {
+      cause: fetchFailed,
+    });
     const back = fromWire(structuredClone(toWire(error)));
     expect(back).toBeInstanceOf(ModelLoadError);
     expect(back).toBeInstanceOf(InklingError);

@@ -38,7 +38,7 @@ describe.each(MIMICS)('the engine worker never runs ahead of the page (WebLLM %s
     expect(workers[0]?.mlc?.idleInterrupts).toBe(0);
   });
 
-  it("a cancel from a timer costs at most the step in flight", async () => {
+  it('a cancel from a timer costs at most the step in flight', async () => {
     const { createEngine, workers } = fakeWebLLM({ mimic, tokenMs: 20, reply: 'a b c d e f g h i j k l' });
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();

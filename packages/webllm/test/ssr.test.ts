@@ -12,8 +12,7 @@ describe('importing @inkling/webllm on a server', () => {
 
   it('touches neither navigator nor Worker', async () => {
     const touched: string[] = [];
-    const trap = (name: string) =>
-      new Proxy({}, { get: (_, key) => (touched.push(`${name}.${String(key)}`), undefined) });
+    const trap = (name: string) => new Proxy({}, { get: (_, key) => (touched.push(`${name}.${String(key)}`), undefined) });
     vi.stubGlobal('navigator', trap('navigator'));
     vi.stubGlobal('Worker', trap('Worker'));
     vi.resetModules();

@@ -31,7 +31,11 @@ describe('webllmEngines: loading', () => {
     expect(workers).toHaveLength(1);
     expect(workers[0]?.mlc?.reloads).toEqual([{ model: 'Tiny-q4f32_1', chatOptions: undefined }]);
     // WebLLM got the app's models, with the cache named both ways.
-    expect(workers[0]?.mlc?.config.appConfig).toMatchObject({ model_list: appConfig.model_list, cacheBackend: 'cache', useIndexedDBCache: false });
+    expect(workers[0]?.mlc?.config.appConfig).toMatchObject({
+      model_list: appConfig.model_list,
+      cacheBackend: 'cache',
+      useIndexedDBCache: false,
+    });
   });
 
   it('reports one overall progress that never goes back, with WebLLM phase text', async () => {
@@ -162,7 +166,9 @@ function silentWorker() {
 describe('webllmEngines: a worker that never answers', () => {
   it('gives up after the handshake timeout, says what to check, and ends the worker', async () => {
     const worker = silentWorker();
-    const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() }) });
+    const pool = new EnginePool({
+      createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu() }),
+    });
     const started = Date.now();
     const error = await pool.load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkerCrashedError);
@@ -183,7 +189,9 @@ describe('webllmEngines: a worker that never answers', () => {
       },
     };
     const worker = silentWorker();
-    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, { signal: new AbortController().signal });
+    const loading = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu(), timers })(0, () => {}, {
+      signal: new AbortController().signal,
+    });
     await until(() => due.length === 1);
     expect(due[0]?.ms).toBe(60_000);
     expect(vi.getTimerCount()).toBe(0);
@@ -194,7 +202,7 @@ describe('webllmEngines: a worker that never answers', () => {
 
   it('a load cancelled during the handshake stops at once, and no timer is left behind', async () => {
     const worker = silentWorker();
-    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker , gpu: fakeGpu() });
+    const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: () => worker, gpu: fakeGpu() });
     const controller = new AbortController();
     const loading = createEngine(0, () => {}, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -304,7 +312,6 @@ describe('webllmEngines: engines that die', () => {
   });
 });
 
-
 describe('webllmEngines: a page without WebGPU', () => {
   it('fails the load at once, before any worker starts', async () => {
     const workers = fakeWorkers({ gpu: fakeGpu() });
@@ -325,17 +332,22 @@ describe('webllmEngines: a page without WebGPU', () => {
 });
 
 describe('webllmEngines: a schema-constrained job', () => {
-  it("sends WebLLM its own json_object shape (xgrammar enforces it), and refuses a schema outside the portable subset before the worker hears of it", async () => {
+  it('sends WebLLM its own json_object shape (xgrammar enforces it), and refuses a schema outside the portable subset before the worker hears of it', async () => {
     const workers = fakeWorkers({ reply: '{"a":"x"}', gpu: null });
     const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: null }), size: 1 });
     await pool.load();
     const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } as const;
-    const ok = await pool.submit({ params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema } } } });
+    const ok = await pool.submit({
+      params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema } } },
+    });
     expect(ok.status).toBe('done');
     const sent = workers.workers[0]?.kinds('chat')[0] as { request: { response_format: unknown } } | undefined;
     expect(sent?.request.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(schema) });
     const bad = await pool.submit({
-      params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', not: {} } as never } } },
+      params: {
+        messages: [{ role: 'user', content: 'x' }],
+        response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', not: {} } as never } },
+      },
     });
     expect(bad.error).toBeInstanceOf(InvalidSchemaError);
     expect(workers.workers[0]?.kinds('chat')).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { EngineError, InklingError } from '@inkling/scheduler';
 import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from './errors.js';
 
-const OUT_OF_MEMORY = /out of memory|\bOOM\b|cannot enlarge memory|failed to allocate|allocation failed|could not allocate|Array buffer allocation failed/i;
+const OUT_OF_MEMORY =
+  /out of memory|\bOOM\b|cannot enlarge memory|failed to allocate|allocation failed|could not allocate|Array buffer allocation failed/i;
 
 /**
  * The typed error for a load that failed after the file was fetched.
@@ -33,12 +34,17 @@ export function classifyRunError(reason: unknown, model: string): InklingError {
   const detail = describeError(reason);
   if (reason instanceof Error && reason.name === 'RuntimeError') {
     const memory = OUT_OF_MEMORY.test(detail) ? ' It ran out of memory: a smaller contextSize or model helps.' : '';
-    return new WorkerCrashedError(`The engine's WebAssembly runtime stopped (${detail}).${memory} Inkling is replacing the engine; try again in a moment.`, {
-      cause: reason,
-    });
+    return new WorkerCrashedError(
+      `The engine's WebAssembly runtime stopped (${detail}).${memory} Inkling is replacing the engine; try again in a moment.`,
+      {
+        cause: reason,
+      },
+    );
   }
   if ((reason as { type?: unknown } | null)?.type === 'model_not_loaded') {
-    return new EngineError(`The engine for ${model} was unloaded. Submit jobs through a loaded pool; it builds a new engine.`, { cause: reason });
+    return new EngineError(`The engine for ${model} was unloaded. Submit jobs through a loaded pool; it builds a new engine.`, {
+      cause: reason,
+    });
   }
   return new EngineError(`llama.cpp refused the request (${detail}).`, { cause: reason });
 }

@@ -19,7 +19,9 @@ export class ModelFetchError extends EngineLoadError {
 
   /** `cut: true` when the connection broke mid-download (what arrived is kept: loading again resumes). */
   constructor(url: string, status: number, options?: { cause?: unknown; cut?: boolean }) {
-    const why = status ? `it answered HTTP ${status}` : 'nothing answered (offline, a wrong host, or the server does not allow this origin: CORS)';
+    const why = status
+      ? `it answered HTTP ${status}`
+      : 'nothing answered (offline, a wrong host, or the server does not allow this origin: CORS)';
     super(
       options?.cut
         ? `The download of the model file ${url} was cut off (the connection broke). What arrived is kept; load again to fetch the rest.`

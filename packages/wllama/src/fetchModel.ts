@@ -76,7 +76,12 @@ export async function fetchModel(request: FetchModelRequest): Promise<Blob> {
  * @example
  * await readBody(response, url, signal, async (chunk) => writer.write(chunk));
  */
-export async function readBody(response: Response, url: string, signal: AbortSignal, onChunk: (chunk: Uint8Array) => void | Promise<void>): Promise<void> {
+export async function readBody(
+  response: Response,
+  url: string,
+  signal: AbortSignal,
+  onChunk: (chunk: Uint8Array) => void | Promise<void>,
+): Promise<void> {
   if (!response.body) {
     await onChunk(new Uint8Array(await response.arrayBuffer()));
     return;

@@ -70,7 +70,15 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
     if (storage !== undefined) {
       try {
         return await withStoredModel(
-          { ...download, name, storage, locks: defaultLocks(), sizeBytes: options.sizeBytes, sha256: options.sha256, now: () => Date.now() },
+          {
+            ...download,
+            name,
+            storage,
+            locks: defaultLocks(),
+            sizeBytes: options.sizeBytes,
+            sha256: options.sha256,
+            now: () => Date.now(),
+          },
           start,
           (error) => error instanceof ModelLoadError,
         );
@@ -88,7 +96,12 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
 }
 
 /** Starts a wllama worker and loads the model into it; an engine is only handed over if it really loaded. */
-async function startWllama(blob: Blob, options: WllamaEnginesOptions, signal: AbortSignal | undefined, name: string): Promise<WllamaEngine> {
+async function startWllama(
+  blob: Blob,
+  options: WllamaEnginesOptions,
+  signal: AbortSignal | undefined,
+  name: string,
+): Promise<WllamaEngine> {
   const { Wllama } = await import('@wllama/wllama');
   if (signal?.aborted) throw new LoadCancelledError(name, { cause: signal.reason });
   const watch = new WorkerWatch();
@@ -171,7 +184,8 @@ async function checkWasm(url: string, signal: AbortSignal): Promise<void> {
   // Some servers refuse HEAD (405); only a missing file is certain.
   if (response.status === 404 || response.status === 410) throw new WasmMissingError(url, `HTTP ${response.status}`);
   const type = response.headers.get('content-type') ?? '';
-  if (response.ok && /text\/html/i.test(type)) throw new WasmMissingError(url, 'the server answered with an HTML page, likely an app fallback');
+  if (response.ok && /text\/html/i.test(type))
+    throw new WasmMissingError(url, 'the server answered with an HTML page, likely an app fallback');
 }
 
 function fileName(url: string): string {

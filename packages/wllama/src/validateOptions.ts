@@ -16,8 +16,16 @@ const RULES: readonly Rule[] = [
   ['seed', optional(wholeNumber(-Infinity)), 'a whole number'],
   ['pooling', optional((value) => ['mean', 'cls', 'last'].includes(value as string)), "'mean', 'cls' or 'last'"],
   ['fetch', optional((value) => typeof value === 'function'), 'a function'],
-  ['loadParams', optional((value) => typeof value === 'object' && value !== null), 'an object of wllama LoadModelParams, e.g. { n_batch: 512 }'],
-  ['sizeBytes', optional((value) => Number.isSafeInteger(value) && (value as number) > 0), "the model file's size, a whole number of bytes above 0"],
+  [
+    'loadParams',
+    optional((value) => typeof value === 'object' && value !== null),
+    'an object of wllama LoadModelParams, e.g. { n_batch: 512 }',
+  ],
+  [
+    'sizeBytes',
+    optional((value) => Number.isSafeInteger(value) && (value as number) > 0),
+    "the model file's size, a whole number of bytes above 0",
+  ],
   ['sha256', optional((value) => typeof value === 'string' && /^[0-9a-f]{64}$/i.test(value)), "the file's SHA-256 as 64 hex digits"],
   [
     'storage',
@@ -34,9 +42,7 @@ const RULES: readonly Rule[] = [
  */
 export function validateOptions(options: WllamaEnginesOptions): void {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(
-      "wllamaEngines() takes an options object, e.g. wllamaEngines({ model: defaultCpuModel().url, wasmUrl }).",
-    );
+    throw new InvalidOptionError('wllamaEngines() takes an options object, e.g. wllamaEngines({ model: defaultCpuModel().url, wasmUrl }).');
   }
   const problem = firstProblem(options, RULES, 'wllamaEngines() ');
   if (problem) throw new InvalidOptionError(problem);

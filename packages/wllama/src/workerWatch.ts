@@ -32,7 +32,11 @@ export class WorkerWatch {
         const event = args.find((a): a is Event => typeof Event !== 'undefined' && a instanceof Event && a.type === 'error');
         if (event) {
           const message = (event as ErrorEvent).message || 'an uncaught error';
-          this.kill(new WorkerCrashedError(`The engine's worker died (${message}). Inkling is replacing it; try again in a moment.`, { cause: event }));
+          this.kill(
+            new WorkerCrashedError(`The engine's worker died (${message}). Inkling is replacing it; try again in a moment.`, {
+              cause: event,
+            }),
+          );
         }
         if (!quiet || event) base.error(...args);
       },

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ChunkNormalizer } from '../src/chunkNormalizer.js';
 
-const delta = (content: string | null, finish: string | null = null) => ({ id: 'c1', created: 5, choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+const delta = (content: string | null, finish: string | null = null) => ({
+  id: 'c1',
+  created: 5,
+  choices: [{ index: 0, delta: { content }, finish_reason: finish }],
+});
 
 describe('ChunkNormalizer', () => {
   it("turns llama.cpp's stream into content chunks, one finish chunk and a usage chunk with timings", () => {
@@ -20,7 +24,12 @@ describe('ChunkNormalizer', () => {
       ['', 'length'],
       [undefined, undefined],
     ]);
-    expect(out.at(-1)).toMatchObject({ id: 'c1', model: 'm.gguf', choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11, cachedTokens: 4, extra: { timings: { cache_n: 4, prompt_n: 5 } } } });
+    expect(out.at(-1)).toMatchObject({
+      id: 'c1',
+      model: 'm.gguf',
+      choices: [],
+      usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11, cachedTokens: 4, extra: { timings: { cache_n: 4, prompt_n: 5 } } },
+    });
     expect(n.contentChunks).toBe(2);
   });
 

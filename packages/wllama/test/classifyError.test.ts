@@ -21,7 +21,10 @@ describe('classifying wllama errors', () => {
     expect(crash).toBeInstanceOf(WorkerCrashedError);
     expect(isFatalEngineError(crash)).toBe(true);
     expect(crash.message).toMatch(/ran out of memory/);
-    const refused = classifyRunError(Object.assign(new Error('the request exceeds the available context size'), { type: 'inference_error' }), 'm.gguf');
+    const refused = classifyRunError(
+      Object.assign(new Error('the request exceeds the available context size'), { type: 'inference_error' }),
+      'm.gguf',
+    );
     expect(refused).toBeInstanceOf(EngineError);
     expect(isFatalEngineError(refused)).toBe(false);
   });

@@ -40,7 +40,14 @@ describe('fetchModel', () => {
   });
 
   it('an error status is a ModelFetchError with the status and the URL', async () => {
-    const load = fetchModel({ url, fetch: async () => new Response('no', { status: 404 }), signal: new AbortController().signal, timeoutMs: 1000, timers: globalTimers, onBytes: () => {} });
+    const load = fetchModel({
+      url,
+      fetch: async () => new Response('no', { status: 404 }),
+      signal: new AbortController().signal,
+      timeoutMs: 1000,
+      timers: globalTimers,
+      onBytes: () => {},
+    });
     await expect(load).rejects.toMatchObject({ name: 'ModelFetchError', status: 404, url });
     await expect(load).rejects.toThrow(/HTTP 404/);
   });
@@ -64,7 +71,14 @@ describe('fetchModel', () => {
         requestSignal = init.signal ?? undefined;
         init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
       });
-    const load = fetchModel({ url, fetch: pending, signal: controller.signal, timeoutMs: Number.POSITIVE_INFINITY, timers: globalTimers, onBytes: () => {} });
+    const load = fetchModel({
+      url,
+      fetch: pending,
+      signal: controller.signal,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      timers: globalTimers,
+      onBytes: () => {},
+    });
     const reason = new Error('unloaded');
     controller.abort(reason);
     await expect(load).rejects.toBe(reason);

@@ -5,7 +5,11 @@ import type { WllamaLoadProgress } from '../src/types.js';
 describe('ProgressReporter', () => {
   it('reports bytes, then loading, then ready, with a fraction that never goes back', () => {
     const reports: WllamaLoadProgress[] = [];
-    const r = new ProgressReporter('m.gguf', (p) => reports.push(p), () => 0);
+    const r = new ProgressReporter(
+      'm.gguf',
+      (p) => reports.push(p),
+      () => 0,
+    );
     r.bytes(0, 1000);
     r.bytes(500, 1000);
     r.bytes(400, 1000); // a restart of the download must not move the bar back
@@ -20,7 +24,11 @@ describe('ProgressReporter', () => {
 
   it('without a Content-Length, counts bytes and fills the bar when the download ends', () => {
     const reports: WllamaLoadProgress[] = [];
-    const r = new ProgressReporter('m.gguf', (p) => reports.push(p), () => 0);
+    const r = new ProgressReporter(
+      'm.gguf',
+      (p) => reports.push(p),
+      () => 0,
+    );
     r.bytes(300, 0);
     r.loading();
     expect(reports.map((p) => [p.progress, p.totalBytes])).toEqual([

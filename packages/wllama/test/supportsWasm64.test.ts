@@ -5,7 +5,11 @@ import { WasmUnsupportedError, supportsWasm64, wllamaEngines } from '../src/inde
 describe.runIf(!supportsWasm64())('where WebAssembly lacks 64-bit memory', () => {
   it('a load fails at once with WasmUnsupportedError, before fetching anything', async () => {
     let fetched = 0;
-    const load = wllamaEngines({ model: 'https://example.test/m.gguf', wasmUrl: '/w.wasm', fetch: async () => ((fetched += 1), new Response('')) })(0, () => {});
+    const load = wllamaEngines({
+      model: 'https://example.test/m.gguf',
+      wasmUrl: '/w.wasm',
+      fetch: async () => ((fetched += 1), new Response('')),
+    })(0, () => {});
     await expect(load).rejects.toBeInstanceOf(WasmUnsupportedError);
     expect(fetched).toBe(0);
   });

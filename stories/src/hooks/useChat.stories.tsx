@@ -40,7 +40,11 @@ function ChatDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useChat', render: () => <ChatDemo />, parameters: { docs: { page: hookDocsPage(useChat) }, inkling: { engine: { loadMs: 200, tokenMs: 40 } } } } satisfies Meta<typeof ChatDemo>;
+const meta = {
+  title: 'Hooks/useChat',
+  render: () => <ChatDemo />,
+  parameters: { docs: { page: hookDocsPage(useChat) }, inkling: { engine: { loadMs: 200, tokenMs: 40 } } },
+} satisfies Meta<typeof ChatDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 
@@ -48,6 +52,9 @@ type Story = StoryObj<typeof meta>;
 export const Default: Story = {
   play: async ({ canvas, canvasElement, userEvent }) => {
     await userEvent.type(canvas.getByRole('textbox', { name: 'Message' }), 'Hello there{Enter}');
-    await waitFor(() => expect(canvasElement.querySelector('li[data-role="assistant"]:not([aria-busy])')).toHaveTextContent(/simulated reply/), PATIENCE);
+    await waitFor(
+      () => expect(canvasElement.querySelector('li[data-role="assistant"]:not([aria-busy])')).toHaveTextContent(/simulated reply/),
+      PATIENCE,
+    );
   },
 };

@@ -25,7 +25,11 @@ function CompletionDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useCompletion', render: () => <CompletionDemo />, parameters: { docs: { page: hookDocsPage(useCompletion) }, inkling: { engine: { loadMs: 200, tokenMs: 60 } } } } satisfies Meta<typeof CompletionDemo>;
+const meta = {
+  title: 'Hooks/useCompletion',
+  render: () => <CompletionDemo />,
+  parameters: { docs: { page: hookDocsPage(useCompletion) }, inkling: { engine: { loadMs: 200, tokenMs: 60 } } },
+} satisfies Meta<typeof CompletionDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -17,7 +17,13 @@ function EmbeddingsDemo() {
       <ul>
         {TEXTS.map((text, i) => (
           <li key={text}>
-            {text}: <code>{embeddings?.[i]?.slice(0, 3).map((n) => n.toFixed(2)).join(', ') ?? '…'}</code>
+            {text}:{' '}
+            <code>
+              {embeddings?.[i]
+                ?.slice(0, 3)
+                .map((n) => n.toFixed(2))
+                .join(', ') ?? '…'}
+            </code>
           </li>
         ))}
       </ul>
@@ -25,7 +31,11 @@ function EmbeddingsDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useEmbeddings', render: () => <EmbeddingsDemo />, parameters: { docs: { page: hookDocsPage(useEmbeddings) }, inkling: { engine: { loadMs: 200 } } } } satisfies Meta<typeof EmbeddingsDemo>;
+const meta = {
+  title: 'Hooks/useEmbeddings',
+  render: () => <EmbeddingsDemo />,
+  parameters: { docs: { page: hookDocsPage(useEmbeddings) }, inkling: { engine: { loadMs: 200 } } },
+} satisfies Meta<typeof EmbeddingsDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -26,13 +26,18 @@ function GhostTextDemo() {
         }}
       />
       <p className="story-caption">
-        status <output data-testid="status">{ghost.status}</output> · suggestion “<output data-testid="suggestion">{ghost.suggestion}</output>”
+        status <output data-testid="status">{ghost.status}</output> · suggestion “
+        <output data-testid="suggestion">{ghost.suggestion}</output>”
       </p>
     </div>
   );
 }
 
-const meta = { title: 'Hooks/useGhostText', render: () => <GhostTextDemo />, parameters: { docs: { page: hookDocsPage(useGhostText) }, inkling: { engine: { loadMs: 300 } } } } satisfies Meta<typeof GhostTextDemo>;
+const meta = {
+  title: 'Hooks/useGhostText',
+  render: () => <GhostTextDemo />,
+  parameters: { docs: { page: hookDocsPage(useGhostText) }, inkling: { engine: { loadMs: 300 } } },
+} satisfies Meta<typeof GhostTextDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -49,13 +49,18 @@ function GhostTextareaDemo() {
         </button>
       </div>
       <p className="story-caption">
-        status <output data-testid="status">{g.ghost.status}</output> · last accepted <output data-testid="accepted">{accepted || 'nothing yet'}</output>
+        status <output data-testid="status">{g.ghost.status}</output> · last accepted{' '}
+        <output data-testid="accepted">{accepted || 'nothing yet'}</output>
       </p>
     </div>
   );
 }
 
-const meta = { title: 'Hooks/useGhostTextarea', render: () => <GhostTextareaDemo />, parameters: { docs: { page: hookDocsPage(useGhostTextarea) }, inkling: { engine: { loadMs: 300 } } } } satisfies Meta<typeof GhostTextareaDemo>;
+const meta = {
+  title: 'Hooks/useGhostTextarea',
+  render: () => <GhostTextareaDemo />,
+  parameters: { docs: { page: hookDocsPage(useGhostTextarea) }, inkling: { engine: { loadMs: 300 } } },
+} satisfies Meta<typeof GhostTextareaDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -25,7 +25,11 @@ function LoadDemo() {
   );
 }
 
-const meta = { title: 'Hooks/useModelLoad', render: () => <LoadDemo />, parameters: { docs: { page: hookDocsPage(useModelLoad) }, inkling: { engine: { loadMs: 2000 } } } } satisfies Meta<typeof LoadDemo>;
+const meta = {
+  title: 'Hooks/useModelLoad',
+  render: () => <LoadDemo />,
+  parameters: { docs: { page: hookDocsPage(useModelLoad) }, inkling: { engine: { loadMs: 2000 } } },
+} satisfies Meta<typeof LoadDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

@@ -11,7 +11,11 @@ const ActionItems: JsonSchema = {
     items: {
       type: 'array',
       maxItems: 4,
-      items: { type: 'object', properties: { task: { type: 'string', maxLength: 40 }, owner: { type: 'string', maxLength: 20 } }, required: ['task'] },
+      items: {
+        type: 'object',
+        properties: { task: { type: 'string', maxLength: 40 }, owner: { type: 'string', maxLength: 20 } },
+        required: ['task'],
+      },
     },
   },
   required: ['items'],
@@ -30,7 +34,12 @@ const NOTE = 'Call Maria about the budget on Monday. Ana sends the draft before 
  */
 function ActionItemsDemo() {
   const [note, setNote] = useState(NOTE);
-  const { object, status, error, submit } = useObject({ schema: ActionItems, priority: 'low', preemptible: true, session: 'story-actions' });
+  const { object, status, error, submit } = useObject({
+    schema: ActionItems,
+    priority: 'low',
+    preemptible: true,
+    session: 'story-actions',
+  });
   useEffect(() => {
     const timer = setTimeout(() => void submit(`List the action items in this note:\n${note}`), 500);
     return () => clearTimeout(timer);

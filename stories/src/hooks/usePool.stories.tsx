@@ -29,7 +29,11 @@ function PoolDemo() {
   );
 }
 
-const meta = { title: 'Hooks/usePool', render: () => <PoolDemo />, parameters: { docs: { page: hookDocsPage(usePool) }, inkling: { engine: { loadMs: 300, tokenMs: 20 } } } } satisfies Meta<typeof PoolDemo>;
+const meta = {
+  title: 'Hooks/usePool',
+  render: () => <PoolDemo />,
+  parameters: { docs: { page: hookDocsPage(usePool) }, inkling: { engine: { loadMs: 300, tokenMs: 20 } } },
+} satisfies Meta<typeof PoolDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

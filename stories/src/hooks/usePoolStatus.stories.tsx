@@ -27,7 +27,11 @@ function StatusDemo() {
   );
 }
 
-const meta = { title: 'Hooks/usePoolStatus', render: () => <StatusDemo />, parameters: { docs: { page: hookDocsPage(usePoolStatus) }, inkling: { engine: { loadMs: 200, tokenMs: 30 } } } } satisfies Meta<typeof StatusDemo>;
+const meta = {
+  title: 'Hooks/usePoolStatus',
+  render: () => <StatusDemo />,
+  parameters: { docs: { page: hookDocsPage(usePoolStatus) }, inkling: { engine: { loadMs: 200, tokenMs: 30 } } },
+} satisfies Meta<typeof StatusDemo>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

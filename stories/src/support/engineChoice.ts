@@ -36,7 +36,11 @@ export const ENGINE_TOOLBAR = {
       items: modelCatalogue
         .filter((m) => m.kind === 'llm')
         .toSorted((a, b) => a.vramRequiredMB - b.vramRequiredMB)
-        .map((m) => ({ value: m.id, title: m.id.replace(/-MLC$/, ''), right: `${Math.round(m.vramRequiredMB).toLocaleString('en')} MB download` })),
+        .map((m) => ({
+          value: m.id,
+          title: m.id.replace(/-MLC$/, ''),
+          right: `${Math.round(m.vramRequiredMB).toLocaleString('en')} MB download`,
+        })),
       dynamicTitle: false,
     },
   },

@@ -23,10 +23,15 @@ export function hookDocsPage(hook: Hook): () => ReactElement {
   const docgen = hook.__docgenInfo;
   const returns = docgen?.returns;
   // The ArgTypes block tables the docgen `props` of what it is given: the result's members get a stand-in of their own.
-  const result = returns && Object.keys(returns.props).length ? Object.assign(() => null, { __docgenInfo: { description: '', displayName: returns.type, props: unmarked(returns.props) } }) : undefined;
+  const result =
+    returns && Object.keys(returns.props).length
+      ? Object.assign(() => null, { __docgenInfo: { description: '', displayName: returns.type, props: unmarked(returns.props) } })
+      : undefined;
   return function HookDocsPage() {
     if (!docgen) {
-      return <Markdown>{`No docgen for \`${hook.name}\`: \`.storybook/hookDocgen.ts\` documents the exported \`use*\` functions of \`packages/*/src\`.`}</Markdown>;
+      return (
+        <Markdown>{`No docgen for \`${hook.name}\`: \`.storybook/hookDocgen.ts\` documents the exported \`use*\` functions of \`packages/*/src\`.`}</Markdown>
+      );
     }
     return (
       <>

@@ -63,7 +63,17 @@ class StoryPool extends Subscribable {
 }
 
 /** Owns one story's pool: built once per mount, unloaded shortly after the last unmount. */
-function PoolHost({ settings, kind, model, children }: { settings: StoryPoolSettings; kind: EngineKind; model: string; children: ReactNode }) {
+function PoolHost({
+  settings,
+  kind,
+  model,
+  children,
+}: {
+  settings: StoryPoolSettings;
+  kind: EngineKind;
+  model: string;
+  children: ReactNode;
+}) {
   const [held] = useState(() => new StoryPool(createStoryPool(settings, kind, model)));
   const { pool } = held;
   // A fresh listener per mount: each mount is one holder.

@@ -54,36 +54,40 @@ describe('the hooks and components on the built-in engine', () => {
     expect(fake.stats.liveSessions).toBe(0);
   });
 
-  it('TranslateList translates 200 items on the Translator API with typing in between: every item done, preempted ones redone, one en→fr translator', { timeout: 60_000 }, async () => {
-    const fake = createFakeBuiltInAI({ reply: continuation, pieceMs: 1 });
-    const pool = new EnginePool({ size: 1, createEngine: builtInEngines({ globals: fake.globals }) });
-    const items = Array.from({ length: 200 }, (_, i) => `Line ${i} here`);
-    const preempted = new Set<string>();
-    pool.subscribe(() => {
-      for (const job of pool.getSnapshot().recent) if (job.task === 'translate-list' && job.status === 'preempted') preempted.add(job.id);
-    });
-    await pool.load();
-    render(
-      <PoolProvider pool={pool}>
-        <GhostTextarea aria-label="Note" maxTokens={4} debounceMs={0} />
-        <TranslateList items={items} from="en" to="fr" />
-      </PoolProvider>,
-    );
-    await waitFor(() => expect(statuses().filter((s) => s === 'done').length).toBeGreaterThan(5), LONG);
-    await userEvent.click(textbox());
-    for (const word of ['Dear', ' team,', ' the', ' page', ' is', ' nearly', ' done']) {
-      await userEvent.keyboard(word);
-      await new Promise((resolve) => setTimeout(resolve, 30));
-    }
-    await waitFor(() => expect(statuses().filter((s) => s === 'done')).toHaveLength(200), { timeout: 50_000 });
-    expect(translations()).toEqual(items.map((item) => `«fr» ${item}`));
-    expect(preempted.size).toBeGreaterThan(0);
-    // Preempted items were translated again, from the start: one translateStreaming call more for
-    // each preempted while it streamed (one preempted before its stream opened costs none).
-    expect(fake.stats.translations).toBeGreaterThan(200);
-    expect(fake.stats.translations).toBeLessThanOrEqual(200 + preempted.size);
-    expect(fake.stats.translatorsCreated).toEqual(new Map([['en→fr', 1]]));
-    await pool.unload();
-    expect(fake.stats.translatorsDestroyed).toBe(1);
-  });
+  it(
+    'TranslateList translates 200 items on the Translator API with typing in between: every item done, preempted ones redone, one en→fr translator',
+    { timeout: 60_000 },
+    async () => {
+      const fake = createFakeBuiltInAI({ reply: continuation, pieceMs: 1 });
+      const pool = new EnginePool({ size: 1, createEngine: builtInEngines({ globals: fake.globals }) });
+      const items = Array.from({ length: 200 }, (_, i) => `Line ${i} here`);
+      const preempted = new Set<string>();
+      pool.subscribe(() => {
+        for (const job of pool.getSnapshot().recent) if (job.task === 'translate-list' && job.status === 'preempted') preempted.add(job.id);
+      });
+      await pool.load();
+      render(
+        <PoolProvider pool={pool}>
+          <GhostTextarea aria-label="Note" maxTokens={4} debounceMs={0} />
+          <TranslateList items={items} from="en" to="fr" />
+        </PoolProvider>,
+      );
+      await waitFor(() => expect(statuses().filter((s) => s === 'done').length).toBeGreaterThan(5), LONG);
+      await userEvent.click(textbox());
+      for (const word of ['Dear', ' team,', ' the', ' page', ' is', ' nearly', ' done']) {
+        await userEvent.keyboard(word);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      await waitFor(() => expect(statuses().filter((s) => s === 'done')).toHaveLength(200), { timeout: 50_000 });
+      expect(translations()).toEqual(items.map((item) => `«fr» ${item}`));
+      expect(preempted.size).toBeGreaterThan(0);
+      // Preempted items were translated again, from the start: one translateStreaming call more for
+      // each preempted while it streamed (one preempted before its stream opened costs none).
+      expect(fake.stats.translations).toBeGreaterThan(200);
+      expect(fake.stats.translations).toBeLessThanOrEqual(200 + preempted.size);
+      expect(fake.stats.translatorsCreated).toEqual(new Map([['en→fr', 1]]));
+      await pool.unload();
+      expect(fake.stats.translatorsDestroyed).toBe(1);
+    },
+  );
 });

@@ -18,7 +18,10 @@ import { userEvent } from 'vitest/browser';
 // This Chromium's real APIs, as it answers them here (offline, no model on disk):
 // the Prompt API and the language detector 'unavailable', en→fr 'downloadable', and
 // Translator.create() for that pair pending for ever.
-const real = globalThis as unknown as Record<'LanguageModel' | 'Translator' | 'LanguageDetector', { prototype: object } & Record<string, unknown>>;
+const real = globalThis as unknown as Record<
+  'LanguageModel' | 'Translator' | 'LanguageDetector',
+  { prototype: object } & Record<string, unknown>
+>;
 
 /** The real globals, with every create() counted: nothing may download unless a person asks. */
 function counted() {
@@ -33,11 +36,20 @@ function counted() {
       },
     };
   };
-  const globals = { LanguageModel: wrap('LanguageModel'), Translator: wrap('Translator'), LanguageDetector: wrap('LanguageDetector'), document } as unknown as BuiltInAIGlobals;
+  const globals = {
+    LanguageModel: wrap('LanguageModel'),
+    Translator: wrap('Translator'),
+    LanguageDetector: wrap('LanguageDetector'),
+    document,
+  } as unknown as BuiltInAIGlobals;
   return { globals, creates };
 }
 
-const cpu = () => ({ kind: 'cpu' as const, reason: 'No WebGPU here: llama.cpp on the CPU.', createEngine: () => Promise.reject(new Error('not built in this test')) });
+const cpu = () => ({
+  kind: 'cpu' as const,
+  reason: 'No WebGPU here: llama.cpp on the CPU.',
+  createEngine: () => Promise.reject(new Error('not built in this test')),
+});
 
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
@@ -158,7 +170,7 @@ describe("Chromium's real built-in AI interfaces", () => {
     await pool.unload();
   });
 
-  it('a load without a person\'s click is refused by Chrome for a download, and says to load from a click', async () => {
+  it("a load without a person's click is refused by Chrome for a download, and says to load from a click", async () => {
     const { globals } = counted();
     const pool = new EnginePool({ size: 1, createEngine: translatorEngines({ globals, languages: [{ from: 'en', to: 'fr' }] }) });
     const error = await pool.load().catch((e: unknown) => e);
@@ -168,7 +180,10 @@ describe("Chromium's real built-in AI interfaces", () => {
 
   it('a load from a click that asks for the en→fr download, which cannot progress offline, ends typed within its bound', async () => {
     const { globals, creates } = counted();
-    const pool = new EnginePool({ size: 1, createEngine: translatorEngines({ globals, languages: [{ from: 'en', to: 'fr' }], downloadStallMs: 1500 }) });
+    const pool = new EnginePool({
+      size: 1,
+      createEngine: translatorEngines({ globals, languages: [{ from: 'en', to: 'fr' }], downloadStallMs: 1500 }),
+    });
     expect(creates.Translator).toBe(0);
     const { loading, started } = await loadOnClick(pool);
     const error = await loading.catch((e: unknown) => e);
@@ -183,7 +198,10 @@ describe("Chromium's real built-in AI interfaces", () => {
 
   it('cancelling that download (unload while it loads) settles the load at once', async () => {
     const { globals, creates } = counted();
-    const pool = new EnginePool({ size: 1, createEngine: translatorEngines({ globals, languages: [{ from: 'en', to: 'fr' }], downloadStallMs: Infinity }) });
+    const pool = new EnginePool({
+      size: 1,
+      createEngine: translatorEngines({ globals, languages: [{ from: 'en', to: 'fr' }], downloadStallMs: Infinity }),
+    });
     let settled = false;
     const { loading } = await loadOnClick(pool);
     void loading.finally(() => (settled = true)).catch(() => 0);

@@ -42,7 +42,13 @@ describe('the AI SDK over a real wllama engine (the generated model)', () => {
   it('generateObject returns an object valid against its schema (only the constraint can make it so)', async () => {
     const schema = z.object({ title: z.string().max(16), priority: z.enum(['low', 'high']), hours: z.number().int().min(1).max(8) });
     for (const seed of [1, 2, 3]) {
-      const { object } = await generateObject({ model: inkling('tiny'), schema, prompt: 'Plan a task as JSON.', seed, maxOutputTokens: 200 });
+      const { object } = await generateObject({
+        model: inkling('tiny'),
+        schema,
+        prompt: 'Plan a task as JSON.',
+        seed,
+        maxOutputTokens: 200,
+      });
       expect(schema.parse(object)).toEqual(object);
     }
   });

@@ -1,5 +1,12 @@
 import { type ChatCompletionChunk, EngineError, EngineLoadError, EnginePool, type LoadProgress } from '@inkling/scheduler';
-import { LoadCancelledError, ModelFetchError, WasmMissingError, type WllamaEngine, WorkerCrashedError, wllamaEngines } from '@inkling/wllama';
+import {
+  LoadCancelledError,
+  ModelFetchError,
+  WasmMissingError,
+  type WllamaEngine,
+  WorkerCrashedError,
+  wllamaEngines,
+} from '@inkling/wllama';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { modelUrl, testEngines, wasmUrl } from './engines.js';
 import { spyOnWorkers } from './workerSpy.js';
@@ -27,7 +34,9 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
 }
 
 async function promptTokens(engine: WllamaEngine, content: string): Promise<number> {
-  const chunks = await collect(await engine.chat.completions.create({ messages: [{ role: 'user', content }], max_tokens: 1, stream: true }));
+  const chunks = await collect(
+    await engine.chat.completions.create({ messages: [{ role: 'user', content }], max_tokens: 1, stream: true }),
+  );
   return chunks.at(-1)?.usage?.prompt_tokens ?? Number.NaN;
 }
 
@@ -63,11 +72,12 @@ describe('a wllama engine on the generated chat model', () => {
     expect(engine.embeddings).toBeUndefined();
   });
 
-  it("reports usage.cachedTokens through the pool: a prompt whose prefix llama.cpp still holds is not read again", async () => {
+  it('reports usage.cachedTokens through the pool: a prompt whose prefix llama.cpp still holds is not read again', async () => {
     // The loaded engine, lent to a pool (never unloaded through it: the block's other tests use it).
     const pool = new EnginePool({ createEngine: async () => engine, size: 1, idleTimeoutMs: Number.POSITIVE_INFINITY });
     await pool.load();
-    const ask = (content: string) => pool.submit({ params: { messages: [{ role: 'user', content }], max_tokens: 2, temperature: 0 }, onChunk: () => {} });
+    const ask = (content: string) =>
+      pool.submit({ params: { messages: [{ role: 'user', content }], max_tokens: 2, temperature: 0 }, onChunk: () => {} });
     const first = await ask(`${PROSE} One`);
     const again = await ask(`${PROSE} Two`);
     const prompt = again.usage && 'prompt_tokens' in again.usage ? again.usage.prompt_tokens : 0;
@@ -156,9 +166,13 @@ describe('loading', () => {
 
   it('cancelling while llama.cpp reads the model rejects with LoadCancelledError and terminates its worker', async () => {
     const controller = new AbortController();
-    const loading = testEngines()(0, (p) => {
-      if (p.phase === 'load') controller.abort();
-    }, { signal: controller.signal });
+    const loading = testEngines()(
+      0,
+      (p) => {
+        if (p.phase === 'load') controller.abort();
+      },
+      { signal: controller.signal },
+    );
     await expect(loading).rejects.toBeInstanceOf(LoadCancelledError);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(spy.alive).toBe(0);

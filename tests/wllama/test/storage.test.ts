@@ -1,5 +1,12 @@
 import { type ChatCompletionChunk, EnginePool, ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from '@inkling/scheduler';
-import { ModelFetchError, ModelLoadError, type WllamaEngine, type WllamaLoadProgress, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
+import {
+  ModelFetchError,
+  ModelLoadError,
+  type WllamaEngine,
+  type WllamaLoadProgress,
+  wllamaEngines,
+  wllamaModelStorage,
+} from '@inkling/wllama';
 import { describe, expect, it } from 'vitest';
 import { testEngines, wasmUrl } from './engines.js';
 import { TEST_MODELS } from './testModels.js';
@@ -70,7 +77,11 @@ describe('a download cut at 40%', () => {
     const engine = (await model.engines()(0, (p) => progress.push(p as WllamaLoadProgress))) as WllamaEngine;
     const log = await model.log();
     // A HEAD first (no catalogue size: the room check asks it), none on the resume (the stored marker knows the size).
-    expect(log.map((r) => [r.method, r.status])).toEqual([['HEAD', 200], ['GET', 200], ['GET', 206]]);
+    expect(log.map((r) => [r.method, r.status])).toEqual([
+      ['HEAD', 200],
+      ['GET', 200],
+      ['GET', 206],
+    ]);
     log.shift();
     expect(log[1]!.range).toBe(`bytes=${partial!.bytes}-`);
     expect(log[1]!.bytesSent).toBe(size - partial!.bytes);
@@ -93,7 +104,10 @@ describe('a download cut at 40%', () => {
     expect(partial!.bytes).toBeGreaterThan(size * 0.2);
     const engine = (await model.engines()(0, () => {})) as WllamaEngine;
     const log = (await model.log()).filter((r) => r.method === 'GET');
-    expect(log.map((r) => [r.status, r.range])).toEqual([[200, undefined], [200, `bytes=${partial!.bytes}-`]]);
+    expect(log.map((r) => [r.status, r.range])).toEqual([
+      [200, undefined],
+      [200, `bytes=${partial!.bytes}-`],
+    ]);
     expect(log[1]!.bytesSent).toBe(size);
     expect((await answer(engine)).length).toBeGreaterThan(0);
     // No leftover of the cut download: exactly the file.
@@ -192,7 +206,8 @@ function fullAfter(limit: number) {
   const dir = (handle: FileSystemDirectoryHandle): FileSystemDirectoryHandle =>
     new Proxy(handle, {
       get(target, key) {
-        if (key === 'getDirectoryHandle') return async (name: string, o?: FileSystemGetDirectoryOptions) => dir(await target.getDirectoryHandle(name, o));
+        if (key === 'getDirectoryHandle')
+          return async (name: string, o?: FileSystemGetDirectoryOptions) => dir(await target.getDirectoryHandle(name, o));
         if (key === 'getFileHandle') return async (name: string, o?: FileSystemGetFileOptions) => file(await target.getFileHandle(name, o));
         if (key === 'entries')
           return async function* () {

@@ -14,7 +14,18 @@ const SCHEMAS: Record<string, JsonSchema> = {
   },
   list: {
     type: 'object',
-    properties: { items: { type: 'array', minItems: 1, maxItems: 3, items: { type: 'object', properties: { task: short, hours: { type: 'integer', minimum: 1, maximum: 8 } }, required: ['task', 'hours'] } } },
+    properties: {
+      items: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 3,
+        items: {
+          type: 'object',
+          properties: { task: short, hours: { type: 'integer', minimum: 1, maximum: 8 } },
+          required: ['task', 'hours'],
+        },
+      },
+    },
     required: ['items'],
   },
   enums: {
@@ -34,9 +45,14 @@ const SCHEMAS: Record<string, JsonSchema> = {
 function grows(partial: unknown, final: unknown): boolean {
   if (partial === undefined) return true;
   if (typeof final === 'string') return typeof partial === 'string' && final.startsWith(partial);
-  if (Array.isArray(final)) return Array.isArray(partial) && partial.length <= final.length && partial.every((item, i) => grows(item, final[i]));
+  if (Array.isArray(final))
+    return Array.isArray(partial) && partial.length <= final.length && partial.every((item, i) => grows(item, final[i]));
   if (typeof final === 'object' && final !== null) {
-    return typeof partial === 'object' && partial !== null && Object.entries(partial).every(([key, value]) => grows(value, (final as Record<string, unknown>)[key]));
+    return (
+      typeof partial === 'object' &&
+      partial !== null &&
+      Object.entries(partial).every(([key, value]) => grows(value, (final as Record<string, unknown>)[key]))
+    );
   }
   return Object.is(partial, final);
 }
@@ -79,7 +95,8 @@ describe('schema-constrained jobs on wllama (the generated random-weight model)'
       }
       const problem = validateJson(value, schema);
       if (problem) failures.push(`${name} #${i}: ${problem.path} ${problem.message}`);
-      for (const partial of partials) if (!grows(partial, value)) failures.push(`${name} #${i}: partial ${JSON.stringify(partial)} does not grow into ${result.text}`);
+      for (const partial of partials)
+        if (!grows(partial, value)) failures.push(`${name} #${i}: partial ${JSON.stringify(partial)} does not grow into ${result.text}`);
     }
     expect(failures).toEqual([]);
   });
@@ -88,7 +105,10 @@ describe('schema-constrained jobs on wllama (the generated random-weight model)'
     const result = await pool.submit({
       params: {
         messages: [{ role: 'user', content: 'x' }],
-        response_format: { type: 'json_schema', json_schema: { schema: { type: 'object', patternProperties: { '^a': { type: 'string' } } } as JsonSchema } },
+        response_format: {
+          type: 'json_schema',
+          json_schema: { schema: { type: 'object', patternProperties: { '^a': { type: 'string' } } } as JsonSchema },
+        },
       },
     });
     expect(result.error).toBeInstanceOf(InvalidSchemaError);

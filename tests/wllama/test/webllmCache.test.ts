@@ -21,11 +21,18 @@ const base = (id: string) => `https://models.invalid/inkling/${id}/resolve/main/
 
 /** The files WebLLM caches for a model, per scope: `shards` of its weight shards. */
 function layout(id: string, shards: number) {
-  const records = Array.from({ length: SHARDS }, (_, i) => ({ dataPath: `params_shard_${i}.bin`, format: 'raw-shard', nbytes: SHARD, records: [] }));
+  const records = Array.from({ length: SHARDS }, (_, i) => ({
+    dataPath: `params_shard_${i}.bin`,
+    format: 'raw-shard',
+    nbytes: SHARD,
+    records: [],
+  }));
   const model: Array<[string, 'json' | 'bytes', unknown]> = [
     [`${base(id)}tensor-cache.json`, 'json', { metadata: {}, records }],
     [`${base(id)}tokenizer.json`, 'bytes', new TextEncoder().encode('{}')],
-    ...records.slice(0, shards).map((r, i): [string, 'bytes', unknown] => [`${base(id)}${r.dataPath}`, 'bytes', new Uint8Array(SHARD).fill(i + 1)]),
+    ...records
+      .slice(0, shards)
+      .map((r, i): [string, 'bytes', unknown] => [`${base(id)}${r.dataPath}`, 'bytes', new Uint8Array(SHARD).fill(i + 1)]),
   ];
   return {
     'webllm/model': model,

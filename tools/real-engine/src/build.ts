@@ -25,7 +25,10 @@ export async function buildPage(out: string): Promise<void> {
     outdir: out,
     platform: 'browser',
   });
-  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
+  writeFileSync(
+    join(out, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n',
+  );
 }
 
 /**
@@ -53,7 +56,10 @@ export async function buildNodeBench(out: string, code?: string): Promise<void> 
 export async function buildWllamaPage(out: string): Promise<void> {
   mkdirSync(out, { recursive: true });
   await build({ ...bundleOptions, entryPoints: { main: 'src/page/wllamaMain.ts' }, outdir: out, platform: 'browser' });
-  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (wllama)</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n');
+  writeFileSync(
+    join(out, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (wllama)</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n',
+  );
 }
 
 /** Bundles the shared-worker check into `out`: a client page and the SharedWorker hosting the pool (WebLLM in its thread). */
@@ -65,5 +71,8 @@ export async function buildSharedWorkerPage(out: string): Promise<void> {
     outdir: out,
     platform: 'browser',
   });
-  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (shared worker)</title><link rel="icon" href="data:,"><script type="module" src="/client.js"></script>\n');
+  writeFileSync(
+    join(out, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (shared worker)</title><link rel="icon" href="data:,"><script type="module" src="/client.js"></script>\n',
+  );
 }

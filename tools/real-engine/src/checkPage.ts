@@ -28,7 +28,10 @@ export async function runCheckPage(browser: Browser, url: string, options: Check
     });
     page.on('pageerror', (error) => console.log(`${stamp()}  [page error] ${error.message}`));
     await page.goto(url);
-    const handle = await page.waitForFunction(() => window.inklingChecks, undefined, { timeout: options.timeoutMs, polling: options.pollingMs });
+    const handle = await page.waitForFunction(() => window.inklingChecks, undefined, {
+      timeout: options.timeoutMs,
+      polling: options.pollingMs,
+    });
     const outcome = (await handle.jsonValue()) as { results: CheckResult[]; error?: string };
     if (outcome.error) console.log(`${stamp()}  the check page failed: ${outcome.error}`);
     return outcome.results;

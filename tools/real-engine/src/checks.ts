@@ -101,7 +101,7 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
   record(
     'streamed completion',
     streamed.status === 'done' && streamed.text === expected.threeTokens && firstAt.length === 3,
-    `text ${JSON.stringify(streamed.text)}, ${chunks.length} chunks, finish ${streamed.finishReason}, first token after ${((firstAt[0] ?? now()) - t1) / 1000 | 0} s, ${decodeSpeed(extra)}`,
+    `text ${JSON.stringify(streamed.text)}, ${chunks.length} chunks, finish ${streamed.finishReason}, first token after ${(((firstAt[0] ?? now()) - t1) / 1000) | 0} s, ${decodeSpeed(extra)}`,
   );
 
   // 3. A superseded job stops: count what its engine generated after the cancel.
@@ -186,7 +186,8 @@ async function checkEmbedding(
     await withTimeout(
       embedPool.load((report) => {
         const tenth = Math.floor(report.progress * 10);
-        if (tenth !== shown) log(`  embedding load ${(report.progress * 100).toFixed(0)}% [${String(report.phase)}] ${report.text.slice(0, 80)}`);
+        if (tenth !== shown)
+          log(`  embedding load ${(report.progress * 100).toFixed(0)}% [${String(report.phase)}] ${report.text.slice(0, 80)}`);
         shown = tenth;
       }),
       EMBED_LOAD_LIMIT_MS,
@@ -215,7 +216,9 @@ const EMBED_LOAD_LIMIT_MS = 15 * 60_000;
 /** Rejects with `what` when `promise` takes longer than `ms`. */
 async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms / 60_000} minutes`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms / 60_000} minutes`)), ms)),
+  );
   try {
     return await Promise.race([promise, late]);
   } finally {
@@ -227,7 +230,9 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 function explain(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error; e !== undefined && parts.length < 4; e = (e as { cause?: unknown }).cause) {
-    parts.push(e instanceof Error ? `${e.name}: ${e.message}${parts.length === 0 ? '' : ` @ ${e.stack?.split('\n')[1]?.trim()}`}` : String(e));
+    parts.push(
+      e instanceof Error ? `${e.name}: ${e.message}${parts.length === 0 ? '' : ` @ ${e.stack?.split('\n')[1]?.trim()}`}` : String(e),
+    );
   }
   return parts.join(' <- ');
 }

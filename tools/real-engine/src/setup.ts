@@ -27,7 +27,12 @@ export function syntheticAppConfig(base: string, withEmbedding: boolean): WebLLM
     },
   ];
   if (withEmbedding) {
-    model_list.push({ model: `${base}/models/${EMBED_MODEL}`, model_id: EMBED_MODEL, model_lib: `${base}/libs/${LIBS.embedding}`, model_type: 1 });
+    model_list.push({
+      model: `${base}/models/${EMBED_MODEL}`,
+      model_id: EMBED_MODEL,
+      model_lib: `${base}/libs/${LIBS.embedding}`,
+      model_type: 1,
+    });
   }
   return { model_list };
 }

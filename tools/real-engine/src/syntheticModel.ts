@@ -88,7 +88,8 @@ async function writeShards(meta: LibMetadata, out: string, fill: 'zeros' | 'rand
   for (const param of meta.params) {
     const bytes = BYTES[param.dtype];
     if (bytes === undefined) throw new Error(`Unknown dtype ${param.dtype} for ${param.name}`);
-    if (fill === 'random' && bytes === 2) throw new Error(`Random fill handles 32-bit tensors only; ${param.name} is ${param.dtype}: use an f32 library.`);
+    if (fill === 'random' && bytes === 2)
+      throw new Error(`Random fill handles 32-bit tensors only; ${param.name} is ${param.dtype}: use an f32 library.`);
     const nbytes = param.shape.reduce((a, b) => a * b, 1) * bytes;
     if (!current || (current.nbytes > 0 && current.nbytes + nbytes > SHARD_BYTES)) {
       current = { dataPath: `params_shard_${shards.length}.bin`, format: 'raw-shard', nbytes: 0, md5sum: '', records: [] };
@@ -102,7 +103,7 @@ async function writeShards(meta: LibMetadata, out: string, fill: 'zeros' | 'rand
   for (const shard of shards) {
     const stream = createWriteStream(join(out, shard.dataPath));
     for (const record of shard.records) {
-      for (let left = record.nbytes; left > 0; ) {
+      for (let left = record.nbytes; left > 0;) {
         const size = Math.min(left, 4 * 1024 * 1024);
         const chunk = fill === 'zeros' ? Buffer.alloc(size) : random.tensor(record.name, record.dtype, size);
         if (!stream.write(chunk)) await once(stream, 'drain');
@@ -230,7 +231,10 @@ function wordPieceTokenizer(): unknown {
   const vocab: Record<string, number> = {};
   const special = { '[PAD]': 0, '[UNK]': 100, '[CLS]': 101, '[SEP]': 102, '[MASK]': 103 };
   Object.assign(vocab, special);
-  const words = 'the a an of to and in is it that for on with as was be by this are or from at which inkling ghost text translate page hello world engine pool model token'.split(' ');
+  const words =
+    'the a an of to and in is it that for on with as was be by this are or from at which inkling ghost text translate page hello world engine pool model token'.split(
+      ' ',
+    );
   let next = 1000;
   for (const w of [...words, ...'abcdefghijklmnopqrstuvwxyz0123456789.,!?'.split('')]) vocab[w] = next++;
   const used = new Set(Object.values(vocab));
@@ -240,13 +244,23 @@ function wordPieceTokenizer(): unknown {
     truncation: null,
     padding: null,
     added_tokens: Object.entries(special).map(([content, id]) => ({
-      id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
     })),
     normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [],
       special_tokens: { '[CLS]': { id: '[CLS]', ids: [101], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [102], tokens: ['[SEP]'] } },
     },

@@ -42,7 +42,11 @@ console.log(`${stamp()}  generating the synthetic model(s) in ${work}/models`);
 const meta = await writeSyntheticModel({ libPath: join(libs, LIBS.chat), dir: join(work, 'models', CHAT_MODEL), tokenizer: 'qwen' });
 console.log(`${stamp()}  ${CHAT_MODEL}: ${meta.model_type} ${meta.quantization}, ${meta.params.length} tensors, all zeros`);
 if (withEmbedding) {
-  const embed = await writeSyntheticModel({ libPath: join(libs, LIBS.embedding), dir: join(work, 'models', EMBED_MODEL), tokenizer: 'wordpiece' });
+  const embed = await writeSyntheticModel({
+    libPath: join(libs, LIBS.embedding),
+    dir: join(work, 'models', EMBED_MODEL),
+    tokenizer: 'wordpiece',
+  });
   console.log(`${stamp()}  ${EMBED_MODEL}: ${embed.model_type} ${embed.quantization}, ${embed.params.length} tensors, all zeros`);
 }
 await buildPage(join(work, 'page'));
@@ -51,10 +55,7 @@ console.log(`${stamp()}  serving on ${base}; starting headless Chromium`);
 
 const browser = await chromium.launch({
   executablePath: browserPath,
-  args: [
-    ...chromiumFlags({ webgpu: true }),
-    ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
-  ],
+  args: [...chromiumFlags({ webgpu: true }), ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean)],
 });
 const only = process.env.INKLING_CHECK_ONLY === 'embedding' ? '&only=embedding' : '';
 const results = await runCheckPage(browser, `${base}/?embedding=${withEmbedding ? 1 : 0}${only}`, {

@@ -19,6 +19,8 @@ if (host === 'shared-worker') await import('./verifySharedWorker.js');
 else if (engine === 'wllama') await import('./verifyWllama.js');
 else if (engine === 'webllm') await import('./verify.js');
 else {
-  console.error(`verify:real-engine: unknown engine "${engine}"; use --engine=webllm (WebGPU, slow on a CPU) or --engine=wllama (CPU, seconds).`);
+  console.error(
+    `verify:real-engine: unknown engine "${engine}"; use --engine=webllm (WebGPU, slow on a CPU) or --engine=wllama (CPU, seconds).`,
+  );
   process.exit(2);
 }

@@ -67,17 +67,34 @@ const gaveUp = setTimeout(() => {
 try {
   const first = await open('page 1');
   const load1 = await first.evaluate(() => window.inklingShared!.load('page 1'));
-  record('page 1 loads the model in the SharedWorker, with progress', load1.phase === 'ready' && load1.reports > 0, `${(load1.ms / 1000).toFixed(1)} s, ${load1.reports} progress reports`);
+  record(
+    'page 1 loads the model in the SharedWorker, with progress',
+    load1.phase === 'ready' && load1.reports > 0,
+    `${(load1.ms / 1000).toFixed(1)} s, ${load1.reports} progress reports`,
+  );
   const second = await open('page 2');
   const load2 = await second.evaluate(() => window.inklingShared!.load('page 2'));
   const builds = await first.evaluate(() => window.inklingShared!.builds());
-  record('page 2 finds it loaded (one engine build)', load2.phase === 'ready' && builds === 1, `load took ${load2.ms.toFixed(0)} ms; ${builds} engine build(s) heard by page 1`);
+  record(
+    'page 2 finds it loaded (one engine build)',
+    load2.phase === 'ready' && builds === 1,
+    `load took ${load2.ms.toFixed(0)} ms; ${builds} engine build(s) heard by page 1`,
+  );
   // Both at once: the host queues them on its one engine.
-  const [one, two] = await Promise.all([first, second].map((page) => page.evaluate((params) => window.inklingShared!.complete(params), ask)));
-  for (const [label, done] of [['page 1', one!], ['page 2', two!]] as const) {
+  const [one, two] = await Promise.all(
+    [first, second].map((page) => page.evaluate((params) => window.inklingShared!.complete(params), ask)),
+  );
+  for (const [label, done] of [
+    ['page 1', one!],
+    ['page 2', two!],
+  ] as const) {
     const ok = done.status === 'done' && done.text === ' ok ok ok' && done.streamed === done.text && done.chunks >= 3;
     const timing = `first token ${((done.firstTokenMs ?? Number.NaN) / 1000).toFixed(1)} s, done ${(done.totalMs / 1000).toFixed(1)} s`;
-    record(`a completion streams to ${label}`, ok, `${done.status} ${JSON.stringify(done.text)} in ${done.chunks} chunks; ${timing}${done.error ? `; ${done.error}` : ''}`);
+    record(
+      `a completion streams to ${label}`,
+      ok,
+      `${done.status} ${JSON.stringify(done.text)} in ${done.chunks} chunks; ${timing}${done.error ? `; ${done.error}` : ''}`,
+    );
   }
 } catch (error) {
   record('the check ran', false, String(error));

@@ -29,17 +29,18 @@ const started = performance.now();
 const stamp = () => `${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s`;
 mkdirSync(join(work, 'models'), { recursive: true });
 for (const model of Object.values(WLLAMA_MODELS)) writeFileSync(join(work, 'models', model.file), makeTinyGguf(model.shape));
-console.log(`${stamp()}  generated ${Object.values(WLLAMA_MODELS).map((m) => m.file).join(', ')} in ${work}/models`);
+console.log(
+  `${stamp()}  generated ${Object.values(WLLAMA_MODELS)
+    .map((m) => m.file)
+    .join(', ')} in ${work}/models`,
+);
 await buildWllamaPage(join(work, 'page'));
 const { server, base } = await serve({ '/models/': join(work, 'models'), '/wasm/': wasmDir, '/': join(work, 'page') });
 console.log(`${stamp()}  serving on ${base}; starting headless Chromium (wllama runs on the CPU: no GPU flags)`);
 
 const browser = await chromium.launch({
   executablePath: browserPath,
-  args: [
-    ...chromiumFlags(),
-    ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean),
-  ],
+  args: [...chromiumFlags(), ...(process.env.CHROMIUM_EXTRA_FLAGS ?? '').split(' ').filter(Boolean)],
 });
 const results = await runCheckPage(browser, `${base}/`, { stamp, timeoutMs: 5 * 60_000, pollingMs: 100 });
 server.close();

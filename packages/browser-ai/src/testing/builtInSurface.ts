@@ -10,7 +10,9 @@ import type { BuiltInApiName } from '../builtInApis.js';
  * @example
  * for (const name of BUILT_IN_SURFACE.Translator.members) expect(name in Translator.prototype).toBe(true);
  */
-export const BUILT_IN_SURFACE: Readonly<Record<BuiltInApiName, { readonly statics: readonly string[]; readonly members: readonly string[] }>> = {
+export const BUILT_IN_SURFACE: Readonly<
+  Record<BuiltInApiName, { readonly statics: readonly string[]; readonly members: readonly string[] }>
+> = {
   LanguageModel: {
     statics: ['availability', 'create'],
     members: ['promptStreaming', 'append', 'clone', 'measureContextUsage', 'contextUsage', 'contextWindow', 'destroy'],

@@ -1,10 +1,4 @@
-import type {
-  Availability,
-  BuiltInAIGlobals,
-  CreateMonitorOptions,
-  LanguageModelMessage,
-  LanguagePairOptions,
-} from '../builtInApis.js';
+import type { Availability, BuiltInAIGlobals, CreateMonitorOptions, LanguageModelMessage, LanguagePairOptions } from '../builtInApis.js';
 
 /** How a fake API answers `availability()`, or `'absent'` to leave it out. */
 export type FakeAvailability = Availability | 'absent';
@@ -210,7 +204,10 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
       return Promise.resolve(new LanguageModel(this.#context));
     }
 
-    promptStreaming(input: string | LanguageModelMessage[], o?: { signal?: AbortSignal; responseConstraint?: unknown }): ReadableStream<string> {
+    promptStreaming(
+      input: string | LanguageModelMessage[],
+      o?: { signal?: AbortSignal; responseConstraint?: unknown },
+    ): ReadableStream<string> {
       if (this.#destroyed) throw new DOMException('The session was destroyed.', 'InvalidStateError');
       const messages = asMessages(input);
       if (this.contextUsage + sizeOf(messages) > contextWindow) throw new DOMException('The input is too large.', 'QuotaExceededError');

@@ -109,7 +109,8 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
   const threshold = server === 'sglang' ? (options.preemptionThreshold ?? 10) : 0;
   const keyOf = (priority: unknown): number => {
     if (!ordered) return 0;
-    const value = typeof priority === 'number' ? priority : server === 'vllm' ? 0 : lowFirst ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    const value =
+      typeof priority === 'number' ? priority : server === 'vllm' ? 0 : lowFirst ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     return lowFirst ? value : -value;
   };
   const byUrgency = (a: Live, b: Live) => a.key - b.key || a.seq - b.seq;
@@ -126,7 +127,11 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
     live.done = true;
     running.splice(running.indexOf(live), 1);
     send(live, chunk(live, {}, 'length'));
-    send(live, { ...chunk(live, {}, null), choices: [], usage: { prompt_tokens: 8, completion_tokens: live.sent, total_tokens: 8 + live.sent, prompt_tokens_details: { cached_tokens: 0 } } });
+    send(live, {
+      ...chunk(live, {}, null),
+      choices: [],
+      usage: { prompt_tokens: 8, completion_tokens: live.sent, total_tokens: 8 + live.sent, prompt_tokens_details: { cached_tokens: 0 } },
+    });
     live.controller?.enqueue(encoder.encode('data: [DONE]\n\n'));
     live.controller?.close();
     schedule();

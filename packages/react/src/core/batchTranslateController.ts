@@ -235,7 +235,11 @@ export class BatchTranslateController extends Store<BatchTranslateState> {
     } catch (error) {
       this.#jobs.delete(source);
       const message = error instanceof Error ? error.message : String(error);
-      this.#item(source, { text: '', status: 'error', error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }) });
+      this.#item(source, {
+        text: '',
+        status: 'error',
+        error: new InklingError(`useBatchTranslate's buildParams threw: ${message}`, { cause: error }),
+      });
       return;
     }
     void job.start(this.#pool, { ...base, params }, handlers);

@@ -95,7 +95,14 @@ function reduce(state: ChatState, action: Action): ChatState {
       // Tool calls cut short are answered as cancelled, so the conversation stays one a model can read.
       const cut = state.toolCalls.map((call) => (isPending(call) ? { ...call, status: 'cancelled' as const } : call));
       const answers = state.status === 'calling-tools' ? toolMessages(cut) : [];
-      return { ...state, messages: [...withReply(state.messages, state.reply), ...answers], reply: '', status: 'cancelled', finishReason: 'abort', toolCalls: cut };
+      return {
+        ...state,
+        messages: [...withReply(state.messages, state.reply), ...answers],
+        reply: '',
+        status: 'cancelled',
+        finishReason: 'abort',
+        toolCalls: cut,
+      };
     }
     case 'set':
       return initial(action.messages);
@@ -104,7 +111,14 @@ function reduce(state: ChatState, action: Action): ChatState {
     case 'tools': {
       const { result } = action;
       const asked: ChatMessage = { role: 'assistant', content: result.text || null, tool_calls: result.toolCalls };
-      return { ...state, ...finishedState(result), status: 'calling-tools', messages: [...state.messages, asked], reply: '', toolCalls: action.calls };
+      return {
+        ...state,
+        ...finishedState(result),
+        status: 'calling-tools',
+        messages: [...state.messages, asked],
+        reply: '',
+        toolCalls: action.calls,
+      };
     }
     case 'call':
       return { ...state, toolCalls: state.toolCalls.map((call) => (call.id === action.id ? { ...call, ...action.change } : call)) };
@@ -205,7 +219,9 @@ export class ChatController extends Store<ChatState> {
   };
 
   #waiting(id: string, status: ToolCallState['status']): ToolCallState | undefined {
-    return this.state.status === 'calling-tools' ? this.state.toolCalls.find((call) => call.id === id && call.status === status) : undefined;
+    return this.state.status === 'calling-tools'
+      ? this.state.toolCalls.find((call) => call.id === id && call.status === status)
+      : undefined;
   }
 
   /** A reply ended: tool calls to handle, or the end of the turn. */
@@ -273,12 +289,16 @@ export class ChatController extends Store<ChatState> {
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
     const { tools } = this.#options;
     const request = { ...params, messages: history, ...(tools && Object.keys(tools).length > 0 ? { tools: toolsParam(tools) } : {}) };
-    return this.#job.start(this.#pool, { params: request, priority, session, task }, {
-      onText: (text) => this.#dispatch({ type: 'reply', text }),
-      onEnd: (result) => this.#ended(result),
-      // The latest callback, not the one of when the job started.
-      onFinish: (result) => this.#options.onFinish?.(result),
-    });
+    return this.#job.start(
+      this.#pool,
+      { params: request, priority, session, task },
+      {
+        onText: (text) => this.#dispatch({ type: 'reply', text }),
+        onEnd: (result) => this.#ended(result),
+        // The latest callback, not the one of when the job started.
+        onFinish: (result) => this.#options.onFinish?.(result),
+      },
+    );
   }
 
   /** The last listener left (after StrictMode's rehearsal, for good): stop. */

@@ -51,8 +51,14 @@ export function isPending(call: ToolCallState): boolean {
 export function toolsParam(tools: Readonly<Record<string, ChatTool>>): Array<Record<string, unknown>> {
   return Object.entries(tools).map(([name, tool]) => {
     const problem = checkJsonSchema(tool.parameters);
-    if (problem) throw new TypeError(`The parameters of tool "${name}" are not a usable JSON Schema at ${problem.path || 'its root'}: ${problem.message}`);
-    return { type: 'function', function: { name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.parameters } };
+    if (problem)
+      throw new TypeError(
+        `The parameters of tool "${name}" are not a usable JSON Schema at ${problem.path || 'its root'}: ${problem.message}`,
+      );
+    return {
+      type: 'function',
+      function: { name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.parameters },
+    };
   });
 }
 
@@ -68,9 +74,23 @@ export function startCalls(calls: readonly ToolCall[], tools: Readonly<Record<st
     } catch {
       return { id, name, args: call.function.arguments, status: 'error', error: 'The arguments were not JSON.' };
     }
-    if (!tool) return { id, name, args, status: 'error', error: `There is no tool named "${name}"; the tools are ${Object.keys(tools).join(', ')}.` };
+    if (!tool)
+      return {
+        id,
+        name,
+        args,
+        status: 'error',
+        error: `There is no tool named "${name}"; the tools are ${Object.keys(tools).join(', ')}.`,
+      };
     const problem = validateJson(args, tool.parameters);
-    if (problem) return { id, name, args, status: 'error', error: `The arguments ${problem.path ? `at ${problem.path} ` : ''}do not match the tool's parameters: ${problem.message}` };
+    if (problem)
+      return {
+        id,
+        name,
+        args,
+        status: 'error',
+        error: `The arguments ${problem.path ? `at ${problem.path} ` : ''}do not match the tool's parameters: ${problem.message}`,
+      };
     const ask = typeof tool.needsApproval === 'function' ? tool.needsApproval(args) : tool.needsApproval === true;
     return { id, name, args, status: ask ? 'awaiting-approval' : tool.execute ? 'running' : 'awaiting-result' };
   });
@@ -82,7 +102,12 @@ export function toolMessages(calls: readonly ToolCallState[]): ChatMessage[] {
     const body =
       call.status === 'done'
         ? (call.output ?? null)
-        : { error: call.status === 'denied' ? `The person declined this call${call.error ? `: ${call.error}` : '.'}` : (call.error ?? 'The call was cancelled.') };
+        : {
+            error:
+              call.status === 'denied'
+                ? `The person declined this call${call.error ? `: ${call.error}` : '.'}`
+                : (call.error ?? 'The call was cancelled.'),
+          };
     return { role: 'tool', tool_call_id: call.id, content: JSON.stringify(body) };
   });
 }

@@ -1,12 +1,4 @@
-import type {
-  ChatCompletionRequest,
-  CompletionUsage,
-  Pool,
-  FinishReason,
-  InklingError,
-  JobResult,
-  Priority,
-} from '@inkling/scheduler';
+import type { ChatCompletionRequest, CompletionUsage, Pool, FinishReason, InklingError, JobResult, Priority } from '@inkling/scheduler';
 import { toRequest } from './toRequest.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
@@ -44,11 +36,7 @@ export interface CompletionOptions {
   onFinish?: (result: JobResult) => void;
 }
 
-type Action =
-  | { type: 'submit' }
-  | { type: 'text'; text: string }
-  | { type: 'finish'; result: JobResult }
-  | { type: 'stop' };
+type Action = { type: 'submit' } | { type: 'text'; text: string } | { type: 'finish'; result: JobResult } | { type: 'stop' };
 
 const IDLE: CompletionState = { completion: '', status: 'idle', error: null, finishReason: null, usage: null };
 
@@ -115,12 +103,16 @@ export class CompletionController extends Store<CompletionState> {
   readonly complete = (input: string | ChatCompletionRequest): Promise<JobResult> => {
     const { priority = 'high', session, task } = this.#options;
     this.#dispatch({ type: 'submit' });
-    return this.#job.start(this.#pool, { params: toRequest(input), priority, session, task }, {
-      onText: (text) => this.#dispatch({ type: 'text', text }),
-      onEnd: (result) => this.#dispatch({ type: 'finish', result }),
-      // The latest callback, not the one of when the job started.
-      onFinish: (result) => this.#options.onFinish?.(result),
-    });
+    return this.#job.start(
+      this.#pool,
+      { params: toRequest(input), priority, session, task },
+      {
+        onText: (text) => this.#dispatch({ type: 'text', text }),
+        onEnd: (result) => this.#dispatch({ type: 'finish', result }),
+        // The latest callback, not the one of when the job started.
+        onFinish: (result) => this.#options.onFinish?.(result),
+      },
+    );
   };
 
   /** Cancels the running job; `completion` keeps what had streamed. Bound. */

@@ -29,7 +29,8 @@ const ADVICE: Partial<Record<ErrorKind, Advice>> = {
         ? 'The browser could not download its built-in model. Check the network connection and the free disk space, then try again.'
         : 'The model files could not be downloaded. Check the network connection and that the model URL is right and allows this site (CORS), then try again.',
   'storage-full': 'There is not enough storage for the model. Free some disk space or clear old models, then try again.',
-  setup: 'The app could not start its model engine: a part it needs is missing. Reload the page; if it keeps failing, tell the site’s developer (the details are below).',
+  setup:
+    'The app could not start its model engine: a part it needs is missing. Reload the page; if it keeps failing, tell the site’s developer (the details are below).',
   cancelled: 'Loading was cancelled. Load the model again when you are ready.',
   crashed: (device) =>
     device === 'gpu'

@@ -15,7 +15,14 @@ export interface ModelStorageSnapshot {
   readonly error: Error | undefined;
 }
 
-const INITIAL: ModelStorageSnapshot = { status: 'loading', models: [], room: undefined, persisted: undefined, deleting: undefined, error: undefined };
+const INITIAL: ModelStorageSnapshot = {
+  status: 'loading',
+  models: [],
+  room: undefined,
+  persisted: undefined,
+  deleting: undefined,
+  error: undefined,
+};
 
 /**
  * A `ModelStorage` as an external store: reads it when the first listener
@@ -77,6 +84,9 @@ export class ModelStorageController extends Store<ModelStorageSnapshot> {
   };
 
   #fail(error: unknown): void {
-    this.commit({ ...this.state, status: 'error', deleting: undefined, error: error instanceof Error ? error : new Error(String(error)) }, 'now');
+    this.commit(
+      { ...this.state, status: 'error', deleting: undefined, error: error instanceof Error ? error : new Error(String(error)) },
+      'now',
+    );
   }
 }

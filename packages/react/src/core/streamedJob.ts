@@ -36,7 +36,8 @@ export class StreamedJob {
   start(
     pool: Pool,
     spec: Omit<ChatJobSpec, 'signal' | 'onChunk'> | Omit<TranslationJobSpec, 'signal' | 'onChunk'>,
-    handlers: StreamedJobHandlers): Promise<JobResult> {
+    handlers: StreamedJobHandlers,
+  ): Promise<JobResult> {
     this.stop();
     const abort = new AbortController();
     this.#abort = abort;

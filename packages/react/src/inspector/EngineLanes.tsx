@@ -17,7 +17,14 @@ export interface EngineLanesProps {
 }
 
 function jobTitle(job: InspectedJob): string {
-  const parts = [withoutOwner(job.id, job.owner), withoutOwner(job.task, job.owner), ...(job.owner === undefined ? [] : [ownerName(job.owner)]), job.priority, OUTCOME_LABELS[job.outcome], `${job.tokens} tok`];
+  const parts = [
+    withoutOwner(job.id, job.owner),
+    withoutOwner(job.task, job.owner),
+    ...(job.owner === undefined ? [] : [ownerName(job.owner)]),
+    job.priority,
+    OUTCOME_LABELS[job.outcome],
+    `${job.tokens} tok`,
+  ];
   if (job.ttftMs !== null) parts.push(`first token ${formatMs(job.ttftMs)}`);
   return parts.join(' · ');
 }
@@ -30,7 +37,8 @@ function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: nu
         const from = Math.max(job.startedAt ?? job.endAt, start);
         const left = ((from - start) / range) * 100;
         const width = ((job.endAt - from) / range) * 100;
-        const prefill = job.firstTokenAt === undefined ? 100 : ((Math.max(job.firstTokenAt, from) - from) / Math.max(job.endAt - from, 1)) * 100;
+        const prefill =
+          job.firstTokenAt === undefined ? 100 : ((Math.max(job.firstTokenAt, from) - from) / Math.max(job.endAt - from, 1)) * 100;
         return (
           <div
             key={job.id}
@@ -96,12 +104,21 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                   ? '–'
                   : engine.jobs.map((job) => (
                       <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
-                        <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}{job.owner === undefined ? null : ` · ${ownerName(job.owner)}`} <span className="inkling-priority" data-priority={job.priority}>{job.priority}</span> {job.tokens} tok
+                        <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}
+                        {job.owner === undefined ? null : ` · ${ownerName(job.owner)}`}{' '}
+                        <span className="inkling-priority" data-priority={job.priority}>
+                          {job.priority}
+                        </span>{' '}
+                        {job.tokens} tok
                       </span>
                     ))}
               </td>
               <td className="inkling-lane-cell" aria-hidden="true">
-                <Lane jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)} start={start} range={range} />
+                <Lane
+                  jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)}
+                  start={start}
+                  range={range}
+                />
               </td>
             </tr>
           ))}

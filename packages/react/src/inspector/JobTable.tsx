@@ -68,7 +68,12 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
               <span className="inkling-priority" data-priority={job.priority}>
                 {job.priority}
               </span>
-              {job.preemptible ? <span className="inkling-preemptible" title="preemptible"> ✂</span> : null}
+              {job.preemptible ? (
+                <span className="inkling-preemptible" title="preemptible">
+                  {' '}
+                  ✂
+                </span>
+              ) : null}
             </td>
             <td>{job.engineIndex === undefined ? '–' : job.engineIndex + 1}</td>
             <td>

@@ -27,7 +27,11 @@ export function QueueBands({ inspection }: { inspection: PoolInspection }) {
               </span>
               <span className="inkling-queue-count">{jobs.length}</span>
               {jobs.slice(0, SHOWN).map((job) => (
-                <span key={job.id} className="inkling-job-chip" title={job.owner === undefined ? job.task : `${job.task} (${ownerName(job.owner)})`}>
+                <span
+                  key={job.id}
+                  className="inkling-job-chip"
+                  title={job.owner === undefined ? job.task : `${job.task} (${ownerName(job.owner)})`}
+                >
                   <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}
                 </span>
               ))}

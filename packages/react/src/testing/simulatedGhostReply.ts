@@ -1,4 +1,19 @@
-import { ADJECTIVES, BE_FORMS, CONJUNCTIONS, DETERMINERS, GREETINGS, INFINITIVE_BEFORE_TO, MODALS, OWN_PHRASES, PLURAL_NOUNS, PREPOSITIONS, SLOTS, SUBJECTS, VOCABULARY, WHOLE_WORDS } from './phraseBank.js';
+import {
+  ADJECTIVES,
+  BE_FORMS,
+  CONJUNCTIONS,
+  DETERMINERS,
+  GREETINGS,
+  INFINITIVE_BEFORE_TO,
+  MODALS,
+  OWN_PHRASES,
+  PLURAL_NOUNS,
+  PREPOSITIONS,
+  SLOTS,
+  SUBJECTS,
+  VOCABULARY,
+  WHOLE_WORDS,
+} from './phraseBank.js';
 
 /** A small deterministic hash (FNV-1a): different text, different choice. */
 function hashText(text: string): number {
@@ -32,7 +47,22 @@ function wordsOf(text: string, lastClause = false): string[] {
 }
 
 // Words that take an object, so a pronoun after them is not a subject ("thank you", "see it").
-const TAKES_OBJECT = new Set(['thank', 'see', 'let', 'tell', 'ask', 'like', 'love', 'send', 'share', 'review', 'check', 'want', 'need', 'have']);
+const TAKES_OBJECT = new Set([
+  'thank',
+  'see',
+  'let',
+  'tell',
+  'ask',
+  'like',
+  'love',
+  'send',
+  'share',
+  'review',
+  'check',
+  'want',
+  'need',
+  'have',
+]);
 // Own phrases that only fit where the word opens its clause ("Today we shipped…", not "finish it today we shipped…").
 const OPENING_ONLY = new Set(['hello', 'hi', 'dear', 'quick', 'once', 'today', 'tomorrow', 'next', 'it']);
 
@@ -103,9 +133,20 @@ export function simulatedGhostReply(before: string, after: string): string {
   const opensSentence = wordsOf(text.split(/[.!?\n]/u).at(-1) ?? '').length === 1;
   const last = words.at(-1) ?? '';
   const fitting = sentenceOver ? SLOTS.sentence : phrasesFor(words, opensSentence);
-  const fresh = fitting.filter((phrase) => phrase.split(' ', 1)[0]?.toLowerCase().replace(/[^\p{L}]/gu, '') !== last);
+  const fresh = fitting.filter(
+    (phrase) =>
+      phrase
+        .split(' ', 1)[0]
+        ?.toLowerCase()
+        .replace(/[^\p{L}]/gu, '') !== last,
+  );
   let phrase = pick(fresh.length > 0 ? fresh : SLOTS.clauseEnd, before);
-  if (after.trim()) phrase = phrase.split(' ').slice(0, 3).join(' ').replace(/[.,!?]$/, '');
+  if (after.trim())
+    phrase = phrase
+      .split(' ')
+      .slice(0, 3)
+      .join(' ')
+      .replace(/[.,!?]$/, '');
   const space = /\s$/.test(before) ? '' : ' ';
   return `${completion}${space}${phrase}`;
 }

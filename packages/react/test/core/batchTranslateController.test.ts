@@ -1,11 +1,7 @@
 // @vitest-environment node
 import { InklingError, type JobResult, type JobSpec, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type BatchTranslateOptions,
-  type BatchTranslateState,
-  BatchTranslateController,
-} from '../../src/core/batchTranslateController.js';
+import { type BatchTranslateOptions, type BatchTranslateState, BatchTranslateController } from '../../src/core/batchTranslateController.js';
 import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
 import { engineCalls, fakePool, flushMicrotasks, manualFrames } from './helpers.js';
 
@@ -161,7 +157,12 @@ describe('BatchTranslateController', () => {
     const { batch, options, createEngine } = await setup(items, { tokenMs: 20 }, cache);
     batch.setOptions(options);
     // Before any engine work: the blanks are already done.
-    expect(batch.getSnapshot().results.slice(0, 3).map((r) => [r.text, r.status])).toEqual([
+    expect(
+      batch
+        .getSnapshot()
+        .results.slice(0, 3)
+        .map((r) => [r.text, r.status]),
+    ).toEqual([
       ['', 'done'],
       ['', 'done'],
       ['', 'done'],
@@ -240,7 +241,12 @@ describe('BatchTranslateController', () => {
     };
     const native = { task: 'page', items: ['hello'], to: 'fr', from: 'en' };
     new BatchTranslateController(pool, native).setOptions(native);
-    const custom = { task: 'mine', items: ['night'], to: 'fr', buildParams: ({ text }: { text: string }) => ({ messages: [{ role: 'user' as const, content: `say ${text}` }] }) };
+    const custom = {
+      task: 'mine',
+      items: ['night'],
+      to: 'fr',
+      buildParams: ({ text }: { text: string }) => ({ messages: [{ role: 'user' as const, content: `say ${text}` }] }),
+    };
     new BatchTranslateController(pool, custom).setOptions(custom);
     await flushMicrotasks();
     expect(specs.map(({ kind, task, params }) => ({ kind, task, params }))).toEqual([
@@ -311,4 +317,3 @@ function busy(): InklingError {
 function failed(error: InklingError): JobResult {
   return { ...base, status: 'error', error };
 }
-

@@ -1,5 +1,11 @@
 // @vitest-environment node
-import { type ChatCompletionChunk, type Engine, EnginePool, type JsonSchema, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type Engine,
+  EnginePool,
+  type JsonSchema,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatController } from '../../src/core/chatController.js';
 import { engineCalls, fakePool } from './helpers.js';
@@ -20,7 +26,9 @@ describe('ChatController with tools', () => {
     const { pool, createEngine } = fakePool({ reply: after, tokenMs: 5 });
     await pool.load();
     const execute = vi.fn(async (args: { city: string }, _context: { toolCallId: string }) => ({ forecast: 'sun', city: args.city }));
-    const chat = new ChatController(pool, { tools: { getWeather: { description: 'The forecast', parameters: weather, needsApproval: true, execute } } });
+    const chat = new ChatController(pool, {
+      tools: { getWeather: { description: 'The forecast', parameters: weather, needsApproval: true, execute } },
+    });
     void chat.sendMessage('Use getWeather for Oslo');
     await vi.runAllTimersAsync();
     const waiting = chat.getSnapshot();
@@ -63,7 +71,9 @@ describe('ChatController with tools', () => {
     expect(JSON.parse(String(tool?.content))).toEqual({ error: 'The person declined this call: not now' });
     expect(engineCalls(createEngine)).toHaveLength(2);
 
-    const failing = new ChatController(pool, { tools: { getWeather: { parameters: weather, execute: () => Promise.reject(new Error('offline')) } } });
+    const failing = new ChatController(pool, {
+      tools: { getWeather: { parameters: weather, execute: () => Promise.reject(new Error('offline')) } },
+    });
     void failing.sendMessage('weather?');
     await vi.runAllTimersAsync();
     const answer = failing.getSnapshot().messages.find((m) => m.role === 'tool');
@@ -96,7 +106,16 @@ describe('ChatController with tools', () => {
             calls += 1;
             const chunk: ChatCompletionChunk = {
               id: `c${calls}`,
-              choices: [{ delta: { tool_calls: [{ id: `call_${calls}`, type: 'function', function: { name: 'getWeather', arguments: '{"city":"Oslo","days":1}' } }] }, finish_reason: 'tool_calls' }],
+              choices: [
+                {
+                  delta: {
+                    tool_calls: [
+                      { id: `call_${calls}`, type: 'function', function: { name: 'getWeather', arguments: '{"city":"Oslo","days":1}' } },
+                    ],
+                  },
+                  finish_reason: 'tool_calls',
+                },
+              ],
             };
             return (async function* () {
               yield chunk;

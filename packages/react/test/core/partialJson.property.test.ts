@@ -12,7 +12,9 @@ function grows(partial: unknown, final: unknown): boolean {
   }
   if (typeof final === 'object' && final !== null) {
     if (typeof partial !== 'object' || partial === null || Array.isArray(partial)) return false;
-    return Object.keys(partial).every((key) => Object.hasOwn(final, key) && grows((partial as Record<string, unknown>)[key], (final as Record<string, unknown>)[key]));
+    return Object.keys(partial).every(
+      (key) => Object.hasOwn(final, key) && grows((partial as Record<string, unknown>)[key], (final as Record<string, unknown>)[key]),
+    );
   }
   return Object.is(partial, final);
 }
@@ -62,7 +64,11 @@ describe('parsePartialJson', () => {
         let verdict: string;
         try {
           const partial = parsePartialJson(broken);
-          if (partial.complete) verdict = JSON.stringify(partial.value) === JSON.stringify(full?.value) && full !== undefined ? 'ok' : 'complete but not what JSON.parse reads';
+          if (partial.complete)
+            verdict =
+              JSON.stringify(partial.value) === JSON.stringify(full?.value) && full !== undefined
+                ? 'ok'
+                : 'complete but not what JSON.parse reads';
           // Not complete: the text must be unfinished JSON (or a bare number that may go on).
           else verdict = full === undefined || typeof full.value === 'number' ? 'ok' : 'incomplete though JSON.parse reads it';
         } catch (error) {

@@ -15,7 +15,11 @@ describe('StreamedJob', () => {
     const job = new StreamedJob();
     const heard: string[] = [];
     const finished: string[] = [];
-    const first = job.start(pool, { params }, { onText: (t) => heard.push(`1:${t}`), onEnd: () => heard.push('1:end'), onFinish: (r) => finished.push(`1:${r.status}`) });
+    const first = job.start(
+      pool,
+      { params },
+      { onText: (t) => heard.push(`1:${t}`), onEnd: () => heard.push('1:end'), onFinish: (r) => finished.push(`1:${r.status}`) },
+    );
     await vi.advanceTimersByTimeAsync(15);
     const second = job.start(pool, { params }, { onText: (t) => heard.push(`2:${t}`), onEnd: (r) => heard.push(`2:end:${r.status}`) });
     await vi.runAllTimersAsync();

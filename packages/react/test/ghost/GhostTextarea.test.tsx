@@ -159,7 +159,11 @@ describeEachReactMode('GhostTextarea', (mode) => {
     const status = screen.getByRole('status');
     expect(status.getAttribute('aria-live')).toBe('polite');
     const changes: string[] = [];
-    new MutationObserver(() => changes.push(status.textContent ?? '')).observe(status, { childList: true, subtree: true, characterData: true });
+    new MutationObserver(() => changes.push(status.textContent ?? '')).observe(status, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
     await user.type(textarea(), 'The fox');
     await advance(130); // debounce over, the suggestion streaming token by token
     expect(root().dataset.state).toBe('streaming');
@@ -181,7 +185,11 @@ describeEachReactMode('GhostTextarea', (mode) => {
 
   it('reads the suggestion out again on Alt+F2, and leaves Alt+F2 alone without one', async () => {
     const { pool, user } = await setup(() => ' over the dog');
-    renderWithPool(<Form announceDelayMs={Infinity} messages={{ suggestion: (text) => `Vorschlag: ${text.trim()}`, available: 'Tab.' }} />, pool, mode);
+    renderWithPool(
+      <Form announceDelayMs={Infinity} messages={{ suggestion: (text) => `Vorschlag: ${text.trim()}`, available: 'Tab.' }} />,
+      pool,
+      mode,
+    );
     const status = screen.getByRole('status');
     await user.keyboard('{Alt>}{F2}{/Alt}');
     expect(status.textContent).toBe('');
@@ -198,10 +206,13 @@ describeEachReactMode('GhostTextarea', (mode) => {
     expect(textarea().value).toBe('The fox');
   });
 
-  it('draws the overlay as text before the caret, the ghost, and text after it, in the textarea\'s style', async () => {
+  it("draws the overlay as text before the caret, the ghost, and text after it, in the textarea's style", async () => {
     const { pool, user } = await setup((before) => (before === 'Hello' ? ' big' : ' there'));
     renderWithPool(
-      <Form style={{ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', padding: '9px 11px', fontFamily: 'Georgia' }} defaultValue="Hello world" />,
+      <Form
+        style={{ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', padding: '9px 11px', fontFamily: 'Georgia' }}
+        defaultValue="Hello world"
+      />,
       pool,
       mode,
     );
@@ -211,8 +222,21 @@ describeEachReactMode('GhostTextarea', (mode) => {
     await settle();
     // Mirrored by the time a suggestion is drawn (the first sync waits for layout, not for the render).
     const style = overlay().style;
-    expect(style).toMatchObject({ fontSize: '17px', lineHeight: '23px', letterSpacing: '1px', paddingTop: '9px', paddingLeft: '11px', fontFamily: 'Georgia' });
-    expect(style).toMatchObject({ position: 'absolute', pointerEvents: 'none', whiteSpace: 'pre-wrap', overflowWrap: 'break-word', borderStyle: 'solid' });
+    expect(style).toMatchObject({
+      fontSize: '17px',
+      lineHeight: '23px',
+      letterSpacing: '1px',
+      paddingTop: '9px',
+      paddingLeft: '11px',
+      fontFamily: 'Georgia',
+    });
+    expect(style).toMatchObject({
+      position: 'absolute',
+      pointerEvents: 'none',
+      whiteSpace: 'pre-wrap',
+      overflowWrap: 'break-word',
+      borderStyle: 'solid',
+    });
     const parts = [...overlay().childNodes].map((node) => [(node as HTMLElement).className, node.textContent]);
     expect(parts).toEqual([
       ['', 'Hello'],
@@ -292,7 +316,10 @@ describeEachReactMode('GhostTextarea', (mode) => {
     await settle();
     expect(ghost()).toBeNull();
     // The Tab accepted the suggestion, and the accepted text is asked for at once (no debounce after a Tab), before focus left.
-    expect(engineCalls(createEngine).map((c) => beforeOf(c.request as StreamingChatCompletionRequest))).toEqual(['The fox', 'The fox jumps over the dog']);
+    expect(engineCalls(createEngine).map((c) => beforeOf(c.request as StreamingChatCompletionRequest))).toEqual([
+      'The fox',
+      'The fox jumps over the dog',
+    ]);
     await act(async () => {});
   });
   it('says in a status line tied to the textarea why suggestions failed, and typing goes on', async () => {

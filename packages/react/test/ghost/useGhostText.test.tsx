@@ -79,7 +79,7 @@ describeEachReactMode('useGhostText', (mode) => {
     expect(textarea().value).toBe('The fox jumps over');
   });
 
-  it('under fast typing only ever shows a suggestion that fits the text on screen, ending with the last keystroke\'s', async () => {
+  it("under fast typing only ever shows a suggestion that fits the text on screen, ending with the last keystroke's", async () => {
     const { pool, user, createEngine } = await setup(lengthReply, { prefillMs: 40, tokenMs: 30 });
     const log: Shown[] = [];
     renderWithPool(<Editor log={log} />, pool, mode);
@@ -90,7 +90,9 @@ describeEachReactMode('useGhostText', (mode) => {
     await settle();
     expect(engineCalls(createEngine).length).toBeGreaterThan(1);
     const fits = ({ text, suggestion }: Shown) =>
-      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) => lengthReply(text.slice(0, k)).startsWith(text.slice(k) + suggestion));
+      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) =>
+        lengthReply(text.slice(0, k)).startsWith(text.slice(k) + suggestion),
+      );
     expect(log.filter((shown) => shown.suggestion && !fits(shown))).toEqual([]);
     expect(ghostText()).toBe(' <16> and more');
     // Typed within the debounce: one request for the whole burst, none per keystroke.
@@ -116,7 +118,7 @@ describeEachReactMode('useGhostText', (mode) => {
     expect(ghostText()).toBe('');
   });
 
-  it('shows a Backspace\'s suggestion from the cache at once, and Tab-Tab without waiting; a model switch empties the cache', async () => {
+  it("shows a Backspace's suggestion from the cache at once, and Tab-Tab without waiting; a model switch empties the cache", async () => {
     const replies: Record<string, string> = { 'The fox': ' jumps', 'The fox jumps': ' over', 'The fox jumps over': ' the dog' };
     const { pool, user, createEngine } = await setup((before) => replies[before] ?? ' and', { tokenMs: 10 });
     const ui = (modelId: string) => (

@@ -68,9 +68,7 @@ class FakeEngineImpl implements FakeEngine {
     this.#lock = new Lock(this.concurrency);
     this.chat = { completions: { create: (request, callOptions) => this.#createChat(request, callOptions) } };
     this.embeddings =
-      options.embeddings === false
-        ? undefined
-        : { create: (request, callOptions) => this.#createEmbeddings(request, callOptions) };
+      options.embeddings === false ? undefined : { create: (request, callOptions) => this.#createEmbeddings(request, callOptions) };
   }
 
   get generating(): boolean {
@@ -219,8 +217,8 @@ class FakeEngineImpl implements FakeEngine {
         toolCalls !== undefined
           ? []
           : answer === undefined
-          ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
-          : jsonTokens(answer);
+            ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
+            : jsonTokens(answer);
       const max = request.max_tokens ?? Number.POSITIVE_INFINITY;
       let finish: FinishReason = tokens.length > max ? 'length' : 'stop';
       const count = Math.min(tokens.length, max);

@@ -72,7 +72,10 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
   const drawString = (node: JsonSchemaObject): string => {
     if (node.pattern !== undefined) {
       const example = node.examples?.find((e) => typeof e === 'string');
-      if (example === undefined) throw new UnsupportedConstraintError(`The fake engine cannot write a string matching /${node.pattern}/; give the schema an example string in "examples".`);
+      if (example === undefined)
+        throw new UnsupportedConstraintError(
+          `The fake engine cannot write a string matching /${node.pattern}/; give the schema an example string in "examples".`,
+        );
       return example as string;
     }
     const min = node.minLength ?? 0;

@@ -15,7 +15,12 @@ export async function buildExtension(outDir: string, offscreen: 'offscreen.ts' |
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   await build({
-    entryPoints: { background: here('./background.ts'), offscreen: here(`./${offscreen}`), content: here('./content.ts'), popup: here('./popup.ts') },
+    entryPoints: {
+      background: here('./background.ts'),
+      offscreen: here(`./${offscreen}`),
+      content: here('./content.ts'),
+      popup: here('./popup.ts'),
+    },
     outdir: outDir,
     bundle: true,
     format: 'iife',
@@ -24,7 +29,10 @@ export async function buildExtension(outDir: string, offscreen: 'offscreen.ts' |
     logLevel: 'warning',
   });
   writeFileSync(`${outDir}/offscreen.html`, '<!doctype html><meta charset="utf-8"><script type="module" src="offscreen.js"></script>\n');
-  writeFileSync(`${outDir}/popup.html`, '<!doctype html><meta charset="utf-8"><title>Popup</title><script type="module" src="popup.js"></script>\n');
+  writeFileSync(
+    `${outDir}/popup.html`,
+    '<!doctype html><meta charset="utf-8"><title>Popup</title><script type="module" src="popup.js"></script>\n',
+  );
   const manifest = {
     manifest_version: 3,
     name: 'Inkling pool test',

@@ -77,7 +77,13 @@ const api = {
       jobs: status.jobs.map((j) => ({ id: j.id, owner: j.owner, state: j.state, priority: j.priority, tokens: j.tokens })),
     };
   },
-  offscreen: () => chrome.runtime.sendMessage({ test: 'offscreen' }) as Promise<{ builds: number; workers?: number; startedAt: number; missing: string[] }>,
+  offscreen: () =>
+    chrome.runtime.sendMessage({ test: 'offscreen' }) as Promise<{
+      builds: number;
+      workers?: number;
+      startedAt: number;
+      missing: string[];
+    }>,
   missingCalls: () => missingCalls(chrome, CHROME_CALLS.everywhere),
 };
 export type ClientTestApi = typeof api;
@@ -86,4 +92,3 @@ export type ClientTestApi = typeof api;
 export function clientTestApi(): ClientTestApi {
   return api;
 }
-

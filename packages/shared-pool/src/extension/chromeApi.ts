@@ -23,7 +23,11 @@ export interface RuntimePortLike {
 }
 
 /** A `runtime.onMessage` listener: returns `true` to answer later through `sendResponse`. */
-export type RuntimeMessageListener = (message: unknown, sender: ChromeSenderLike, sendResponse: (response: unknown) => void) => boolean | undefined;
+export type RuntimeMessageListener = (
+  message: unknown,
+  sender: ChromeSenderLike,
+  sendResponse: (response: unknown) => void,
+) => boolean | undefined;
 
 /**
  * The part of the `chrome` namespace the extension entry uses, typed here so

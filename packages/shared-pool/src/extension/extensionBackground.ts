@@ -104,7 +104,9 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
 
   async function create(): Promise<void> {
     if (typeof api.offscreen?.createDocument !== 'function') {
-      throw new HostUnavailableError('chrome.offscreen is missing: add "offscreen" to the manifest\'s "permissions" (Chrome 109 or later).');
+      throw new HostUnavailableError(
+        'chrome.offscreen is missing: add "offscreen" to the manifest\'s "permissions" (Chrome 109 or later).',
+      );
     }
     try {
       await api.offscreen.createDocument({ url, reasons, justification });
@@ -144,10 +146,14 @@ function checkOptions(options: ExtensionBackgroundOptions): void {
     throw new InvalidOptionError("extensionBackground() takes an options object such as { url: 'offscreen.html' }.");
   }
   if (options.url !== undefined && (typeof options.url !== 'string' || options.url === '')) {
-    throw new InvalidOptionError(`extensionBackground "url" must be the offscreen document's path, e.g. 'offscreen.html'; it got ${JSON.stringify(options.url)}.`);
+    throw new InvalidOptionError(
+      `extensionBackground "url" must be the offscreen document's path, e.g. 'offscreen.html'; it got ${JSON.stringify(options.url)}.`,
+    );
   }
   if (options.reasons !== undefined && (!Array.isArray(options.reasons) || options.reasons.length === 0)) {
-    throw new InvalidOptionError("extensionBackground \"reasons\" must be a non-empty array of chrome.offscreen.Reason values, e.g. ['WORKERS'].");
+    throw new InvalidOptionError(
+      'extensionBackground "reasons" must be a non-empty array of chrome.offscreen.Reason values, e.g. [\'WORKERS\'].',
+    );
   }
   checkDuration(options.readyTimeoutMs, 'extensionBackground "readyTimeoutMs"', { never: false });
 }

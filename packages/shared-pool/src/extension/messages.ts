@@ -13,7 +13,10 @@ export const POOL_PORT = 'inkling-pool';
  * worker for the offscreen document, the worker asks a document whether it
  * listens, a document says it does.
  */
-export type ExtensionMessage = { readonly inkling: 'ensure-offscreen' } | { readonly inkling: 'offscreen-ping' } | { readonly inkling: 'offscreen-ready' };
+export type ExtensionMessage =
+  | { readonly inkling: 'ensure-offscreen' }
+  | { readonly inkling: 'offscreen-ping' }
+  | { readonly inkling: 'offscreen-ready' };
 
 /** The answer to `ensure-offscreen`. */
 export type EnsureAnswer = { readonly ok: true } | { readonly ok: false; readonly error: string };

@@ -48,7 +48,10 @@ export function memoryLocks() {
         };
         const onAbort = () => {
           const queue = queues.get(name) ?? [];
-          queues.set(name, queue.filter((w) => w !== waiter));
+          queues.set(
+            name,
+            queue.filter((w) => w !== waiter),
+          );
           reject(new DOMException('The request was aborted.', 'AbortError'));
         };
         signal?.addEventListener('abort', onAbort, { once: true });
@@ -62,7 +65,11 @@ export function memoryLocks() {
     as,
     /** Releases every lock `holder` holds and drops its waiting requests: it died. */
     drop(holder: string): void {
-      for (const [name, queue] of queues) queues.set(name, queue.filter((w) => w.holder !== holder));
+      for (const [name, queue] of queues)
+        queues.set(
+          name,
+          queue.filter((w) => w.holder !== holder),
+        );
       for (const [, lock] of [...held]) if (lock.holder === holder) lock.release();
     },
     /** Who holds lock `name` now. */

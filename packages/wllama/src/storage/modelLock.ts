@@ -1,6 +1,10 @@
 /** The part of `navigator.locks` the store uses. */
 export interface LockManagerLike {
-  request<T>(name: string, options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; signal?: AbortSignal }, callback: (lock: unknown) => Promise<T>): Promise<T>;
+  request<T>(
+    name: string,
+    options: { mode?: 'exclusive' | 'shared'; ifAvailable?: boolean; signal?: AbortSignal },
+    callback: (lock: unknown) => Promise<T>,
+  ): Promise<T>;
 }
 
 const local = new Map<string, Promise<unknown>>();

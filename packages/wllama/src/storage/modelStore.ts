@@ -63,7 +63,8 @@ export class ModelStore {
     if (typeof storage?.getDirectory !== 'function') throw new StorageUnavailableError('navigator.storage.getDirectory is missing');
     // Writing from the page needs createWritable (some browsers offer OPFS writes only in workers).
     const handleClass = (globalThis as { FileSystemFileHandle?: { prototype: object } }).FileSystemFileHandle;
-    if (handleClass && !('createWritable' in handleClass.prototype)) throw new StorageUnavailableError('files in the origin private file system cannot be written from the page');
+    if (handleClass && !('createWritable' in handleClass.prototype))
+      throw new StorageUnavailableError('files in the origin private file system cannot be written from the page');
     let root: FileSystemDirectoryHandle;
     try {
       root = await (await storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });

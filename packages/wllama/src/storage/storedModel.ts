@@ -3,7 +3,17 @@ import { ModelFetchError, ModelLoadError } from '../errors.js';
 import { readBody, requestModel } from '../fetchModel.js';
 import { checkStored } from './checkStored.js';
 import { type LockManagerLike, withModelLock } from './modelLock.js';
-import { clearEntry, entryBlob, type ModelEntry, type ModelMeta, ModelStore, openPart, type PartWriter, refreshEntry, writeMeta } from './modelStore.js';
+import {
+  clearEntry,
+  entryBlob,
+  type ModelEntry,
+  type ModelMeta,
+  ModelStore,
+  openPart,
+  type PartWriter,
+  refreshEntry,
+  writeMeta,
+} from './modelStore.js';
 
 /** Bytes per part file: what a tab closed mid-download can lose at most. */
 export const PART_BYTES = 8 * 1024 * 1024;
@@ -41,7 +51,11 @@ export interface StoredModelRequest {
  * @example
  * const engine = await withStoredModel(request, (blob) => loadIntoWllama(blob), (e) => e instanceof ModelLoadError);
  */
-export async function withStoredModel<T>(request: StoredModelRequest, use: (blob: Blob) => Promise<T>, isBadFile: (error: unknown) => boolean): Promise<T> {
+export async function withStoredModel<T>(
+  request: StoredModelRequest,
+  use: (blob: Blob) => Promise<T>,
+  isBadFile: (error: unknown) => boolean,
+): Promise<T> {
   const store = await ModelStore.open(request.storage);
   const key = await ModelStore.keyOf(request.url);
   return withModelLock(request.locks, key, { signal: request.signal }, async () => {

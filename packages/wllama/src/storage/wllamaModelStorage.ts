@@ -77,7 +77,10 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
 
 function describe(entry: ModelEntry): StoredModel | undefined {
   // A folder without its marker's URL is a download that never wrote its first byte.
-  if (!entry.meta) return entry.bytes > 0 ? { model: entry.key, bytes: entry.bytes, totalBytes: undefined, complete: false, lastUsed: undefined } : undefined;
+  if (!entry.meta)
+    return entry.bytes > 0
+      ? { model: entry.key, bytes: entry.bytes, totalBytes: undefined, complete: false, lastUsed: undefined }
+      : undefined;
   const { url, totalBytes, complete, lastUsed } = entry.meta;
   return { model: url, bytes: entry.bytes, totalBytes, complete: complete && totalBytes === entry.bytes, lastUsed };
 }

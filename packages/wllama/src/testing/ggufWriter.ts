@@ -59,17 +59,57 @@ class ByteSink {
     this.#view = new DataView(next.buffer);
   }
 
-  u8(v: number): void { this.#reserve(1); this.#view.setUint8(this.length, v); this.length += 1; }
-  i8(v: number): void { this.#reserve(1); this.#view.setInt8(this.length, v); this.length += 1; }
-  u16(v: number): void { this.#reserve(2); this.#view.setUint16(this.length, v, true); this.length += 2; }
-  u32(v: number): void { this.#reserve(4); this.#view.setUint32(this.length, v, true); this.length += 4; }
-  i32(v: number): void { this.#reserve(4); this.#view.setInt32(this.length, v, true); this.length += 4; }
-  f32(v: number): void { this.#reserve(4); this.#view.setFloat32(this.length, v, true); this.length += 4; }
-  u64(v: number): void { this.#reserve(8); this.#view.setBigUint64(this.length, BigInt(v), true); this.length += 8; }
-  raw(bytes: Uint8Array): void { this.#reserve(bytes.length); this.#bytes.set(bytes, this.length); this.length += bytes.length; }
-  pad(alignment: number): void { while (this.length % alignment !== 0) this.u8(0); }
-  string(s: string): void { const b = new TextEncoder().encode(s); this.u64(b.length); this.raw(b); }
-  done(): Uint8Array { return this.#bytes.slice(0, this.length); }
+  u8(v: number): void {
+    this.#reserve(1);
+    this.#view.setUint8(this.length, v);
+    this.length += 1;
+  }
+  i8(v: number): void {
+    this.#reserve(1);
+    this.#view.setInt8(this.length, v);
+    this.length += 1;
+  }
+  u16(v: number): void {
+    this.#reserve(2);
+    this.#view.setUint16(this.length, v, true);
+    this.length += 2;
+  }
+  u32(v: number): void {
+    this.#reserve(4);
+    this.#view.setUint32(this.length, v, true);
+    this.length += 4;
+  }
+  i32(v: number): void {
+    this.#reserve(4);
+    this.#view.setInt32(this.length, v, true);
+    this.length += 4;
+  }
+  f32(v: number): void {
+    this.#reserve(4);
+    this.#view.setFloat32(this.length, v, true);
+    this.length += 4;
+  }
+  u64(v: number): void {
+    this.#reserve(8);
+    this.#view.setBigUint64(this.length, BigInt(v), true);
+    this.length += 8;
+  }
+  raw(bytes: Uint8Array): void {
+    this.#reserve(bytes.length);
+    this.#bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+  pad(alignment: number): void {
+    while (this.length % alignment !== 0) this.u8(0);
+  }
+  string(s: string): void {
+    const b = new TextEncoder().encode(s);
+    this.u64(b.length);
+    this.raw(b);
+  }
+  done(): Uint8Array {
+    return this.#bytes.slice(0, this.length);
+  }
 }
 
 /**
@@ -109,21 +149,42 @@ export function writeGguf(metadata: Record<string, GgufValue>, tensors: readonly
 
 function writeValue(out: ByteSink, v: GgufValue): void {
   switch (v.type) {
-    case 'u32': out.u32(VALUE.UINT32); out.u32(v.value); return;
-    case 'i32': out.u32(VALUE.INT32); out.i32(v.value); return;
-    case 'f32': out.u32(VALUE.FLOAT32); out.f32(v.value); return;
-    case 'bool': out.u32(VALUE.BOOL); out.u8(v.value ? 1 : 0); return;
-    case 'string': out.u32(VALUE.STRING); out.string(v.value); return;
+    case 'u32':
+      out.u32(VALUE.UINT32);
+      out.u32(v.value);
+      return;
+    case 'i32':
+      out.u32(VALUE.INT32);
+      out.i32(v.value);
+      return;
+    case 'f32':
+      out.u32(VALUE.FLOAT32);
+      out.f32(v.value);
+      return;
+    case 'bool':
+      out.u32(VALUE.BOOL);
+      out.u8(v.value ? 1 : 0);
+      return;
+    case 'string':
+      out.u32(VALUE.STRING);
+      out.string(v.value);
+      return;
     case 'strings':
-      out.u32(VALUE.ARRAY); out.u32(VALUE.STRING); out.u64(v.value.length);
+      out.u32(VALUE.ARRAY);
+      out.u32(VALUE.STRING);
+      out.u64(v.value.length);
       for (const s of v.value) out.string(s);
       return;
     case 'f32s':
-      out.u32(VALUE.ARRAY); out.u32(VALUE.FLOAT32); out.u64(v.value.length);
+      out.u32(VALUE.ARRAY);
+      out.u32(VALUE.FLOAT32);
+      out.u64(v.value.length);
       for (let i = 0; i < v.value.length; i += 1) out.f32(v.value[i] ?? 0);
       return;
     case 'i32s':
-      out.u32(VALUE.ARRAY); out.u32(VALUE.INT32); out.u64(v.value.length);
+      out.u32(VALUE.ARRAY);
+      out.u32(VALUE.INT32);
+      out.u64(v.value.length);
       for (let i = 0; i < v.value.length; i += 1) out.i32(v.value[i] ?? 0);
       return;
   }

@@ -55,7 +55,9 @@ export const TEST_CHAT_TEMPLATE =
 export function makeTinyGguf(options: TinyGgufOptions = {}): Uint8Array {
   const { seed = 1, embedding: E = 256, layers = 6, heads = 4, feedForward: F = 768, context = 4096 } = options;
   if (E % 32 !== 0 || F % 32 !== 0 || E % heads !== 0) {
-    throw new RangeError(`makeTinyGguf: embedding (${E}) and feedForward (${F}) must be multiples of 32, and heads (${heads}) must divide embedding.`);
+    throw new RangeError(
+      `makeTinyGguf: embedding (${E}) and feedForward (${F}) must be multiples of 32, and heads (${heads}) must divide embedding.`,
+    );
   }
   const vocab = testVocabulary();
   const V = vocab.tokens.length;

@@ -34,8 +34,28 @@ import { serve } from '../serve.js';
 import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
 import { writeSyntheticModel } from '../syntheticModel.js';
 import {
-  CANCEL_REPS, GHOST_NOTE, GHOST_PAUSES, GHOST_REPS, LONG_PROMPT, PARTS, REPS, SCALE_REPS, SCALE_SIZES, SCALE_TOKENS, TOKENS,
-  bootstrapRatio, dawn, env, f, libs, median, models, out, range, say, threadEntry,
+  CANCEL_REPS,
+  GHOST_NOTE,
+  GHOST_PAUSES,
+  GHOST_REPS,
+  LONG_PROMPT,
+  PARTS,
+  REPS,
+  SCALE_REPS,
+  SCALE_SIZES,
+  SCALE_TOKENS,
+  TOKENS,
+  bootstrapRatio,
+  dawn,
+  env,
+  f,
+  libs,
+  median,
+  models,
+  out,
+  range,
+  say,
+  threadEntry,
 } from './benchConfig.js';
 import { type GhostPoint, type Run, cancelRun, ghostSession, poolRun, rawRun, startTranslation, throughput } from './benchRuns.js';
 import { NodeWorker } from './nodeWorker.js';
@@ -72,7 +92,10 @@ async function setUp() {
   if (!support.supported) throw new Error(support.reason ?? 'no adapter');
   const make = (prefixReuse: boolean) =>
     webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), prefixReuse } as never);
-  const raw = () => new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, { appConfig: appConfig as never });
+  const raw = () =>
+    new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, {
+      appConfig: appConfig as never,
+    });
   return { server, engines: make(true), enginesNoReuse: make(false), raw, appConfig };
 }
 
@@ -84,7 +107,12 @@ async function fullPool(createEngine: CreateEngine, size: number): Promise<Engin
   await pool.load((p) => {
     if (/Prefix reuse/.test(p.text ?? '') && !logs.includes(p.text ?? '')) logs.push(p.text ?? '');
   });
-  const burst = () => Promise.all(Array.from({ length: size }, (_, i) => pool.submit({ task: `warm${i}`, params: { messages: [{ role: 'user' as const, content: 'warm' }], max_tokens: 2 } })));
+  const burst = () =>
+    Promise.all(
+      Array.from({ length: size }, (_, i) =>
+        pool.submit({ task: `warm${i}`, params: { messages: [{ role: 'user' as const, content: 'warm' }], max_tokens: 2 } }),
+      ),
+    );
   while (pool.getSnapshot().engines.length < size || pool.getSnapshot().growing) {
     await burst();
     await new Promise((r) => setTimeout(r, 50));
@@ -116,13 +144,19 @@ async function decodeComparison({ raw, engines }: Awaited<ReturnType<typeof setU
       else if (which === 'b') b.push(await rawRun(rawB));
       else p.push(await poolRun(pool));
     }
-    say(`decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)})`);
+    say(
+      `decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)})`,
+    );
   }
   const poolRatio = p.map((r, i) => r.decodeTps / a[i]!.decodeTps);
   const aa = b.map((r, i) => r.decodeTps / a[i]!.decodeTps);
   out.decode = { a, b, p, poolRatio, aa, medianPool: median(poolRatio), medianAA: median(aa) };
-  say(`decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`);
-  say(`  pool ÷ raw A per rep ${poolRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(poolRatio), 3)}); A/A raw B ÷ raw A ${aa.map((x) => f(x, 3)).join(', ')} (median ${f(median(aa), 3)})`);
+  say(
+    `decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`,
+  );
+  say(
+    `  pool ÷ raw A per rep ${poolRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(poolRatio), 3)}); A/A raw B ÷ raw A ${aa.map((x) => f(x, 3)).join(', ')} (median ${f(median(aa), 3)})`,
+  );
   await Promise.all([rawA.unload(), rawB.unload(), pool.unload()]);
 }
 
@@ -136,11 +170,15 @@ async function cancelTimes(engines: CreateEngine): Promise<void> {
     for (let i = 0; i < CANCEL_REPS; i += 1) {
       const c = await cancelRun(pool, streams, mode, i);
       cancels.push(c);
-      say(`cancel (${mode}) rep ${i}: ${c.after} tokens after the cancel, final chunk ${f(c.ms, 1)} ms later${mode === 'timer' ? ` (timer +${c.delay} ms)` : ''}`);
+      say(
+        `cancel (${mode}) rep ${i}: ${c.after} tokens after the cancel, final chunk ${f(c.ms, 1)} ms later${mode === 'timer' ? ` (timer +${c.delay} ms)` : ''}`,
+      );
     }
     out[`cancel-${mode}`] = cancels;
     const tokens = cancels.map((c) => c.after);
-    say(`cancel (${mode}): tokens after ${JSON.stringify(histogram(tokens))} of ${cancels.length}; final chunk median ${f(median(cancels.map((c) => c.ms)), 1)} ms (${range(cancels.map((c) => c.ms))})`);
+    say(
+      `cancel (${mode}): tokens after ${JSON.stringify(histogram(tokens))} of ${cancels.length}; final chunk median ${f(median(cancels.map((c) => c.ms)), 1)} ms (${range(cancels.map((c) => c.ms))})`,
+    );
   }
   await pool.unload();
 }
@@ -159,7 +197,9 @@ const ghostLine = (name: string, points: GhostPoint[]) => {
 
 /** Ghost text with the default prompt over a note typed at its end. The first (cold) pause of each session is left out. */
 async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
-  const sessions = Array.from({ length: GHOST_REPS }, (_, rep) => typingSession(makeNote(GHOST_NOTE, rep + 1), GHOST_PAUSES + 1, { seed: 100 + rep, editEvery: 0 }));
+  const sessions = Array.from({ length: GHOST_REPS }, (_, rep) =>
+    typingSession(makeNote(GHOST_NOTE, rep + 1), GHOST_PAUSES + 1, { seed: 100 + rep, editEvery: 0 }),
+  );
   const result: Record<string, GhostPoint[][]> = { on: [], off: [], pool2Idle: [], pool2Translation: [], pool1Preempting: [] };
   // Reuse on and off, alternating, each on a pool of one.
   const on = await fullPool(engines, 1);
@@ -182,7 +222,9 @@ async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof 
     const points = await ghostSession(on, sessions[rep]!, `ghost-pre-${rep}`);
     const statuses = await translation.stop();
     result.pool1Preempting!.push(points);
-    say(`${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`);
+    say(
+      `${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
+    );
   }
   await on.unload();
   // A pool of two: idle, then with a translation running on the other engine.
@@ -196,7 +238,9 @@ async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof 
     const busy = await ghostSession(pool2, sessions[rep]!, `ghost-2t-${rep}`);
     const statuses = await translation.stop();
     result.pool2Translation!.push(busy);
-    say(`${ghostLine(`ghost under a translation on the other engine rep ${rep}`, busy)}; engines ${[...new Set(busy.map((p) => p.engine))].join(',')}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`);
+    say(
+      `${ghostLine(`ghost under a translation on the other engine rep ${rep}`, busy)}; engines ${[...new Set(busy.map((p) => p.engine))].join(',')}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
+    );
   }
   await pool2.unload();
   const med = (key: string) => median(result[key]!.flatMap(warm).map((p) => p.ms));
@@ -205,11 +249,23 @@ async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof 
     const xs = result[key]!.flatMap(warm).map((p) => p.prefilled);
     return xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   };
-  const summary = Object.fromEntries(Object.keys(result).map((k) => [k, { firstTokenMs: med(k), prefilled: pre(k), meanPrefilled: meanPre(k) }]));
-  out.ghost = { note: GHOST_NOTE, pauses: GHOST_PAUSES, reps: GHOST_REPS, summary, sessions: result, outputsIdentical: outputs.filter(Boolean).length, outputsOf: outputs.length };
+  const summary = Object.fromEntries(
+    Object.keys(result).map((k) => [k, { firstTokenMs: med(k), prefilled: pre(k), meanPrefilled: meanPre(k) }]),
+  );
+  out.ghost = {
+    note: GHOST_NOTE,
+    pauses: GHOST_PAUSES,
+    reps: GHOST_REPS,
+    summary,
+    sessions: result,
+    outputsIdentical: outputs.filter(Boolean).length,
+    outputsOf: outputs.length,
+  };
   say(`ghost summary (median first token ms / median prefilled / mean prefilled):`);
   for (const [k, v] of Object.entries(summary)) say(`  ${k}: ${f(v.firstTokenMs, 1)} ms / ${f(v.prefilled, 0)} / ${f(v.meanPrefilled, 1)}`);
-  say(`  reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`);
+  say(
+    `  reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`,
+  );
 }
 
 /** Pools of 1/2/4 with as many jobs at once as the largest pool, alternating order. */
@@ -222,15 +278,19 @@ async function scaling(engines: CreateEngine): Promise<void> {
   for (let rep = 0; rep < SCALE_REPS; rep += 1) {
     const order = rep % 2 === 0 ? SCALE_SIZES : SCALE_SIZES.toReversed();
     for (const size of order) tps.get(size)!.push(await throughput(pools.get(size)!, jobs, SCALE_TOKENS));
-    say(`scaling rep ${rep}: ${SCALE_SIZES.map((s) => `pool of ${s} ${f(tps.get(s)!.at(-1)!)}`).join(', ')} tok/s (${jobs} jobs x ${SCALE_TOKENS} tokens at once)`);
+    say(
+      `scaling rep ${rep}: ${SCALE_SIZES.map((s) => `pool of ${s} ${f(tps.get(s)!.at(-1)!)}`).join(', ')} tok/s (${jobs} jobs x ${SCALE_TOKENS} tokens at once)`,
+    );
   }
   const base = tps.get(SCALE_SIZES[0]!)!;
   const ratios = Object.fromEntries(
     SCALE_SIZES.slice(1).map((s) => [s, { median: median(tps.get(s)!) / median(base), interval: bootstrapRatio(base, tps.get(s)!) }]),
   );
   out.scaling = { jobs, tokens: SCALE_TOKENS, tps: Object.fromEntries(tps), ratios };
-  for (const s of SCALE_SIZES) say(`  pool of ${s}: median ${f(median(tps.get(s)!))} tok/s (${range(tps.get(s)!)}) over ${SCALE_REPS} reps`);
-  for (const [s, r] of Object.entries(ratios)) say(`  ${s} ÷ ${SCALE_SIZES[0]}: ${f(r.median, 2)}x (95% bootstrap ${f(r.interval[0], 2)}–${f(r.interval[1], 2)})`);
+  for (const s of SCALE_SIZES)
+    say(`  pool of ${s}: median ${f(median(tps.get(s)!))} tok/s (${range(tps.get(s)!)}) over ${SCALE_REPS} reps`);
+  for (const [s, r] of Object.entries(ratios))
+    say(`  ${s} ÷ ${SCALE_SIZES[0]}: ${f(r.median, 2)}x (95% bootstrap ${f(r.interval[0], 2)}–${f(r.interval[1], 2)})`);
   for (const pool of pools.values()) await pool.unload();
 }
 

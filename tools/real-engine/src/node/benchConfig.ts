@@ -56,10 +56,9 @@ export const range = (xs: number[]) => `${f(Math.min(...xs))}–${f(Math.max(...
 /** A 95% bootstrap interval of median(b) / median(a), resampling each side (seeded, 2,000 draws). */
 export function bootstrapRatio(a: number[], b: number[], draws = 2000): [number, number] {
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const pick = (xs: number[]) => Array.from(xs, () => xs[Math.floor(random() * xs.length)]!);
   const ratios = Array.from({ length: draws }, () => median(pick(b)) / median(pick(a))).toSorted((x, y) => x - y);
   return [ratios[Math.floor(draws * 0.025)]!, ratios[Math.floor(draws * 0.975)]!];
 }
 export const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
-

@@ -13,11 +13,15 @@ export interface Run {
   prefillTps: number;
 }
 
-const extraOf = (usage: unknown) => ((usage as { extra?: Record<string, number> } | undefined)?.extra ?? {});
+const extraOf = (usage: unknown) => (usage as { extra?: Record<string, number> } | undefined)?.extra ?? {};
 
 /** One streamed generation straight on WebLLM's client: no pool, no adapter. */
 export async function rawRun(engine: webllm.WebWorkerMLCEngine): Promise<Run> {
-  const stream = await engine.chat.completions.create({ ...request(LONG_PROMPT, TOKENS), stream: true, stream_options: { include_usage: true } });
+  const stream = await engine.chat.completions.create({
+    ...request(LONG_PROMPT, TOKENS),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const stamps: number[] = [];
   let usage: unknown;
   for await (const chunk of stream) {
@@ -60,7 +64,7 @@ export async function cancelRun(
 ): Promise<{ ms: number; after: number; delay: number }> {
   let cancelAt = 0;
   let seen = 0;
-  const delay = mode === 'timer' ? [5, 15, 25, 35, 10, 20][run % 6] ?? 0 : 0;
+  const delay = mode === 'timer' ? ([5, 15, 25, 35, 10, 20][run % 6] ?? 0) : 0;
   const id = `long-${streams.length}`;
   const cancel = () => {
     cancelAt = performance.now();
@@ -116,7 +120,12 @@ export interface GhostPoint {
 }
 
 /** A typing session's pauses as default ghost-text jobs of one session, one after another. */
-export async function ghostSession(pool: EnginePool, pauses: readonly Pause[], session: string, onPoint?: (p: GhostPoint) => void): Promise<GhostPoint[]> {
+export async function ghostSession(
+  pool: EnginePool,
+  pauses: readonly Pause[],
+  session: string,
+  onPoint?: (p: GhostPoint) => void,
+): Promise<GhostPoint[]> {
   const points: GhostPoint[] = [];
   for (const { text, caret } of pauses) {
     const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens: 8 });
@@ -166,4 +175,3 @@ export function startTranslation(pool: EnginePool) {
     },
   };
 }
-

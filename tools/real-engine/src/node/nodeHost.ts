@@ -23,6 +23,9 @@ export async function installNodeHost({ dawn, origin, toggles = [] }: { dawn: st
   installCachePolyfill();
   // Node's fetch loads lazily and reads process.versions.node when it does:
   // load it now, before that is hidden below.
-  await fetch(origin).then((response) => response.arrayBuffer(), () => undefined);
+  await fetch(origin).then(
+    (response) => response.arrayBuffer(),
+    () => undefined,
+  );
   Object.defineProperty(process.versions, 'node', { value: undefined, configurable: true });
 }

@@ -32,7 +32,15 @@ import { writeSyntheticModel } from '../syntheticModel.js';
 import { dawn, env, libs, models, say, smoke } from './benchConfig.js';
 import { installNodeHost } from './nodeHost.js';
 import { checkLogprobs } from './prefixCheck.js';
-import { type PatchedPipeline, type Variant, type VariantRun, replayOnEngine, reportPrefix, sameOutputs, summarizePrefix } from './prefixReplay.js';
+import {
+  type PatchedPipeline,
+  type Variant,
+  type VariantRun,
+  replayOnEngine,
+  reportPrefix,
+  sameOutputs,
+  summarizePrefix,
+} from './prefixReplay.js';
 
 const NOTES = (env.PREFIX_NOTES ?? (smoke ? '2000' : '2000,8000')).split(',').map(Number);
 const PAUSES = Number(env.PREFIX_PAUSES ?? (smoke ? 3 : 25));
@@ -86,10 +94,19 @@ for (const on of CHECK_ONLY ? [] : [false, true]) {
 
 // Typing and an edit every 4th pause (every 2nd in a check of fewer), so the check covers short and long pops.
 const checkEdits = CHECK_PAUSES >= 8 ? 4 : 2;
-const check = CHECK_PAUSES > 0 ? await checkLogprobs(engine as MLCEngine, pipeline, typingSession(makeNote(CHECK_NOTE, 7), CHECK_PAUSES, { seed: 7, editEvery: checkEdits })) : undefined;
+const check =
+  CHECK_PAUSES > 0
+    ? await checkLogprobs(
+        engine as MLCEngine,
+        pipeline,
+        typingSession(makeNote(CHECK_NOTE, 7), CHECK_PAUSES, { seed: 7, editEvery: checkEdits }),
+      )
+    : undefined;
 const fmtDiffs = (xs: number[]) => xs.map((x) => x.toExponential(1)).join(',');
 if (check) {
-  say(`log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without prefix reuse ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`);
+  say(
+    `log-probability check: same top-5 tokens in ${check.sameTopTokens} of ${check.pauses} pauses; max |logprob difference| with vs without prefix reuse ${check.maxPatchDiff.toExponential(2)} (per pause ${fmtDiffs(check.patchDiffs)}); between consecutive keystrokes' prompts ${fmtDiffs(check.keystrokeDiffs)}`,
+  );
   say(`sample top log-probabilities: ${JSON.stringify(check.sample)}`);
 }
 
@@ -97,7 +114,9 @@ if (CHECK_ONLY) {
   await engine.unload();
   server.close();
   const ok = check !== undefined && check.sameTopTokens === check.pauses && check.maxPatchDiff <= 1e-5;
-  console.log(`prefix reuse check: ${ok ? 'PASS' : 'FAIL'} (${check?.sameTopTokens} of ${check?.pauses} pauses with the same top-5 tokens; max difference ${check?.maxPatchDiff.toExponential(2)}, limit 1e-5)`);
+  console.log(
+    `prefix reuse check: ${ok ? 'PASS' : 'FAIL'} (${check?.sameTopTokens} of ${check?.pauses} pauses with the same top-5 tokens; max difference ${check?.maxPatchDiff.toExponential(2)}, limit 1e-5)`,
+  );
   console.log(`RESULT ${JSON.stringify({ check })}`);
   process.exit(ok ? 0 : 1);
 }
@@ -114,7 +133,9 @@ for (const note of NOTES) {
       const pauses = await replayOnEngine(engine as MLCEngine, pipeline, session, MAX_TOKENS);
       runs.push({ note, variant, rep, pauses });
       const warm = pauses.slice(1);
-      say(`${note} chars rep ${rep} ${variant}: prefilled ${warm.map((p) => p.prefilled).join(',')}; first token ms ${warm.map((p) => p.firstTokenMs.toFixed(0)).join(',')}`);
+      say(
+        `${note} chars rep ${rep} ${variant}: prefilled ${warm.map((p) => p.prefilled).join(',')}; first token ms ${warm.map((p) => p.firstTokenMs.toFixed(0)).join(',')}`,
+      );
     }
   }
 }
@@ -125,4 +146,6 @@ const rows = summarizePrefix(runs);
 const agreement = sameOutputs(runs);
 console.log(`\n${reportPrefix(rows)}\n`);
 console.log(`greedy outputs identical with and without prefix reuse: ${agreement.same} of ${agreement.of} pauses`);
-console.log(`RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`);
+console.log(
+  `RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`,
+);

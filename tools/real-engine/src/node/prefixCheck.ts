@@ -25,7 +25,13 @@ async function topLogprobs(engine: MLCEngine, pipeline: PatchedPipeline, pauses:
     const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens: 3 });
     // At temperature 0 WebLLM takes the softmax at 1e-6, which leaves one token at 0 and the rest at -inf:
     // at 1 the log-probabilities are the model's own. Only the first token's (the prefill's) are compared.
-    const reply = (await engine.chat.completions.create({ ...params, temperature: 1, seed: 1, logprobs: true, top_logprobs: 5 } as never)) as unknown as {
+    const reply = (await engine.chat.completions.create({
+      ...params,
+      temperature: 1,
+      seed: 1,
+      logprobs: true,
+      top_logprobs: 5,
+    } as never)) as unknown as {
       choices: Array<{ logprobs?: { content?: Array<{ token: string; top_logprobs: Array<{ token: string; logprob: number }> }> } }>;
     };
     const content = (reply.choices[0]?.logprobs?.content ?? []).slice(0, 1);
@@ -38,7 +44,9 @@ async function topLogprobs(engine: MLCEngine, pipeline: PatchedPipeline, pauses:
 }
 
 const maxAbsDiff = (a: TopLogprobs, b: TopLogprobs) =>
-  a.values.length === b.values.length && a.values.length > 0 ? Math.max(...a.values.map((v, i) => Math.abs(v - (b.values[i] ?? Number.NaN)))) : Number.POSITIVE_INFINITY;
+  a.values.length === b.values.length && a.values.length > 0
+    ? Math.max(...a.values.map((v, i) => Math.abs(v - (b.values[i] ?? Number.NaN))))
+    : Number.POSITIVE_INFINITY;
 
 /** Compares the top log-probabilities per pause without and with the patch. */
 export async function checkLogprobs(engine: MLCEngine, pipeline: PatchedPipeline, pauses: readonly Pause[]) {

@@ -37,7 +37,12 @@ export interface VariantRun {
 }
 
 /** Sends the session's pauses one after another as default ghost-text requests. */
-export async function replayOnEngine(engine: MLCEngine, pipeline: PatchedPipeline, pauses: readonly Pause[], maxTokens: number): Promise<PausePoint[]> {
+export async function replayOnEngine(
+  engine: MLCEngine,
+  pipeline: PatchedPipeline,
+  pauses: readonly Pause[],
+  maxTokens: number,
+): Promise<PausePoint[]> {
   const points: PausePoint[] = [];
   for (const { text, caret } of pauses) {
     const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens });
@@ -46,7 +51,10 @@ export async function replayOnEngine(engine: MLCEngine, pipeline: PatchedPipelin
     let first = Number.NaN;
     let out = '';
     let usage: { prompt_tokens?: number; extra?: { time_to_first_token_s?: number } } | undefined;
-    for await (const chunk of stream as unknown as AsyncIterable<{ choices: Array<{ delta?: { content?: string } }>; usage?: typeof usage }>) {
+    for await (const chunk of stream as unknown as AsyncIterable<{
+      choices: Array<{ delta?: { content?: string } }>;
+      usage?: typeof usage;
+    }>) {
       if (Number.isNaN(first) && chunk.choices.length > 0) first = performance.now() - start;
       out += chunk.choices[0]?.delta?.content ?? '';
       if (chunk.usage) usage = chunk.usage;
@@ -116,7 +124,16 @@ export function reportPrefix(rows: ReturnType<typeof summarizePrefix>): string {
     ];
   });
   return table(
-    ['note', 'WebLLM', 'prompt tokens p50', 'prefilled p50/mean/max', 'prefill vs unpatched', 'first token ms p50 (run medians min–max)', 'engine TTFT ms p50', 'vs unpatched'],
+    [
+      'note',
+      'WebLLM',
+      'prompt tokens p50',
+      'prefilled p50/mean/max',
+      'prefill vs unpatched',
+      'first token ms p50 (run medians min–max)',
+      'engine TTFT ms p50',
+      'vs unpatched',
+    ],
     lines,
   );
 }

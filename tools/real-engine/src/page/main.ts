@@ -16,7 +16,9 @@ async function main(): Promise<CheckResult[]> {
   const withEmbedding = params.get('embedding') === '1';
   const embeddingOnly = params.get('only') === 'embedding';
   const gpu = await detectWebGPU();
-  log(`WebGPU: ${gpu.supported ? `${gpu.adapter?.vendor} ${gpu.adapter?.architecture} ${gpu.adapter?.description}`.trim() : gpu.reason}; shader-f16 ${gpu.shaderF16}; fallback adapter ${gpu.adapter?.isFallbackAdapter}`);
+  log(
+    `WebGPU: ${gpu.supported ? `${gpu.adapter?.vendor} ${gpu.adapter?.architecture} ${gpu.adapter?.description}`.trim() : gpu.reason}; shader-f16 ${gpu.shaderF16}; fallback adapter ${gpu.adapter?.isFallbackAdapter}`,
+  );
   const appConfig = syntheticAppConfig(location.origin, withEmbedding);
   // WebLLM itself comes from @inkling/webllm's own dynamic import (mapped to 0.2.79 by the bundler).
   const common = { appConfig, worker, engineConfig: { logLevel: 'WARN' } };

@@ -61,7 +61,13 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, 
   const noGpu = gpu !== null && !gpu.supported;
   const cpuFirst = gpu !== null && chooseEngineKind(gpu).kind === 'cpu';
   const current =
-    choice.kind === 'self-hosted' ? SELF_HOSTED : choice.kind === 'simulated' ? SIMULATED : choice.kind === 'cpu' ? CPU + choice.model : choice.model;
+    choice.kind === 'self-hosted'
+      ? SELF_HOSTED
+      : choice.kind === 'simulated'
+        ? SIMULATED
+        : choice.kind === 'cpu'
+          ? CPU + choice.model
+          : choice.model;
   // Without WebGPU a WebLLM model is not shown as the choice: it cannot run here.
   const unrunnable = noGpu && (choice.kind === 'webllm' || choice.kind === 'self-hosted');
   const value = editingSelfHosted ? SELF_HOSTED : unrunnable ? NONE : current;
@@ -81,7 +87,15 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, 
             </option>
           ) : null}
           {cpuFirst ? <CpuOptions note={downloads.note} /> : null}
-          <optgroup label={noGpu ? 'On this device (WebLLM): needs WebGPU' : cpuFirst ? 'On this device (WebLLM): slow on a software GPU' : 'On this device (WebLLM)'}>
+          <optgroup
+            label={
+              noGpu
+                ? 'On this device (WebLLM): needs WebGPU'
+                : cpuFirst
+                  ? 'On this device (WebLLM): slow on a software GPU'
+                  : 'On this device (WebLLM)'
+            }
+          >
             {modelCatalogue
               .filter((m) => m.kind === 'llm')
               .map((m) => (

@@ -26,9 +26,9 @@ export function WebGPUNotice({ gpu, offers, onChoose }: WebGPUNoticeProps) {
         <>
           <h2 id="webgpu-heading">This browser's WebGPU runs in software</h2>
           <p>
-            WebGPU here has only a software adapter{adapter ? ` (${adapter})` : ''}, which does the GPU's work on the processor:
-            a WebLLM model would take seconds for each word. A model made for the CPU (llama.cpp) is faster on the same
-            processor, so it comes first in the list; the WebLLM models are still there if you want to try one.
+            WebGPU here has only a software adapter{adapter ? ` (${adapter})` : ''}, which does the GPU's work on the processor: a WebLLM
+            model would take seconds for each word. A model made for the CPU (llama.cpp) is faster on the same processor, so it comes first
+            in the list; the WebLLM models are still there if you want to try one.
             {offers.length > 0 ? ' Or:' : ''}
           </p>
         </>
@@ -37,8 +37,8 @@ export function WebGPUNotice({ gpu, offers, onChoose }: WebGPUNoticeProps) {
           <h2 id="webgpu-heading">WebGPU is not available in this browser</h2>
           <p>
             {gpu.reason ? sentence(gpu.reason) : ''}
-            The WebLLM models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops),
-            so none of them can load here. You can still try everything:
+            The WebLLM models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops), so none of them
+            can load here. You can still try everything:
           </p>
         </>
       )}

@@ -9,7 +9,8 @@ export function useCpuDownloads() {
   const { models, room } = useModelStorage(cpuStorage);
   const stored = new Set(models.filter((m) => m.complete).map((m) => m.model));
   return {
-    note: (url: string, sizeMB: number | null) => (stored.has(url) ? 'downloaded' : sizeMB === null ? 'downloads on first use' : `downloads ${Math.round(sizeMB)} MB`),
+    note: (url: string, sizeMB: number | null) =>
+      stored.has(url) ? 'downloaded' : sizeMB === null ? 'downloads on first use' : `downloads ${Math.round(sizeMB)} MB`,
     freeText: room ? `${gigabytes(room.free)} free on this device` : undefined,
   };
 }

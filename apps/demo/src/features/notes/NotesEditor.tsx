@@ -56,7 +56,8 @@ export function NotesEditor({ engineNote }: { engineNote: string | null }) {
         <p className="note-hint" id="note-hint" data-engine-note={engineNote ? 'true' : undefined}>
           {engineNote ?? (
             <>
-              <kbd>Tab</kbd> or a tap on the suggestion accepts · <kbd>Ctrl</kbd>+<kbd>→</kbd> accepts a word · <kbd>Alt</kbd>+<kbd>F2</kbd> reads it · <kbd>Esc</kbd> dismisses
+              <kbd>Tab</kbd> or a tap on the suggestion accepts · <kbd>Ctrl</kbd>+<kbd>→</kbd> accepts a word · <kbd>Alt</kbd>+<kbd>F2</kbd>{' '}
+              reads it · <kbd>Esc</kbd> dismisses
             </>
           )}
         </p>

@@ -69,8 +69,7 @@ export function useNotes() {
     notes,
     selected,
     select: (id: string) => set({ ...current(), selectedId: id }),
-    update: (id: string, text: string) =>
-      set({ ...current(), notes: current().notes.map((n) => (n.id === id ? { id, text } : n)) }),
+    update: (id: string, text: string) => set({ ...current(), notes: current().notes.map((n) => (n.id === id ? { id, text } : n)) }),
     add: () => {
       const id = `note-${Date.now().toString(36)}`;
       set({ notes: [{ id, text: '' }, ...current().notes], selectedId: id });

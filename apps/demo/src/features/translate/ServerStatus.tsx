@@ -15,8 +15,8 @@ export function ServerStatus({ name }: { name: string }) {
     body = (
       <div className="server-status" data-phase="error" role="alert">
         <p>
-          <strong>The translation server could not be used.</strong> Check that it is running, its address and the model
-          name, then try again.
+          <strong>The translation server could not be used.</strong> Check that it is running, its address and the model name, then try
+          again.
         </p>
         <div className="server-status-actions">
           <button type="button" className="button" onClick={() => void pool.load().catch(() => {})}>

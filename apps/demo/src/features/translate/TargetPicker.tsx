@@ -4,7 +4,7 @@ import type { TranslationTarget } from '../../engine/remotePools.js';
 /** Why a base URL cannot be used, or `null` when it can. */
 export function checkBaseURL(text: string): string | null {
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
-    return 'Enter the server\'s http(s) base URL, such as http://localhost:8000/v1.';
+    return "Enter the server's http(s) base URL, such as http://localhost:8000/v1.";
   }
   return null;
 }
@@ -56,7 +56,9 @@ export function TargetPicker({ target, onChange }: { target: TranslationTarget; 
               type="url"
               aria-invalid={problem?.field === 'url' ? true : undefined}
               aria-describedby={problem?.field === 'url' ? `${id}-problem` : undefined}
-              value={server.baseURL} onChange={(e) => setServer({ ...server, baseURL: e.target.value })} />
+              value={server.baseURL}
+              onChange={(e) => setServer({ ...server, baseURL: e.target.value })}
+            />
           </div>
           <div className="stacked-field">
             <label htmlFor={`${id}-model`}>Model on the server</label>
@@ -64,11 +66,19 @@ export function TargetPicker({ target, onChange }: { target: TranslationTarget; 
               id={`${id}-model`}
               aria-invalid={problem?.field === 'model' ? true : undefined}
               aria-describedby={problem?.field === 'model' ? `${id}-problem` : undefined}
-              placeholder="Qwen/Qwen2.5-7B-Instruct" value={server.model} onChange={(e) => setServer({ ...server, model: e.target.value })} />
+              placeholder="Qwen/Qwen2.5-7B-Instruct"
+              value={server.model}
+              onChange={(e) => setServer({ ...server, model: e.target.value })}
+            />
           </div>
           <div className="stacked-field">
             <label htmlFor={`${id}-key`}>API key (optional, kept in memory)</label>
-            <input id={`${id}-key`} type="password" value={server.apiKey} onChange={(e) => setServer({ ...server, apiKey: e.target.value })} />
+            <input
+              id={`${id}-key`}
+              type="password"
+              value={server.apiKey}
+              onChange={(e) => setServer({ ...server, apiKey: e.target.value })}
+            />
           </div>
           <button type="submit" className="button primary">
             Use

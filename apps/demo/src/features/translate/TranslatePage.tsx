@@ -9,7 +9,10 @@ const LANGUAGES = ['French', 'Spanish', 'German', 'Italian', 'Portuguese', 'Japa
 
 /** Every paragraph of every note: what "translate this page" translates. */
 function paragraphs(texts: readonly string[]): string[] {
-  return texts.flatMap((text) => text.split(/\n\s*\n/)).map((p) => p.trim()).filter(Boolean);
+  return texts
+    .flatMap((text) => text.split(/\n\s*\n/))
+    .map((p) => p.trim())
+    .filter(Boolean);
 }
 
 interface TranslatePageProps {

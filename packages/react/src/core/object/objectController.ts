@@ -133,15 +133,20 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
     const system = options.system ?? systemPrompt(schema);
     const messages: ChatMessage[] = system === false ? request.messages : [{ role: 'system', content: system }, ...request.messages];
     const params: ChatCompletionRequest = { ...request, messages };
-    if (options.mode !== 'prompt') params.response_format = { type: 'json_schema', json_schema: { name: 'object', schema: schema.jsonSchema, strict: true } };
+    if (options.mode !== 'prompt')
+      params.response_format = { type: 'json_schema', json_schema: { name: 'object', schema: schema.jsonSchema, strict: true } };
     this.#shown = '';
     const generation = ++this.#generation;
     this.commit({ ...IDLE, status: 'queued' }, 'now');
     const { priority = 'high', session, task, preemptible } = options;
-    return this.#job.start(this.#pool, { params, priority, session, task, preemptible }, {
-      onText: (text) => this.#streamed(text),
-      onEnd: (result) => void this.#finished(result, schema, generation),
-    });
+    return this.#job.start(
+      this.#pool,
+      { params, priority, session, task, preemptible },
+      {
+        onText: (text) => this.#streamed(text),
+        onEnd: (result) => void this.#finished(result, schema, generation),
+      },
+    );
   };
 
   /** Cancels the running job; `object` keeps what had streamed. Bound. */
@@ -198,7 +203,12 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
       parsed = JSON.parse(result.text);
     } catch (cause) {
       const error = new ObjectValidationError(
-        { path: '', value: result.text, text: result.text, message: `The model's answer is not JSON${result.finishReason === 'length' ? ' (it reached max_tokens before the object was finished: allow more tokens)' : ''}.` },
+        {
+          path: '',
+          value: result.text,
+          text: result.text,
+          message: `The model's answer is not JSON${result.finishReason === 'length' ? ' (it reached max_tokens before the object was finished: allow more tokens)' : ''}.`,
+        },
         { cause },
       );
       this.commit({ ...base, status: 'error', error }, 'now');
@@ -209,7 +219,12 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
     if (generation !== this.#generation) return; // submitted again, stopped or cleared while validating
     if ('problem' in check) {
       const { path, value, message } = check.problem;
-      const error = new ObjectValidationError({ path, value, text: result.text, message: `The answer ${path ? `at ${path} ` : ''}does not match the schema: ${message}` });
+      const error = new ObjectValidationError({
+        path,
+        value,
+        text: result.text,
+        message: `The answer ${path ? `at ${path} ` : ''}does not match the schema: ${message}`,
+      });
       this.commit({ ...base, object: parsed as DeepPartial<T>, status: 'error', error }, 'now');
       event(parsed, error);
       return;

@@ -1,10 +1,4 @@
-import {
-  InvalidSchemaError,
-  type JsonSchema,
-  type ValueProblem,
-  checkJsonSchema,
-  validateJson,
-} from '@inkling/scheduler';
+import { InvalidSchemaError, type JsonSchema, type ValueProblem, checkJsonSchema, validateJson } from '@inkling/scheduler';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 
 /**
@@ -62,7 +56,11 @@ export function resolveObjectSchema(schema: ObjectSchema): ResolvedSchema {
   try {
     jsonSchema = convert.input({ target: 'draft-2020-12' });
   } catch (cause) {
-    throw new InvalidSchemaError('', `${standard.vendor} could not turn this schema into JSON Schema: ${(cause as Error).message ?? String(cause)}`, { cause });
+    throw new InvalidSchemaError(
+      '',
+      `${standard.vendor} could not turn this schema into JSON Schema: ${(cause as Error).message ?? String(cause)}`,
+      { cause },
+    );
   }
   const problem = checkJsonSchema(jsonSchema);
   if (problem) throw new InvalidSchemaError(problem.path, problem.message);
@@ -72,7 +70,9 @@ export function resolveObjectSchema(schema: ObjectSchema): ResolvedSchema {
       const result = await standard.validate(value);
       if (result.issues === undefined) return { value: result.value };
       const issue = result.issues[0] as StandardSchemaV1.Issue;
-      const keys = (issue.path ?? []).map((part: PropertyKey | StandardSchemaV1.PathSegment) => (typeof part === 'object' ? part.key : part));
+      const keys = (issue.path ?? []).map((part: PropertyKey | StandardSchemaV1.PathSegment) =>
+        typeof part === 'object' ? part.key : part,
+      );
       return { problem: { path: pathText(keys), value: valueAt(value, keys), message: issue.message } };
     },
   };
@@ -87,5 +87,8 @@ function pathText(keys: readonly PropertyKey[]): string {
 }
 
 function valueAt(value: unknown, keys: readonly PropertyKey[]): unknown {
-  return keys.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined), value);
+  return keys.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<PropertyKey, unknown>)[key] : undefined),
+    value,
+  );
 }

@@ -64,7 +64,11 @@ class Reader {
     if (char === '[') return this.#array();
     if (char === '"') return this.#string();
     if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return this.#number();
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (char !== word[0]) continue;
       const piece = this.#text.slice(this.#i, this.#i + word.length);
       if (piece === word) {
@@ -184,5 +188,4 @@ class Reader {
     this.#i += match[0].length;
     return Number(match[0]);
   }
-
 }

@@ -20,10 +20,20 @@ import { type GhostTextareaProps, useGhostTextarea } from '../hooks/useGhostText
 export const GhostTextarea = forwardRef<HTMLTextAreaElement, GhostTextareaProps>(function GhostTextarea(props, forwarded) {
   const ref = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(forwarded, () => ref.current as HTMLTextAreaElement, []);
-  const { rootProps, textareaProps, overlayProps, ghostProps, textProps, liveRegionProps, errorProps, errorMessage, before, suggestion, after, announcement } = useGhostTextarea(
-    props,
-    ref,
-  );
+  const {
+    rootProps,
+    textareaProps,
+    overlayProps,
+    ghostProps,
+    textProps,
+    liveRegionProps,
+    errorProps,
+    errorMessage,
+    before,
+    suggestion,
+    after,
+    announcement,
+  } = useGhostTextarea(props, ref);
   return (
     <div {...rootProps}>
       <textarea {...textareaProps} ref={ref} />

@@ -4,7 +4,16 @@ import { StreamedJob } from '../../core/streamedJob.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
 import { type GhostRequest, type GhostShowing, suggestionFor } from './ghostRequest.js';
-import { type GhostAcceptance, type GhostTextState, acceptSuggestion, contextOf, ghostState, projectGhostText, sameContext, typedSince } from './projectGhostText.js';
+import {
+  type GhostAcceptance,
+  type GhostTextState,
+  acceptSuggestion,
+  contextOf,
+  ghostState,
+  projectGhostText,
+  sameContext,
+  typedSince,
+} from './projectGhostText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import { type GhostTextEnvironment, type GhostTextOptions, type GhostTextStats, checkOptions, resultsDiffer } from './ghostTextOptions.js';
 
@@ -112,7 +121,10 @@ export class GhostTextController extends Store<GhostTextState> {
       return;
     }
     const context = contextOf(options.text, options.caret);
-    const selected = options.selectionStart === undefined ? 0 : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
+    const selected =
+      options.selectionStart === undefined
+        ? 0
+        : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
     if (sameContext(this.#context, context) && selected === this.#selected) return;
     this.#context = context;
     this.#selected = selected;
@@ -259,7 +271,11 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#request = request;
     this.#stats.requests += 1;
     this.#enter('asking', ghostState('queued', context));
-    void this.#job.start(this.#pool, { session: this.#options.session, priority: 'interactive', params: built.params }, this.#handlers(request));
+    void this.#job.start(
+      this.#pool,
+      { session: this.#options.session, priority: 'interactive', params: built.params },
+      this.#handlers(request),
+    );
   }
 
   /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
@@ -369,7 +385,11 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#phase = phase;
     const state = this.state;
     const same =
-      next.suggestion === state.suggestion && next.status === state.status && next.error === state.error && next.fromCache === state.fromCache && sameContext(state.context, next.context);
+      next.suggestion === state.suggestion &&
+      next.status === state.status &&
+      next.error === state.error &&
+      next.fromCache === state.fromCache &&
+      sameContext(state.context, next.context);
     this.commit(same ? state : next, urgency);
   }
 }

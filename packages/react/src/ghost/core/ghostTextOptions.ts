@@ -72,7 +72,9 @@ export function checkOptions(options: GhostTextOptions): void {
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
   const suffix = options.refuse?.maxLineSuffix;
   if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
-    throw new InvalidOptionError(`useGhostText() "refuse.maxLineSuffix" must be a number of characters, 0 or more (Infinity: no limit); it got ${String(suffix)}.`);
+    throw new InvalidOptionError(
+      `useGhostText() "refuse.maxLineSuffix" must be a number of characters, 0 or more (Infinity: no limit); it got ${String(suffix)}.`,
+    );
   }
 }
 
@@ -85,4 +87,3 @@ export function checkOptions(options: GhostTextOptions): void {
 export function resultsDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
   return a.session !== b.session || (a.model ?? '') !== (b.model ?? '') || a.buildParams !== b.buildParams || a.maxTokens !== b.maxTokens;
 }
-

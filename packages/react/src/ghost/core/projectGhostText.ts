@@ -115,7 +115,13 @@ export interface GhostAcceptance {
  * @example
  * acceptSuggestion('The quick', 9, ' brown fox', 'word'); // { text: 'The quick brown', caret: 15, inserted: ' brown' }
  */
-export function acceptSuggestion(text: string, caret: number | undefined, suggestion: string, how: 'all' | 'word', locale?: string): GhostAcceptance {
+export function acceptSuggestion(
+  text: string,
+  caret: number | undefined,
+  suggestion: string,
+  how: 'all' | 'word',
+  locale?: string,
+): GhostAcceptance {
   const { before, after } = contextOf(text, caret);
   const inserted = how === 'all' ? suggestion : nextWord(suggestion, locale);
   return { text: before + inserted + after, caret: before.length + inserted.length, inserted };

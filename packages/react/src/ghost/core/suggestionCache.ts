@@ -87,7 +87,11 @@ export class SuggestionCache {
    * `fits` (the caller's test that the typed characters start its
    * suggestion). `keyOf` returns `undefined` when no request can be built.
    */
-  find(context: GhostContext, keyOf: (context: GhostContext) => string | undefined, fits: (cached: CachedSuggestion) => boolean): CachedSuggestion | undefined {
+  find(
+    context: GhostContext,
+    keyOf: (context: GhostContext) => string | undefined,
+    fits: (cached: CachedSuggestion) => boolean,
+  ): CachedSuggestion | undefined {
     const key = keyOf(context);
     const exact = key === undefined ? undefined : this.#touch(key);
     if (exact) return { ...context, raw: exact.raw };

@@ -12,6 +12,7 @@ export const DEFAULT_MESSAGES: GhostTextareaMessages = {
     const words = text.trim();
     return `Suggestion: ${words}${/[.!?…]$/u.test(words) ? '' : '.'}`;
   },
-  available: 'Press Tab or tap the suggestion to accept it, Control or Alt plus Right Arrow to accept one word, Alt plus F2 to hear it again, Escape to dismiss.',
+  available:
+    'Press Tab or tap the suggestion to accept it, Control or Alt plus Right Arrow to accept one word, Alt plus F2 to hear it again, Escape to dismiss.',
   error: (error) => `Suggestions are unavailable: ${error.message}`,
 };

@@ -10,7 +10,11 @@ import { GHOST_STYLE, OVERLAY_STYLE, SHOWN_TEXT, TRANSPARENT_TEXT, VISUALLY_HIDD
  * <div {...ghostRootProps(state, 'my-editor')} />
  */
 export function ghostRootProps(state: DataAttributes, className: string | undefined): GhostTextareaAria['rootProps'] {
-  return { ...state, className: className ? `inkling-ghost-textarea ${className}` : 'inkling-ghost-textarea', style: { position: 'relative' } };
+  return {
+    ...state,
+    className: className ? `inkling-ghost-textarea ${className}` : 'inkling-ghost-textarea',
+    style: { position: 'relative' },
+  };
 }
 
 /**

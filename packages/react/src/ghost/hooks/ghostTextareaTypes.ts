@@ -15,7 +15,8 @@ export interface GhostTextareaMessages {
 
 /** Props of `useGhostTextarea` and `GhostTextarea`: every textarea prop, plus the ghost text's. */
 export interface GhostTextareaProps
-  extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
+  extends
+    Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
     Pick<UseGhostTextOptions, 'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse'> {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;

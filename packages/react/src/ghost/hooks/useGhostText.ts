@@ -52,7 +52,11 @@ export interface UseGhostTextResult extends GhostTextState {
 export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
   const { modelId } = useInklingContext('useGhostText');
   const bound = options.model === undefined ? { ...options, model: modelId } : options;
-  const [ghost, state] = useController('useGhostText', bound, ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }));
+  const [ghost, state] = useController(
+    'useGhostText',
+    bound,
+    ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }),
+  );
   const { text, caret, enabled, locale } = options;
   const view = useMemo(() => ghost.view(state, { text, caret, enabled }), [ghost, state, text, caret, enabled]);
   const { suggestion } = view;

@@ -7,7 +7,14 @@ import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText
 import type { DataAttributes } from '../../dataAttributes.js';
 import { handleGhostKeyDown } from './ghostKeyDown.js';
 import { DEFAULT_MESSAGES } from './ghostTextareaMessages.js';
-import { ghostErrorProps, ghostLiveRegionProps, ghostOverlayProps, ghostRootProps, ghostSuggestionProps, ghostTextProps } from './ghostTextareaPropBags.js';
+import {
+  ghostErrorProps,
+  ghostLiveRegionProps,
+  ghostOverlayProps,
+  ghostRootProps,
+  ghostSuggestionProps,
+  ghostTextProps,
+} from './ghostTextareaPropBags.js';
 import { HIDDEN_TEXT } from './ghostTextareaStyles.js';
 import type { GhostTextareaAria, GhostTextareaProps } from './ghostTextareaTypes.js';
 import { mergeProps } from '../../mergeProps.js';
@@ -43,7 +50,20 @@ export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } fro
  * }
  */
 export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLTextAreaElement | null>): GhostTextareaAria {
-  const { value, defaultValue, onChange, session, suggest = true, debounceMs, maxTokens, buildParams, locale, speculate, refuse, ...rest } = props;
+  const {
+    value,
+    defaultValue,
+    onChange,
+    session,
+    suggest = true,
+    debounceMs,
+    maxTokens,
+    buildParams,
+    locale,
+    speculate,
+    refuse,
+    ...rest
+  } = props;
   const { onAccept, messages, announceDelayMs = 700, rootClassName, ...textareaRest } = rest;
   checkDuration(announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
@@ -54,12 +74,26 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const selecting = selection.start !== selection.end && refuse?.selection !== false;
   const enabled = suggest && focused && !selecting && !props.disabled && !props.readOnly;
   const selectionStart = selection.start;
-  const options = { session: session ?? `ghost-textarea${id}`, text, caret, selectionStart, enabled, debounceMs, maxTokens, buildParams, locale, speculate, refuse };
+  const options = {
+    session: session ?? `ghost-textarea${id}`,
+    text,
+    caret,
+    selectionStart,
+    enabled,
+    debounceMs,
+    maxTokens,
+    buildParams,
+    locale,
+    speculate,
+    refuse,
+  };
   const ghost = useGhostText(options);
   const { before, suggestion, after, visible, midText } = ghostEditorView(ghost, text, caret);
   const overlayRef = useGhostOverlay(ref, visible);
   const settled = visible && ghost.status === 'done';
-  const spoken = settled ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)} ${messages?.available ?? DEFAULT_MESSAGES.available}` : '';
+  const spoken = settled
+    ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)} ${messages?.available ?? DEFAULT_MESSAGES.available}`
+    : '';
   const [announcement, read] = useAnnouncement(spoken, announceDelayMs);
 
   const insert = (how: 'all' | 'word'): GhostAcceptance => {
@@ -78,7 +112,9 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const errorId = `${id}-error`;
   const errorMessage = ghost.status === 'error' && ghost.error ? (messages?.error ?? DEFAULT_MESSAGES.error)(ghost.error) : '';
   const liveId = `${id}-suggestion`;
-  const describedBy = [textareaRest['aria-describedby'], announcement ? liveId : undefined, errorMessage ? errorId : undefined].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [textareaRest['aria-describedby'], announcement ? liveId : undefined, errorMessage ? errorId : undefined].filter(Boolean).join(' ') ||
+    undefined;
   const state: DataAttributes = { 'data-state': ghost.status, 'data-has-suggestion': visible ? 'true' : undefined };
   // Composing is the controller's one flag: it hides the suggestion (so no key accepts it) and holds requests.
   const composition = (on: boolean) => () => {

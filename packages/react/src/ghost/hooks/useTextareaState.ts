@@ -27,7 +27,11 @@ export interface TextareaState {
  * @example
  * const { text, selection, changed } = useTextareaState(ref, props.value, props.defaultValue);
  */
-export function useTextareaState(ref: RefObject<HTMLTextAreaElement | null>, value: string | undefined, defaultValue: string | undefined): TextareaState {
+export function useTextareaState(
+  ref: RefObject<HTMLTextAreaElement | null>,
+  value: string | undefined,
+  defaultValue: string | undefined,
+): TextareaState {
   const controlled = value !== undefined;
   const [own, setOwn] = useState(defaultValue ?? '');
   const text = controlled ? value : own;

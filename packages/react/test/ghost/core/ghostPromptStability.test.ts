@@ -32,7 +32,9 @@ function prefixStableShare(states: readonly EditorState[], build: Build): number
 const slidingWindow: Build = ({ before, after, maxTokens }) => {
   const head = before.slice(-1500);
   const tail = after.slice(0, 400);
-  const user = tail.trim() ? `<before_cursor>${head}</before_cursor>\n<after_cursor>${tail}</after_cursor>` : `<before_cursor>${head}</before_cursor>`;
+  const user = tail.trim()
+    ? `<before_cursor>${head}</before_cursor>\n<after_cursor>${tail}</after_cursor>`
+    : `<before_cursor>${head}</before_cursor>`;
   const system = defaultGhostParams({ before: '', after: '', maxTokens }).messages[0];
   return { messages: [system as never, { role: 'user', content: user }], max_tokens: maxTokens, temperature: 0 };
 };
@@ -49,7 +51,7 @@ describe('defaultGhostParams over a typing session', () => {
     expect(atEnd).toBeGreaterThan(300);
   });
 
-  it('keeps consecutive keystrokes\' prompts the same but for their last 40 characters at least 95% of the time', () => {
+  it("keeps consecutive keystrokes' prompts the same but for their last 40 characters at least 95% of the time", () => {
     expect(prefixStableShare(states, defaultGhostParams)).toBeGreaterThanOrEqual(0.95);
   });
 

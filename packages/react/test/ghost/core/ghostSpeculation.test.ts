@@ -43,7 +43,11 @@ async function setup(
 
 describe('the suggestion cache', () => {
   it('shows the suggestion of an answered text at once after a Backspace: no debounce, no engine call', async () => {
-    const { ghost, type, calls } = await setup((before) => (before.endsWith('ran') ? ' away' : ' quickly'), { tokenMs: 10 }, { speculate: false });
+    const { ghost, type, calls } = await setup(
+      (before) => (before.endsWith('ran') ? ' away' : ' quickly'),
+      { tokenMs: 10 },
+      { speculate: false },
+    );
     type('She ran');
     await vi.runAllTimersAsync();
     type('She ran f');
@@ -57,7 +61,11 @@ describe('the suggestion cache', () => {
   });
 
   it('types through a cached suggestion: its start typed again shows its rest', async () => {
-    const { ghost, type, calls } = await setup((before) => (before.endsWith('The') ? ' quick brown fox' : ' dog'), { tokenMs: 10 }, { speculate: false });
+    const { ghost, type, calls } = await setup(
+      (before) => (before.endsWith('The') ? ' quick brown fox' : ' dog'),
+      { tokenMs: 10 },
+      { speculate: false },
+    );
     type('The');
     await vi.runAllTimersAsync();
     type('The x');
@@ -71,10 +79,13 @@ describe('the suggestion cache', () => {
     expect(calls()).toEqual(['The', 'The x']);
   });
 
-  it('never shows a suggestion for other text than the person\'s, whatever the edits, accepts and Backspaces', async () => {
+  it("never shows a suggestion for other text than the person's, whatever the edits, accepts and Backspaces", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.oneof(fc.constantFrom('a', 'b', ' ', 'Backspace', 'Tab', 'Home', 'End'), fc.constantFrom('wait', 'pause')), { minLength: 4, maxLength: 24 }),
+        fc.array(fc.oneof(fc.constantFrom('a', 'b', ' ', 'Backspace', 'Tab', 'Home', 'End'), fc.constantFrom('wait', 'pause')), {
+          minLength: 4,
+          maxLength: 24,
+        }),
         async (keys) => {
           const { ghost, type, tab } = await setup(namingReply, { prefillMs: 20, tokenMs: 15, ignoreInterrupt: true });
           let text = 'Go';
@@ -82,13 +93,17 @@ describe('the suggestion cache', () => {
           const wrong: string[] = [];
           /** Whether `suggestion` shown at `before` is the reply to it, or the rest of the reply to an earlier text typed through. */
           const fits = (before: string, suggestion: string) =>
-            Array.from({ length: before.length + 1 }, (_, k) => k).some((k) => namingReply(before.slice(0, k)).startsWith(before.slice(k) + suggestion));
+            Array.from({ length: before.length + 1 }, (_, k) => k).some((k) =>
+              namingReply(before.slice(0, k)).startsWith(before.slice(k) + suggestion),
+            );
           const check = () => {
             const state = ghost.getSnapshot();
-            if (state.suggestion && state.context && !fits(state.context.before, state.suggestion)) wrong.push(`state ${state.context.before}|${state.suggestion}`);
+            if (state.suggestion && state.context && !fits(state.context.before, state.suggestion))
+              wrong.push(`state ${state.context.before}|${state.suggestion}`);
             // What an editor draws for the text on screen now.
             const view = ghost.view(state, { text, caret });
-            if (view.suggestion && !fits(text.slice(0, caret), view.suggestion)) wrong.push(`view ${text.slice(0, caret)}|${view.suggestion}`);
+            if (view.suggestion && !fits(text.slice(0, caret), view.suggestion))
+              wrong.push(`view ${text.slice(0, caret)}|${view.suggestion}`);
           };
           ghost.subscribe(check);
           type(text, caret);
@@ -146,8 +161,12 @@ describe('the suggestion cache', () => {
     expect(calls()).toHaveLength(5);
   });
 
-  it('keeps a reply that was in flight when the model changed out of the new model\'s cache', async () => {
-    const { ghost, type, calls } = await setup(() => ' old', { prefillMs: 50, tokenMs: 50, ignoreInterrupt: true }, { speculate: false, model: 'a' });
+  it("keeps a reply that was in flight when the model changed out of the new model's cache", async () => {
+    const { ghost, type, calls } = await setup(
+      () => ' old',
+      { prefillMs: 50, tokenMs: 50, ignoreInterrupt: true },
+      { speculate: false, model: 'a' },
+    );
     type('Hello');
     await vi.advanceTimersByTimeAsync(130); // asking under model a
     type('Hello', undefined, { model: 'b' });
@@ -163,7 +182,11 @@ describe('the suggestion cache', () => {
 
 describe('the speculative next suggestion', () => {
   it('asks for what follows the shown suggestion at low priority, preemptible, in its own session; Tab shows it within the same tick', async () => {
-    const replies: Record<string, string> = { 'Dear Sam': ', thank you', 'Dear Sam, thank you': ' for the notes', 'Dear Sam, thank you for the notes': '.' };
+    const replies: Record<string, string> = {
+      'Dear Sam': ', thank you',
+      'Dear Sam, thank you': ' for the notes',
+      'Dear Sam, thank you for the notes': '.',
+    };
     const { ghost, type, tab, jobs } = await setup((before) => replies[before] ?? '', { tokenMs: 10 });
     type('Dear Sam');
     await vi.runAllTimersAsync();
@@ -181,7 +204,10 @@ describe('the speculative next suggestion', () => {
   });
 
   it('becomes the current request when Tab comes before its reply is done', async () => {
-    const { ghost, type, tab, calls } = await setup((before) => (before === 'One' ? ' two' : ' three four five'), { prefillMs: 10, tokenMs: 100 });
+    const { ghost, type, tab, calls } = await setup((before) => (before === 'One' ? ' two' : ' three four five'), {
+      prefillMs: 10,
+      tokenMs: 100,
+    });
     type('One');
     await vi.advanceTimersByTimeAsync(200); // ' two' shown since 130 ms; the speculation has said ' three', not yet the rest
     expect(ghost.getSnapshot()).toMatchObject({ suggestion: ' two', status: 'done' });
@@ -193,7 +219,11 @@ describe('the speculative next suggestion', () => {
   });
 
   it('never shows a stale speculative result: a keystroke elsewhere stops it, and its late reply stays out of sight', async () => {
-    const { ghost, type, jobs } = await setup((before) => (before === 'Go' ? ' on' : before === 'Go on' ? ' and on' : ' ok'), { prefillMs: 30, tokenMs: 30, ignoreInterrupt: true });
+    const { ghost, type, jobs } = await setup((before) => (before === 'Go' ? ' on' : before === 'Go on' ? ' and on' : ' ok'), {
+      prefillMs: 30,
+      tokenMs: 30,
+      ignoreInterrupt: true,
+    });
     const shown: string[] = [];
     ghost.subscribe(() => shown.push(`${ghost.getSnapshot().context?.before}|${ghost.getSnapshot().suggestion}`));
     type('Go');
@@ -208,12 +238,19 @@ describe('the speculative next suggestion', () => {
     expect(ghost.getSnapshot().fromCache).toBe(false);
   });
 
-  it('never delays interactive work: on a one-engine pool another editor\'s keystroke preempts it at once', async () => {
-    const { pool, ghost, type, jobs } = await setup((before) => (before === 'Go' ? ' on' : ' and on and on and on'), { prefillMs: 20, tokenMs: 50 });
+  it("never delays interactive work: on a one-engine pool another editor's keystroke preempts it at once", async () => {
+    const { pool, ghost, type, jobs } = await setup((before) => (before === 'Go' ? ' on' : ' and on and on and on'), {
+      prefillMs: 20,
+      tokenMs: 50,
+    });
     type('Go');
     await vi.advanceTimersByTimeAsync(250);
     expect(pool.getSnapshot().jobs).toMatchObject([{ session: 'editor:next', state: 'running', priority: 'low' }]);
-    const other = pool.submit({ session: 'other-editor', priority: 'interactive', params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 } });
+    const other = pool.submit({
+      session: 'other-editor',
+      priority: 'interactive',
+      params: { messages: [{ role: 'user', content: 'x' }], max_tokens: 2 },
+    });
     // The scheduler's rule 3: an interactive job with no free engine interrupts a preemptible one at once...
     expect(pool.getSnapshot().jobs.find((j) => j.session === 'editor:next')?.state).toBe('cancelling');
     await vi.runAllTimersAsync();
@@ -235,7 +272,12 @@ describe('the speculative next suggestion', () => {
       type(text);
       await vi.advanceTimersByTimeAsync(160);
     }
-    const translation = pool.submit({ task: 'translate', priority: 'normal', preemptible: true, params: { messages: [{ role: 'user', content: 'Bonjour' }], max_tokens: 8 } });
+    const translation = pool.submit({
+      task: 'translate',
+      priority: 'normal',
+      preemptible: true,
+      params: { messages: [{ role: 'user', content: 'Bonjour' }], max_tokens: 8 },
+    });
     type('A b c d e');
     await vi.runAllTimersAsync();
     await translation;

@@ -41,7 +41,11 @@ function countingTimers() {
  * for: these tests count the interactive path's engine calls, which a
  * speculative call would add to (its own tests are in ghostSpeculation.test.ts).
  */
-async function setup(reply: (before: string) => string, engine: { prefillMs?: number; tokenMs?: number } = {}, defaults: Partial<GhostTextOptions> = { speculate: false }) {
+async function setup(
+  reply: (before: string) => string,
+  engine: { prefillMs?: number; tokenMs?: number } = {},
+  defaults: Partial<GhostTextOptions> = { speculate: false },
+) {
   const { pool, createEngine } = fakePool({ reply: (request) => reply(beforeOf(request)), ...engine }, { size: 1 });
   await pool.load();
   const { timers, pending } = countingTimers();
@@ -108,7 +112,9 @@ describe('GhostTextController', () => {
     // Each suggestion shown is (the streamed start of) the reply to the text
     // then on screen, or to an earlier text that later keystrokes typed through.
     const fits = ({ text, suggestion }: { text: string; suggestion: string }) =>
-      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) => lengthReply(text.slice(0, k)).startsWith(text.slice(k) + suggestion));
+      Array.from({ length: text.length + 1 }, (_, k) => k).some((k) =>
+        lengthReply(text.slice(0, k)).startsWith(text.slice(k) + suggestion),
+      );
     expect(shown.filter((s) => !fits(s))).toEqual([]);
     expect(ghost.getSnapshot().suggestion).toBe(` <${sentence.length}> and more`);
   });
@@ -267,7 +273,7 @@ describe('GhostTextController', () => {
     expect(ghost.getSnapshot().suggestion).toBe('です');
   });
 
-  it('ignores dismiss() during an IME composition: the Escape is the IME\'s, and the suggestion comes after it', async () => {
+  it("ignores dismiss() during an IME composition: the Escape is the IME's, and the suggestion comes after it", async () => {
     const { ghost, type, createEngine } = await setup(() => 'です', { tokenMs: 5 });
     ghost.setComposing(true);
     type('今日は');
