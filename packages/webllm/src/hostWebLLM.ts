@@ -1,4 +1,5 @@
-import { type ChatCompletionChunk, encodeError, isFinalChunk } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type StreamingChatCompletionRequest, encodeError, isFinalChunk } from '@inkling/scheduler';
+import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
@@ -215,7 +216,8 @@ class EngineHost {
       // Stopped before it started: nothing ran, nothing to read.
       if (state.stopping) return { done: true, value: undefined };
       this.#reuse.arm();
-      const stream = (await engine.chat.completions.create({ ...state.request, stream: true })) as AsyncIterable<ChatCompletionChunk>;
+      const request = webllmRequest({ ...(state.request as StreamingChatCompletionRequest), stream: true });
+      const stream = (await engine.chat.completions.create(request)) as AsyncIterable<ChatCompletionChunk>;
       state.iterator = stream[Symbol.asyncIterator]();
       state.live = true;
     }

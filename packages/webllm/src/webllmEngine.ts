@@ -10,7 +10,6 @@ import { globalTimers } from '@inkling/scheduler';
 import type { ChunkQueue } from './chunkQueue.js';
 import type { WorkerLike } from './types.js';
 import type { WorkerClient } from './workerClient.js';
-import { webllmRequest } from './webllmRequest.js';
 
 /** How long `unload()` waits for the worker to free the model before terminating it anyway. */
 const UNLOAD_GRACE_MS = 5_000;
@@ -42,7 +41,7 @@ export class WebLLMEngine implements Engine {
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
-    this.chat = { completions: { create: async (request) => this.#stream(webllmRequest(request)) } };
+    this.chat = { completions: { create: async (request) => this.#stream(request) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
   }
 

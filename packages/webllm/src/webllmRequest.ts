@@ -6,8 +6,11 @@ import { type StreamingChatCompletionRequest, requestedSchema } from '@inkling/s
  * WebLLM's `{ type: 'json_object', schema }` (a JSON string), which its
  * xgrammar engine enforces token by token; everything else passes as it is.
  *
- * @throws InvalidSchemaError before anything reaches the worker, for a schema
- *   outside the subset every engine can enforce.
+ * The worker calls it before WebLLM sees the request (the schema check stays
+ * out of the page's bundle); a schema outside the subset every engine can
+ * enforce ends the stream with `InvalidSchemaError`, before any token.
+ *
+ * @throws InvalidSchemaError for a schema outside the portable subset.
  * @example
  * webllmRequest({ messages, stream: true, response_format: { type: 'json_schema', json_schema: { schema } } });
  * // { messages, stream: true, response_format: { type: 'json_object', schema: '{"type":"object",...}' } }

@@ -1,4 +1,4 @@
-import { type ErrorClasses, type WireError, decodeError } from '@inkling/scheduler';
+import { type ErrorClasses, InvalidSchemaError, type WireError, decodeError } from '@inkling/scheduler';
 import {
   GPUDeviceLostError,
   ModelLoadError,
@@ -11,6 +11,7 @@ import {
 /** The typed errors a worker sends, by name. */
 const TYPED_ERRORS: ErrorClasses = {
   GPUDeviceLostError,
+  InvalidSchemaError,
   ModelLoadError,
   ModelNotFoundError,
   OutOfMemoryError,

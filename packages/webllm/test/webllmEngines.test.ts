@@ -332,7 +332,7 @@ describe('webllmEngines: a page without WebGPU', () => {
 });
 
 describe('webllmEngines: a schema-constrained job', () => {
-  it('sends WebLLM its own json_object shape (xgrammar enforces it), and refuses a schema outside the portable subset before the worker hears of it', async () => {
+  it('sends WebLLM its own json_object shape (xgrammar enforces it), and refuses a schema outside the portable subset before WebLLM hears of it', async () => {
     const workers = fakeWorkers({ reply: '{"a":"x"}', gpu: null });
     const pool = new EnginePool({ createEngine: webllmEngines({ model: 'Tiny-q4f32_1', appConfig, worker: workers, gpu: null }), size: 1 });
     await pool.load();
@@ -341,8 +341,10 @@ describe('webllmEngines: a schema-constrained job', () => {
       params: { messages: [{ role: 'user', content: 'x' }], response_format: { type: 'json_schema', json_schema: { schema } } },
     });
     expect(ok.status).toBe('done');
-    const sent = workers.workers[0]?.kinds('chat')[0] as { request: { response_format: unknown } } | undefined;
-    expect(sent?.request.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(schema) });
+    // WebLLM itself (behind the worker) gets its own shape.
+    const reached = workers.workers[0]?.webllm.engines[0]?.engine?.calls[0]?.request;
+    expect(reached?.response_format).toEqual({ type: 'json_object', schema: JSON.stringify(schema) });
+    expect(JSON.parse(ok.text)).toHaveProperty('a');
     const bad = await pool.submit({
       params: {
         messages: [{ role: 'user', content: 'x' }],
@@ -350,7 +352,8 @@ describe('webllmEngines: a schema-constrained job', () => {
       },
     });
     expect(bad.error).toBeInstanceOf(InvalidSchemaError);
-    expect(workers.workers[0]?.kinds('chat')).toHaveLength(1);
+    expect((bad.error as InvalidSchemaError).path).toBe('not');
+    expect(workers.workers[0]?.webllm.engines[0]?.engine?.calls).toHaveLength(1);
     await pool.unload();
   });
 });
