@@ -81,7 +81,7 @@ describe('the demo without WebGPU', () => {
     await error.waitFor({ timeout: 20_000 });
     expect(requests.some((url) => /huggingface\.co/.test(url))).toBe(true);
     const advice = error.locator('.inkling-model-load-advice');
-    await expect(advice.textContent()).resolves.toMatch(/could not be fetched: nothing answered/);
+    await expect(advice.textContent()).resolves.toMatch(/model files could not be downloaded. Check the network connection/);
     await expect(advice.textContent()).resolves.not.toMatch(/@inkling|ModelFetchError|\[object/);
     // The error's name is for developers, behind Details.
     await expect(error.locator('details').textContent()).resolves.toMatch(/ModelFetchError/);

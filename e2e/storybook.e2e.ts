@@ -86,11 +86,15 @@ describe('the built Storybook', () => {
       'session',
       'text',
       'caret',
+      'selectionStart',
       'enabled',
       'debounceMs',
       'maxTokens',
       'buildParams',
       'locale',
+      'model',
+      'speculate',
+      'refuse',
       'throwOnError',
     ]);
     // Type and description from the TSDoc; the "Default `120`." sentence moves to the Default column.
@@ -121,6 +125,8 @@ describe('the built Storybook', () => {
       'maxTokens',
       'buildParams',
       'locale',
+      'speculate',
+      'refuse',
       'value',
       'defaultValue',
       'onChange',
@@ -133,7 +139,7 @@ describe('the built Storybook', () => {
     ]);
     expect(options.find((row) => row.name === 'announceDelayMs')).toEqual({
       name: 'announceDelayMs',
-      description: expect.stringMatching(/^How long a suggestion stays visible[^]*\nnumber$/),
+      description: expect.stringMatching(/^How long a complete suggestion stays unchanged before it is read out[^]*\nnumber$/),
       default: '700',
     });
     expect(options.find((row) => row.name === 'onAccept')?.description).toMatch(/\(inserted: string, how: 'all' \| 'word'\) => void$/);

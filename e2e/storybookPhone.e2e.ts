@@ -70,8 +70,8 @@ async function load(page: Page, { id, mode }: Check): Promise<void> {
     .waitFor();
   if (mode === 'docs') await page.addScriptTag({ path: AXE });
   await page.waitForTimeout(400);
-  // On a busy machine a Docs page's stories may still be laying out: wait (3 s at most) until no story's
-  // box changes size over 250 ms, so axe judges the page a person sees, not a frame of its first layout.
+  // On a busy machine a Docs page's stories may still be laying out: wait (10 s at most) until no story's
+  // box changes size over 500 ms, so axe judges the page a person sees, not a frame of its first layout.
   if (mode === 'docs') {
     await page
       .waitForFunction(
@@ -81,10 +81,10 @@ async function load(page: Page, { id, mode }: Check): Promise<void> {
             .map((s) => `${s.scrollWidth}x${s.scrollHeight}/${s.clientWidth}x${s.clientHeight}`)
             .join();
           if (layout !== state.lastLayout) [state.lastLayout, state.stableSince] = [layout, performance.now()];
-          return performance.now() - (state.stableSince ?? 0) >= 250;
+          return performance.now() - (state.stableSince ?? 0) >= 500;
         },
         undefined,
-        { polling: 50, timeout: 3000 },
+        { polling: 50, timeout: 10_000 },
       )
       .catch(() => {});
   }
