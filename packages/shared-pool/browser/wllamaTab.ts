@@ -20,7 +20,8 @@ globalThis.Worker = class CountedWorker extends PageWorker {
 };
 
 let builds = 0;
-const engines = wllamaEngines({ model: `/${WLLAMA_MODEL_FILE}`, wasmUrl, seed: 7 });
+// In memory, as before storage existed: this suite counts one model download per host, not OPFS reads.
+const engines = wllamaEngines({ model: `/${WLLAMA_MODEL_FILE}`, wasmUrl, seed: 7, storage: false });
 const createEngine: CreateEngine = (index, onProgress, options) => {
   builds += 1;
   return engines(index, onProgress, options);
