@@ -67,8 +67,8 @@ describe('a fresh Next.js App Router app with the packed packages', () => {
   it("ships @inkling/react's hooks and components as client modules, its core as plain modules", () => {
     const dist = join(root, 'node_modules/@inkling/react/dist');
     const first = (file: string) => readFileSync(join(dist, file), 'utf8').split('\n', 1)[0];
-    expect(first('GhostTextarea.js')).toBe("'use client';");
-    expect(first('useGhostText.js')).toBe("'use client';");
+    expect(first('ghost/components/GhostTextarea.js')).toBe("'use client';");
+    expect(first('ghost/hooks/useGhostText.js')).toBe("'use client';");
     expect(first('PoolProvider.js')).toBe("'use client';");
     expect(first('index.js')).not.toBe("'use client';");
     expect(readFileSync(join(root, 'node_modules/@inkling/scheduler/dist/index.js'), 'utf8')).not.toMatch(/use client/);
