@@ -16,8 +16,10 @@ function EmbeddingsDemo() {
       </p>
       <ul>
         {TEXTS.map((text, i) => (
+          // The vector on a line of its own, so its arrival changes no line's length and the story keeps its height.
           <li key={text}>
-            {text}:{' '}
+            {text}:
+            <br />
             <code>
               {embeddings?.[i]
                 ?.slice(0, 3)
