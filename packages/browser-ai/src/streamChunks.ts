@@ -1,21 +1,21 @@
-import type { ChatCompletionChunk, CompletionUsage, FinishReason } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type CompletionUsage,
+  type FinishReason,
+  usageChunk as kitUsageChunk,
+  streamChunk,
+} from '@inkling/scheduler';
 
 let counter = 0;
 
-/** The chunk envelope every built-in engine streams: OpenAI's shape, as the pool reads it. */
+/** A content chunk of a built-in engine's stream, built by the kit's `streamChunk`. */
 export function chunk(id: string, model: string, content: string, finish: FinishReason | null): ChatCompletionChunk {
-  return {
-    id,
-    object: 'chat.completion.chunk',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finish }],
-  };
+  return streamChunk({ id, model }, { role: 'assistant', content }, finish);
 }
 
-/** The last chunk: no choices, the usage. */
+/** The last chunk: no choices, the usage (the kit's `usageChunk`). */
 export function usageChunk(id: string, model: string, usage: CompletionUsage): ChatCompletionChunk {
-  return { id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage };
+  return kitUsageChunk({ id, model }, usage);
 }
 
 /** A fresh chunk id. */
