@@ -45,6 +45,7 @@ type Fn = (...args: never[]) => unknown;
 /** The part of WebLLM's `LLMChatPipeline` the hooks use (0.2.79–0.2.86 shapes). */
 interface Pipeline {
   filledKVCacheLength: number;
+  artifact?: unknown;
   slidingWindowSize?: number;
   kvCache?: unknown;
   rnnState?: unknown;
@@ -72,20 +73,25 @@ const BODIES: Record<string, readonly string[]> = {
   embedAndForward: ['.filledKVCacheLength+='],
   getInputData: ['.filledKVCacheLength', '.getPromptArrayLastRound(', '.getPromptArray('],
 };
-/** The engine's side: a request that is not a continuation resets the chat. */
+/**
+ * The engine's side: a request that is not a continuation resets the chat.
+ * 0.2.79 does it in `prefill`; 0.2.86 moved it to `preparePrefillInput`,
+ * which `prefill` calls first.
+ */
 const ENGINE_PREFILL = ['.getConversationObject()', '.resetChat()', '.setConversation('];
+const PREPARE_CALL = '.preparePrefillInput(';
 
 const bodyOf = (fn: unknown) => Function.prototype.toString.call(fn).replaceAll(/\s+/g, '');
 
 /**
- * Why `pipeline` (and the engine's `prefill`) cannot carry the hooks, or
- * `undefined` when it can. Reads only source text and fields: safe on any
- * object.
+ * Why `pipeline` (and the engine whose prototype is `engine`) cannot carry
+ * the hooks, or `undefined` when it can. Reads only source text and fields:
+ * safe on any object.
  *
  * @example
- * checkPipeline(pipeline, MLCEngine.prototype.prefill); // undefined on WebLLM 0.2.79
+ * checkPipeline(pipeline, MLCEngine.prototype); // undefined on WebLLM 0.2.79 and 0.2.86
  */
-export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string | undefined {
+export function checkPipeline(pipeline: unknown, engine: unknown): string | undefined {
   if (typeof pipeline !== 'object' || pipeline === null)
     return 'this WebLLM keeps its pipeline elsewhere (no loadedModelIdToPipeline entry)';
   const p = pipeline as Record<string, unknown>;
@@ -96,12 +102,12 @@ export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string
     const missing = calls.find((call) => !body.includes(call));
     if (missing !== undefined) return `this WebLLM's ${name}() does not do what the hooks expect (no "${missing}")`;
   }
-  if (typeof enginePrefill !== 'function') return "this WebLLM's engine has no prefill()";
-  const prefill = bodyOf(enginePrefill);
-  const missing = ENGINE_PREFILL.find((call) => !prefill.includes(call));
-  if (missing !== undefined) return `this WebLLM's engine prefill() does not do what the hooks expect (no "${missing}")`;
+  const reason = checkEnginePrefill(engine);
+  if (reason !== undefined) return reason;
   if (typeof p.filledKVCacheLength !== 'number') return "this WebLLM's pipeline counts no filledKVCacheLength";
   if (p.kvCache === undefined || p.kvCache === null) return 'the model has no paged KV cache';
+  if (p.artifact !== undefined && p.artifact !== null)
+    return "the model is one of WebLLM's artifact models, whose prefill does not read getInputData()";
   if (p.rnnState !== undefined && p.rnnState !== null) return 'the model keeps a recurrent state, which cannot be popped';
   if (typeof p.slidingWindowSize === 'number' && p.slidingWindowSize !== -1)
     return 'the model uses a sliding window (with attention sinks), where popping the cache does not apply';
@@ -109,6 +115,21 @@ export function checkPipeline(pipeline: unknown, enginePrefill: unknown): string
   const needs = ['getGlobalFunc', 'scalar', 'detachFromCurrentScope', 'beginScope', 'endScope'] as const;
   if (needs.some((name) => typeof tvm?.[name] !== 'function')) return `this WebLLM's TVM runtime lacks one of ${needs.join(', ')}`;
   return undefined;
+}
+
+/** Why the engine's prefill (directly, or through the one helper it calls first) cannot be hooked. */
+function checkEnginePrefill(engine: unknown): string | undefined {
+  const proto = (typeof engine === 'object' && engine !== null ? engine : {}) as Record<string, unknown>;
+  if (typeof proto.prefill !== 'function') return "this WebLLM's engine has no prefill()";
+  let body = bodyOf(proto.prefill);
+  let where = 'prefill()';
+  if (body.includes(PREPARE_CALL)) {
+    if (typeof proto.preparePrefillInput !== 'function') return "this WebLLM's engine prefill() calls a preparePrefillInput() it does not have";
+    body = bodyOf(proto.preparePrefillInput);
+    where = 'preparePrefillInput()';
+  }
+  const missing = ENGINE_PREFILL.find((call) => !body.includes(call));
+  return missing === undefined ? undefined : `this WebLLM's engine ${where} does not do what the hooks expect (no "${missing}")`;
 }
 
 /** Prefix reuse that is off, saying why. */
@@ -128,8 +149,7 @@ export function noPrefixReuse(reason: string): PrefixReuse {
 export function installPrefixReuse(engine: object, model: string): PrefixReuse {
   const pipelines = (engine as { loadedModelIdToPipeline?: unknown }).loadedModelIdToPipeline;
   const pipeline = pipelines instanceof Map ? (pipelines.get(model) as unknown) : undefined;
-  const prefill = (Object.getPrototypeOf(engine) as { prefill?: unknown } | null)?.prefill;
-  const reason = checkPipeline(pipeline, prefill);
+  const reason = checkPipeline(pipeline, Object.getPrototypeOf(engine));
   if (reason !== undefined) return noPrefixReuse(reason);
   let popN: Fn;
   const { tvm } = pipeline as Pipeline;

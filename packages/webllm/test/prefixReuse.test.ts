@@ -218,7 +218,7 @@ function realShapes(source: string) {
   );
   return {
     pipeline: { ...methods, filledKVCacheLength: 0, kvCache: {}, slidingWindowSize: -1, tvm: tvmLike },
-    prefill: RealEngine.prototype.prefill,
+    engine: RealEngine.prototype,
   };
 }
 
@@ -229,25 +229,34 @@ describe("the guard, on WebLLM's real source (at build time: a WebLLM it was not
   const v086 = read(require.resolve('@mlc-ai/web-llm'));
 
   it("accepts WebLLM 0.2.79's LLMChatPipeline and MLCEngine.prefill", () => {
-    const { pipeline, prefill } = realShapes(v079);
-    expect(checkPipeline(pipeline, prefill)).toBeUndefined();
+    const { pipeline, engine } = realShapes(v079);
+    expect(checkPipeline(pipeline, engine)).toBeUndefined();
   });
 
-  it('refuses WebLLM 0.2.86, whose prefill resets elsewhere (preparePrefillInput, resumable generations): reuse stays off there', () => {
-    const { pipeline, prefill } = realShapes(v086);
-    expect(checkPipeline(pipeline, prefill)).toMatch(/engine prefill\(\) does not do what the hooks expect/);
+  it("accepts WebLLM 0.2.86, whose prefill resets the chat in preparePrefillInput; refuses its artifact models", () => {
+    const { pipeline, engine } = realShapes(v086);
+    expect(checkPipeline(pipeline, engine)).toBeUndefined();
+    expect(checkPipeline({ ...pipeline, artifact: {} }, engine)).toMatch(/artifact models/);
+  });
+
+  it('refuses an engine whose prefill no longer resets the chat where the hooks look', () => {
+    const { pipeline, engine } = realShapes(v086);
+    const moved = { prefill: engine.prefill, preparePrefillInput() {} };
+    expect(checkPipeline(pipeline, moved)).toMatch(/preparePrefillInput\(\) does not do what the hooks expect/);
+    expect(checkPipeline(pipeline, { prefill: engine.prefill })).toMatch(/calls a preparePrefillInput\(\) it does not have/);
+    expect(checkPipeline(pipeline, { prefill() {} })).toMatch(/engine prefill\(\) does not do what the hooks expect/);
   });
 
   it('refuses a pipeline whose methods no longer do what the hooks expect', () => {
-    const { pipeline, prefill } = realShapes(v079);
+    const { pipeline, engine } = realShapes(v079);
     const changed = {
       ...pipeline,
       resetChat() {
         // A future WebLLM that clears the cache some other way.
       },
     };
-    expect(checkPipeline(changed, prefill)).toMatch(/resetChat\(\) does not do what the hooks expect/);
-    expect(checkPipeline({ ...pipeline, rnnState: {} }, prefill)).toMatch(/recurrent state/);
-    expect(checkPipeline({ ...pipeline, slidingWindowSize: 1024 }, prefill)).toMatch(/sliding window/);
+    expect(checkPipeline(changed, engine)).toMatch(/resetChat\(\) does not do what the hooks expect/);
+    expect(checkPipeline({ ...pipeline, rnnState: {} }, engine)).toMatch(/recurrent state/);
+    expect(checkPipeline({ ...pipeline, slidingWindowSize: 1024 }, engine)).toMatch(/sliding window/);
   });
 });
