@@ -124,7 +124,8 @@ function checkEnginePrefill(engine: unknown): string | undefined {
   let body = bodyOf(proto.prefill);
   let where = 'prefill()';
   if (body.includes(PREPARE_CALL)) {
-    if (typeof proto.preparePrefillInput !== 'function') return "this WebLLM's engine prefill() calls a preparePrefillInput() it does not have";
+    if (typeof proto.preparePrefillInput !== 'function')
+      return "this WebLLM's engine prefill() calls a preparePrefillInput() it does not have";
     body = bodyOf(proto.preparePrefillInput);
     where = 'preparePrefillInput()';
   }

@@ -233,7 +233,7 @@ describe("the guard, on WebLLM's real source (at build time: a WebLLM it was not
     expect(checkPipeline(pipeline, engine)).toBeUndefined();
   });
 
-  it("accepts WebLLM 0.2.86, whose prefill resets the chat in preparePrefillInput; refuses its artifact models", () => {
+  it('accepts WebLLM 0.2.86, whose prefill resets the chat in preparePrefillInput; refuses its artifact models', () => {
     const { pipeline, engine } = realShapes(v086);
     expect(checkPipeline(pipeline, engine)).toBeUndefined();
     expect(checkPipeline({ ...pipeline, artifact: {} }, engine)).toMatch(/artifact models/);

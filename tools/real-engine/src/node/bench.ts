@@ -9,11 +9,17 @@
  * - cancel: tokens generated after a cancel and the time to the engine's
  *   final chunk, from the chunk callback and from a timer;
  * - ghost: the default ghost-text prompt over a note typed at its end, with
- *   prefix reuse on and off alternating (pools of one), then idle on a pool
- *   of two, under a translation on the other engine, and preempting a
- *   translation on a pool of one;
+ *   prefix reuse on and off and a raw WebLLM engine with the same hooks
+ *   (WebLLM's own worker protocol: what the kit's path costs) in rotating
+ *   order (pools of one), then idle on a pool of two, under a translation on
+ *   the other engine, and preempting a translation on a pool of one; each
+ *   point says how long the job queued and WebLLM's own time to first token;
  * - scaling: pools of 1/2/4 (as many jobs as the largest pool at once),
  *   alternating, with a bootstrap interval of each ratio of medians.
+ *
+ * Every run carries the GPU's mean SM clock while it ran (`gpuClock.ts`,
+ * from nvidia-smi where there is one): the driver lowers it when the GPU
+ * idles between kernels, which is what moves one engine's speed run to run.
  *
  * A benchmark, not a test. Environment:
  *   BENCH_DAWN, BENCH_LIBS (required), BENCH_MODELS   as before
@@ -57,20 +63,41 @@ import {
   say,
   threadEntry,
 } from './benchConfig.js';
-import { type GhostPoint, type Run, cancelRun, ghostSession, poolRun, rawRun, startTranslation, throughput } from './benchRuns.js';
+import {
+  type GhostPoint,
+  type Run,
+  cancelRun,
+  cpuCores,
+  ghostSession,
+  poolRun,
+  rawGhostSession,
+  rawRun,
+  startTranslation,
+  throughput,
+} from './benchRuns.js';
+import { type ClockWindow, correlation, sampleGpuClock } from './gpuClock.js';
 import { NodeWorker } from './nodeWorker.js';
 
 const LABEL = env.BENCH_LABEL ?? 'this checkout';
+const clock = sampleGpuClock();
+const mhz = (w: ClockWindow) => `${f(w.mhz, 0)} MHz`;
+/** Runs `fn`, and reads the GPU clock over the time it took. */
+async function clocked<T>(fn: () => Promise<T>): Promise<[T, ClockWindow]> {
+  const from = performance.now();
+  const value = await fn();
+  return [value, clock.window(from, performance.now())];
+}
 const dec = (xs: Run[]) => xs.map((r) => r.decodeTps);
 
 async function main(): Promise<void> {
   const setup = await setUp();
-  say(`code under test: ${LABEL}`);
+  say(`code under test: ${LABEL}; wall clock ${(Date.now() / 1000).toFixed(1)} s since the epoch (to line up with device samples)`);
   out.label = LABEL;
   if (PARTS.has('decode')) await decodeComparison(setup);
   if (PARTS.has('cancel')) await cancelTimes(setup.engines);
   if (PARTS.has('ghost')) await ghostText(setup);
   if (PARTS.has('scaling')) await scaling(setup.engines);
+  clock.stop();
   setup.server.close();
   console.log(`RESULT ${JSON.stringify(out)}`);
 }
@@ -92,8 +119,8 @@ async function setUp() {
   if (!support.supported) throw new Error(support.reason ?? 'no adapter');
   const make = (prefixReuse: boolean) =>
     webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), prefixReuse } as never);
-  const raw = () =>
-    new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol: 'webllm' }) as never, {
+  const raw = (protocol: 'webllm' | 'webllm-reuse' = 'webllm') =>
+    new webllm.WebWorkerMLCEngine(new NodeWorker(threadEntry, { ...workerData, protocol }) as never, {
       appConfig: appConfig as never,
     });
   return { server, engines: make(true), enginesNoReuse: make(false), raw, appConfig };
@@ -137,20 +164,36 @@ async function decodeComparison({ raw, engines }: Awaited<ReturnType<typeof setU
   const a: Run[] = [];
   const b: Run[] = [];
   const p: Run[] = [];
+  const clocks: Record<'a' | 'b' | 'p', ClockWindow[]> = { a: [], b: [], p: [] };
   for (let i = 0; i < REPS; i += 1) {
     const order = i % 2 === 0 ? (['a', 'p', 'b'] as const) : (['b', 'p', 'a'] as const);
     for (const which of order) {
-      if (which === 'a') a.push(await rawRun(rawA));
-      else if (which === 'b') b.push(await rawRun(rawB));
-      else p.push(await poolRun(pool));
+      const [run, window] = await clocked(() => (which === 'a' ? rawRun(rawA) : which === 'b' ? rawRun(rawB) : poolRun(pool)));
+      ({ a, b, p })[which].push(run);
+      clocks[which].push(window);
     }
     say(
-      `decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)})`,
+      `decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)}); GPU at ${mhz(clocks.a.at(-1)!)} / ${mhz(clocks.p.at(-1)!)} / ${mhz(clocks.b.at(-1)!)}`,
     );
   }
+  const all = [...a, ...p, ...b].map((r) => r.decodeTps);
+  const allMhz = [...clocks.a, ...clocks.p, ...clocks.b].map((w) => w.mhz);
+  say(
+    `  one engine's decode against the GPU clock over ${all.length} runs: ${f(Math.min(...all))}–${f(Math.max(...all))} tok/s at ${f(Math.min(...allMhz), 0)}–${f(Math.max(...allMhz), 0)} MHz, correlation ${f(correlation(allMhz, all), 2)}`,
+  );
   const poolRatio = p.map((r, i) => r.decodeTps / a[i]!.decodeTps);
   const aa = b.map((r, i) => r.decodeTps / a[i]!.decodeTps);
-  out.decode = { a, b, p, poolRatio, aa, medianPool: median(poolRatio), medianAA: median(aa) };
+  out.decode = {
+    a,
+    b,
+    p,
+    clocks,
+    poolRatio,
+    aa,
+    medianPool: median(poolRatio),
+    medianAA: median(aa),
+    clockCorrelation: correlation(allMhz, all),
+  };
   say(
     `decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`,
   );
@@ -190,56 +233,73 @@ function histogram(xs: number[]): Record<string, number> {
 }
 
 const warm = (points: GhostPoint[]) => points.slice(1);
-const ghostLine = (name: string, points: GhostPoint[]) => {
+const ghostLine = (name: string, points: GhostPoint[], window?: ClockWindow) => {
   const w = warm(points);
-  return `${name}: first token ms ${w.map((p) => f(p.ms, 0)).join(',')}; prefilled ${w.map((p) => p.prefilled).join(',')} (prompt ${median(w.map((p) => p.prompt))}); median ${f(median(w.map((p) => p.ms)), 1)} ms, ${f(median(w.map((p) => p.prefilled)), 0)} prefilled (mean ${f(w.reduce((s, p) => s + p.prefilled, 0) / Math.max(1, w.length), 1)})`;
+  return `${name}${window ? ` [GPU at ${mhz(window)}]` : ''}: first token ms ${w.map((p) => f(p.ms, 0)).join(',')}; of which queued ${f(median(w.map((p) => p.queueMs)), 1)}, in WebLLM ${f(median(w.map((p) => p.engineMs)), 1)} (medians); prefilled ${w.map((p) => p.prefilled).join(',')} (prompt ${median(w.map((p) => p.prompt))}); median ${f(median(w.map((p) => p.ms)), 1)} ms, ${f(median(w.map((p) => p.prefilled)), 0)} prefilled (mean ${f(w.reduce((s, p) => s + p.prefilled, 0) / Math.max(1, w.length), 1)})`;
 };
 
 /** Ghost text with the default prompt over a note typed at its end. The first (cold) pause of each session is left out. */
-async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
+async function ghostText({ engines, enginesNoReuse, raw }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
   const sessions = Array.from({ length: GHOST_REPS }, (_, rep) =>
     typingSession(makeNote(GHOST_NOTE, rep + 1), GHOST_PAUSES + 1, { seed: 100 + rep, editEvery: 0 }),
   );
-  const result: Record<string, GhostPoint[][]> = { on: [], off: [], pool2Idle: [], pool2Translation: [], pool1Preempting: [] };
-  // Reuse on and off, alternating, each on a pool of one.
+  const result: Record<string, GhostPoint[][]> = { on: [], off: [], raw: [], pool2Idle: [], pool2Translation: [], pool1Preempting: [] };
+  // Reuse on and off, each on a pool of one, and the raw engine with the same hooks, in rotating order.
   const on = await fullPool(engines, 1);
   const off = await fullPool(enginesNoReuse, 1);
+  const rawEngine = raw('webllm-reuse');
+  await rawEngine.reload(CHAT_MODEL);
+  await rawGhostSession(rawEngine, sessions[0]!.slice(0, 2));
+  const variants = ['on', 'off', 'raw'] as const;
   for (let rep = 0; rep < GHOST_REPS; rep += 1) {
-    const order = rep % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
+    const order = variants.map((_, i) => variants[(i + rep) % variants.length]!);
     for (const variant of order) {
-      const points = await ghostSession(variant === 'on' ? on : off, sessions[rep]!, `ghost-${variant}-${rep}`);
+      const [points, window] = await clocked(() =>
+        variant === 'raw'
+          ? rawGhostSession(rawEngine, sessions[rep]!)
+          : ghostSession(variant === 'on' ? on : off, sessions[rep]!, `ghost-${variant}-${rep}`),
+      );
       result[variant]!.push(points);
-      say(ghostLine(`ghost reuse ${variant} rep ${rep} (pool of 1, idle)`, points));
+      say(
+        ghostLine(
+          variant === 'raw' ? `ghost raw WebLLM + hooks rep ${rep} (idle)` : `ghost reuse ${variant} rep ${rep} (pool of 1, idle)`,
+          points,
+          window,
+        ),
+      );
     }
   }
+  await rawEngine.unload();
   const outputs = result.on!.flatMap((s, r) => s.map((p, i) => p.text === result.off![r]![i]!.text));
   say(`ghost greedy outputs identical with and without reuse: ${outputs.filter(Boolean).length} of ${outputs.length}`);
+  const rawSame = result.on!.flatMap((s, r) => s.map((p, i) => p.text === result.raw![r]![i]!.text));
+  say(`ghost greedy outputs identical through the pool and on the raw engine: ${rawSame.filter(Boolean).length} of ${rawSame.length}`);
   await off.unload();
   // A pool of one preempting a translation: the ghost job interrupts it.
   for (let rep = 0; rep < GHOST_REPS; rep += 1) {
     const translation = startTranslation(on);
     await translation.running;
-    const points = await ghostSession(on, sessions[rep]!, `ghost-pre-${rep}`);
+    const [points, window] = await clocked(() => ghostSession(on, sessions[rep]!, `ghost-pre-${rep}`));
     const statuses = await translation.stop();
     result.pool1Preempting!.push(points);
     say(
-      `${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
+      `${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points, window)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
     );
   }
   await on.unload();
   // A pool of two: idle, then with a translation running on the other engine.
   const pool2 = await fullPool(engines, 2);
   for (let rep = 0; rep < GHOST_REPS; rep += 1) {
-    const idle = await ghostSession(pool2, sessions[rep]!, `ghost-2-${rep}`);
+    const [idle, idleWindow] = await clocked(() => ghostSession(pool2, sessions[rep]!, `ghost-2-${rep}`));
     result.pool2Idle!.push(idle);
-    say(ghostLine(`ghost idle on a pool of 2 rep ${rep}`, idle));
+    say(ghostLine(`ghost idle on a pool of 2 rep ${rep}`, idle, idleWindow));
     const translation = startTranslation(pool2);
     await translation.running;
-    const busy = await ghostSession(pool2, sessions[rep]!, `ghost-2t-${rep}`);
+    const [busy, busyWindow] = await clocked(() => ghostSession(pool2, sessions[rep]!, `ghost-2t-${rep}`));
     const statuses = await translation.stop();
     result.pool2Translation!.push(busy);
     say(
-      `${ghostLine(`ghost under a translation on the other engine rep ${rep}`, busy)}; engines ${[...new Set(busy.map((p) => p.engine))].join(',')}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
+      `${ghostLine(`ghost under a translation on the other engine rep ${rep}`, busy, busyWindow)}; engines ${[...new Set(busy.map((p) => p.engine))].join(',')}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
     );
   }
   await pool2.unload();
@@ -250,7 +310,16 @@ async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof 
     return xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
   };
   const summary = Object.fromEntries(
-    Object.keys(result).map((k) => [k, { firstTokenMs: med(k), prefilled: pre(k), meanPrefilled: meanPre(k) }]),
+    Object.keys(result).map((k) => [
+      k,
+      {
+        firstTokenMs: med(k),
+        engineMs: median(result[k]!.flatMap(warm).map((p) => p.engineMs)),
+        queueMs: median(result[k]!.flatMap(warm).map((p) => p.queueMs)),
+        prefilled: pre(k),
+        meanPrefilled: meanPre(k),
+      },
+    ]),
   );
   out.ghost = {
     note: GHOST_NOTE,
@@ -261,10 +330,11 @@ async function ghostText({ engines, enginesNoReuse }: Awaited<ReturnType<typeof 
     outputsIdentical: outputs.filter(Boolean).length,
     outputsOf: outputs.length,
   };
-  say(`ghost summary (median first token ms / median prefilled / mean prefilled):`);
-  for (const [k, v] of Object.entries(summary)) say(`  ${k}: ${f(v.firstTokenMs, 1)} ms / ${f(v.prefilled, 0)} / ${f(v.meanPrefilled, 1)}`);
+  say(`ghost summary (median first token ms [in WebLLM, queued] / median prefilled / mean prefilled):`);
+  for (const [k, v] of Object.entries(summary))
+    say(`  ${k}: ${f(v.firstTokenMs, 1)} ms [${f(v.engineMs, 1)}, ${f(v.queueMs, 1)}] / ${f(v.prefilled, 0)} / ${f(v.meanPrefilled, 1)}`);
   say(
-    `  reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`,
+    `  pool (reuse on) ÷ raw WebLLM with the same hooks ${f(summary.on!.firstTokenMs / summary.raw!.firstTokenMs, 3)}; reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`,
   );
 }
 
@@ -274,21 +344,37 @@ async function scaling(engines: CreateEngine): Promise<void> {
   const pools = new Map<number, EnginePool>();
   for (const size of SCALE_SIZES) pools.set(size, await fullPool(engines, size));
   const tps = new Map<number, number[]>(SCALE_SIZES.map((s) => [s, []]));
+  const cores = new Map<number, number[]>(SCALE_SIZES.map((s) => [s, []]));
+  const clocks = new Map<number, number[]>(SCALE_SIZES.map((s) => [s, []]));
   for (const size of SCALE_SIZES) await throughput(pools.get(size)!, jobs, 4);
   for (let rep = 0; rep < SCALE_REPS; rep += 1) {
     const order = rep % 2 === 0 ? SCALE_SIZES : SCALE_SIZES.toReversed();
-    for (const size of order) tps.get(size)!.push(await throughput(pools.get(size)!, jobs, SCALE_TOKENS));
+    for (const size of order) {
+      const from = { cpu: process.cpuUsage(), at: performance.now() };
+      tps.get(size)!.push(await throughput(pools.get(size)!, jobs, SCALE_TOKENS));
+      cores.get(size)!.push(cpuCores(from));
+      clocks.get(size)!.push(clock.window(from.at, performance.now()).mhz);
+    }
     say(
-      `scaling rep ${rep}: ${SCALE_SIZES.map((s) => `pool of ${s} ${f(tps.get(s)!.at(-1)!)}`).join(', ')} tok/s (${jobs} jobs x ${SCALE_TOKENS} tokens at once)`,
+      `scaling rep ${rep}: ${SCALE_SIZES.map((s) => `pool of ${s} ${f(tps.get(s)!.at(-1)!)} (${f(cores.get(s)!.at(-1)!, 1)} cores busy, GPU at ${f(clocks.get(s)!.at(-1)!, 0)} MHz)`).join(', ')} tok/s (${jobs} jobs x ${SCALE_TOKENS} tokens at once)`,
     );
   }
   const base = tps.get(SCALE_SIZES[0]!)!;
   const ratios = Object.fromEntries(
     SCALE_SIZES.slice(1).map((s) => [s, { median: median(tps.get(s)!) / median(base), interval: bootstrapRatio(base, tps.get(s)!) }]),
   );
-  out.scaling = { jobs, tokens: SCALE_TOKENS, tps: Object.fromEntries(tps), ratios };
+  out.scaling = {
+    jobs,
+    tokens: SCALE_TOKENS,
+    tps: Object.fromEntries(tps),
+    cores: Object.fromEntries(cores),
+    clocks: Object.fromEntries(clocks),
+    ratios,
+  };
   for (const s of SCALE_SIZES)
-    say(`  pool of ${s}: median ${f(median(tps.get(s)!))} tok/s (${range(tps.get(s)!)}) over ${SCALE_REPS} reps`);
+    say(
+      `  pool of ${s}: median ${f(median(tps.get(s)!))} tok/s (${range(tps.get(s)!)}) over ${SCALE_REPS} reps; GPU at median ${f(median(clocks.get(s)!), 0)} MHz (${f(Math.min(...clocks.get(s)!), 0)}–${f(Math.max(...clocks.get(s)!), 0)}); tok/s against MHz correlation ${f(correlation(clocks.get(s)!, tps.get(s)!), 2)}`,
+    );
   for (const [s, r] of Object.entries(ratios))
     say(`  ${s} ÷ ${SCALE_SIZES[0]}: ${f(r.median, 2)}x (95% bootstrap ${f(r.interval[0], 2)}–${f(r.interval[1], 2)})`);
   for (const pool of pools.values()) await pool.unload();

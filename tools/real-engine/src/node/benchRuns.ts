@@ -90,6 +90,12 @@ export async function cancelRun(
   return { ms: (finalAt ?? Number.NaN) - cancelAt, after: tokens, delay };
 }
 
+/** CPU cores this process kept busy (all its threads) since `from`, and the wall time. */
+export function cpuCores(from: { cpu: NodeJS.CpuUsage; at: number }): number {
+  const used = process.cpuUsage(from.cpu);
+  return (used.user + used.system) / 1000 / (performance.now() - from.at);
+}
+
 /** `jobs` jobs of different tasks at once on `pool`: total content tokens per second. */
 export async function throughput(pool: EnginePool, jobs: number, tokensEach: number): Promise<number> {
   let tokens = 0;
@@ -111,6 +117,10 @@ export async function throughput(pool: EnginePool, jobs: number, tokensEach: num
 /** One ghost-text pause: time to its first token, and the prompt tokens the engine read. */
 export interface GhostPoint {
   ms: number;
+  /** Submit to the engine call (the pool's queue); 0 on the raw engine. */
+  queueMs: number;
+  /** WebLLM's own time to first token (usage.extra), inside the engine. */
+  engineMs: number;
   engine: number | undefined;
   prompt: number;
   cached: number;
@@ -135,6 +145,8 @@ export async function ghostSession(
     const cached = usage?.cachedTokens ?? 0;
     const point = {
       ms: result.firstTokenAt === undefined ? Number.NaN : result.firstTokenAt - result.submittedAt,
+      queueMs: result.startedAt === undefined ? Number.NaN : result.startedAt - result.submittedAt,
+      engineMs: (extraOf(result.usage).time_to_first_token_s ?? Number.NaN) * 1000,
       engine: result.engineIndex,
       prompt,
       cached,
@@ -144,6 +156,44 @@ export async function ghostSession(
     };
     points.push(point);
     onPoint?.(point);
+    await new Promise((resolve) => setTimeout(resolve, GHOST_GAP_MS));
+  }
+  return points;
+}
+
+/**
+ * The same pauses straight on a raw WebLLM engine in a worker thread (WebLLM's
+ * own protocol, the kit's prefix hooks on: `engineThread` 'webllm-reuse'),
+ * timed from the call to the first content chunk.
+ */
+export async function rawGhostSession(engine: webllm.WebWorkerMLCEngine, pauses: readonly Pause[]): Promise<GhostPoint[]> {
+  const points: GhostPoint[] = [];
+  for (const { text, caret } of pauses) {
+    const params = defaultGhostParams({ before: text.slice(0, caret), after: text.slice(caret), maxTokens: 8 });
+    const start = performance.now();
+    const stream = await engine.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } } as never);
+    let first: number | undefined;
+    let out = '';
+    let usage: { prompt_tokens?: number; extra?: Record<string, number> } | undefined;
+    for await (const chunk of stream as unknown as AsyncIterable<webllm.ChatCompletionChunk>) {
+      const content = chunk.choices[0]?.delta.content;
+      if (content) {
+        first ??= performance.now();
+        out += content;
+      }
+      if (chunk.usage) usage = chunk.usage as typeof usage;
+    }
+    points.push({
+      ms: (first ?? Number.NaN) - start,
+      queueMs: 0,
+      engineMs: (usage?.extra?.time_to_first_token_s ?? Number.NaN) * 1000,
+      engine: undefined,
+      prompt: usage?.prompt_tokens ?? Number.NaN,
+      cached: Number.NaN,
+      prefilled: Number.NaN,
+      status: 'done',
+      text: out,
+    });
     await new Promise((resolve) => setTimeout(resolve, GHOST_GAP_MS));
   }
   return points;

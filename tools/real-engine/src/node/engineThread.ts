@@ -4,14 +4,22 @@
  * what WebLLM expects of a browser worker (navigator.gpu, the Cache API,
  * postMessage), then serves the engine over Inkling's protocol
  * (`hostWebLLM`), or with `protocol: 'webllm'` WebLLM's own handler (the raw
- * engine the bench compares against).
+ * engine the bench compares against); `'webllm-reuse'` is that handler with
+ * the kit's prefix-reuse hooks on its engine (installed after each load,
+ * armed before each request, as `hostWebLLM` does): the raw baseline of
+ * ghost text, so the kit's page↔worker path is what the difference measures.
  *
- * workerData: { dawn: path of dawn.node, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' }
+ * workerData: { dawn, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' | 'webllm-reuse' }
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { installNodeHost } from './nodeHost.js';
 
-const { dawn, origin, toggles, protocol } = workerData as { dawn: string; origin: string; toggles?: string[]; protocol?: 'webllm' };
+const { dawn, origin, toggles, protocol } = workerData as {
+  dawn: string;
+  origin: string;
+  toggles?: string[];
+  protocol?: 'webllm' | 'webllm-reuse';
+};
 const port = parentPort;
 if (!port) throw new Error('engineThread runs as a worker thread.');
 
@@ -20,8 +28,23 @@ await installNodeHost({ dawn, origin, toggles });
 (globalThis as { postMessage?: (message: unknown) => void }).postMessage = (message) => port.postMessage(message);
 
 const { MLCEngine, WebWorkerMLCEngineHandler, prebuiltAppConfig } = await import('@mlc-ai/web-llm');
-if (protocol === 'webllm') {
+if (protocol === 'webllm' || protocol === 'webllm-reuse') {
   const handler = new WebWorkerMLCEngineHandler();
+  if (protocol === 'webllm-reuse') {
+    const { installPrefixReuse } = await import('../../../../packages/webllm/src/prefixReuse.js');
+    const engine = (handler as unknown as { engine: InstanceType<typeof MLCEngine> }).engine;
+    let reuse: ReturnType<typeof installPrefixReuse> | undefined;
+    const reload = engine.reload.bind(engine);
+    engine.reload = async (model, chatOpts) => {
+      await reload(model, chatOpts);
+      reuse = installPrefixReuse(engine, Array.isArray(model) ? model[0]! : model);
+    };
+    const chatCompletion = engine.chatCompletion.bind(engine);
+    engine.chatCompletion = ((request: never) => {
+      reuse?.arm();
+      return chatCompletion(request);
+    }) as typeof engine.chatCompletion;
+  }
   port.on('message', (message: unknown) => handler.onmessage(message));
 } else {
   const { hostWebLLM } = await import('@inkling/webllm');
