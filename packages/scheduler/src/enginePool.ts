@@ -5,11 +5,21 @@ import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { NotifyScheduler } from './notifyScheduler.js';
 import { PoolState, type Slot } from './poolState.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
-import type { CancelReason, Engine, EnginePoolOptions, JobResult, JobSpec, Pool, PoolLoadProgress, PoolStatus } from './types.js';
+import type {
+  CancelReason,
+  Engine,
+  EnginePoolOptions,
+  JobResult,
+  JobSpec,
+  Pool,
+  PoolLoadProgress,
+  PoolStatus,
+  PoolTimers,
+} from './types.js';
 import { Subscribable } from './subscribable.js';
 import { validateSpec } from './validateSpec.js';
 import { globalTimers } from './globalTimers.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions } from './validatePoolOptions.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_RESUME_DELAY_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions } from './validatePoolOptions.js';
 
 /**
  * A few engines, each a full copy of the model's weights, shared by every
@@ -33,6 +43,10 @@ export class EnginePool extends Subscribable implements Pool {
   readonly #state: PoolState;
   readonly #slots: EngineSlots;
   readonly #calls: EngineCalls;
+  readonly #timers: PoolTimers;
+  readonly #resumeDelayMs: number;
+  /** Pumps again when the earliest held task may start. */
+  #holdTimer: unknown;
   #nextId = 0;
 
   constructor(options: EnginePoolOptions) {
@@ -42,6 +56,8 @@ export class EnginePool extends Subscribable implements Pool {
     this.#now = options.now ?? (() => performance.now());
     this.#state = new PoolState(this.#maxSize, options.historySize ?? 50, new NotifyScheduler(() => this.emit(), options.scheduleNotify));
     const timers = options.timers ?? globalTimers;
+    this.#timers = timers;
+    this.#resumeDelayMs = options.resumeDelayMs ?? DEFAULT_RESUME_DELAY_MS;
     this.#slots = new EngineSlots(this.#state, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
@@ -99,6 +115,8 @@ export class EnginePool extends Subscribable implements Pool {
       this.#finish(job);
     }
     this.#calls.unwatchAll();
+    if (this.#holdTimer !== undefined) this.#timers.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
     this.#state.dispatch({ type: 'reset' });
     await Promise.all(slots.map((slot) => unloadQuietly(slot.engine)));
   }
@@ -196,6 +214,7 @@ export class EnginePool extends Subscribable implements Pool {
 
   #pump(): void {
     const state = this.#state;
+    this.#releaseHolds();
     for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
       const { slot, job } = next;
       const engine = slot.engine as Engine;
@@ -237,9 +256,38 @@ export class EnginePool extends Subscribable implements Pool {
     if (!wasStopping && slot) this.#calls.halt(job, slot);
   }
 
+  /**
+   * Lets held tasks start again on engines where interactive work has paused
+   * for `resumeDelayMs` (none queued, none on the engine), and wakes the pump
+   * when the next hold ends.
+   */
+  #releaseHolds(): void {
+    const now = this.#now();
+    const waiting = this.#state.queue.count('interactive') > 0;
+    let wake = Infinity;
+    for (const slot of this.#state.slots) {
+      if (slot.heldTasks.size === 0) continue;
+      if (waiting || [...slot.jobs, ...slot.draining].some((job) => job.priority === 'interactive')) continue;
+      if (now >= slot.heldUntil) slot.heldTasks.clear();
+      else wake = Math.min(wake, slot.heldUntil);
+    }
+    if (this.#holdTimer !== undefined) this.#timers.clearTimeout(this.#holdTimer);
+    this.#holdTimer = undefined;
+    if (wake === Infinity) return;
+    this.#holdTimer = this.#timers.setTimeout(() => {
+      this.#holdTimer = undefined;
+      this.#pump();
+    }, wake - now);
+  }
+
   /** One engine call is over: its lane is free again. */
   #callEnded(slot: Slot, engine: Engine, job: Job, error: unknown): void {
     if (slot.draining.has(job)) this.#state.dispatch({ type: 'drained', job, slot });
+    if (this.#resumeDelayMs > 0 && slot.concurrency === 1) {
+      // A preempted batch waits here while the person's work goes on (EnginePoolOptions.resumeDelayMs).
+      if (job.preempting) slot.heldTasks.add(job.task);
+      if (job.priority === 'interactive') slot.heldUntil = this.#now() + this.#resumeDelayMs;
+    }
     const current = slot.engine === engine && this.#state.slots.includes(slot);
     if (error !== undefined && isFatalEngineError(error) && current) {
       this.#died(slot, error);

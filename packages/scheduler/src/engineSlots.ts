@@ -241,6 +241,8 @@ export class EngineSlots {
         draining: new Set(),
         idleTimer: undefined,
         deaths: 0,
+        heldTasks: new Set(),
+        heldUntil: 0,
       };
     } catch (error) {
       // Not awaited: a broken engine's unload() may never answer, and the load must end.

@@ -36,6 +36,13 @@ export interface Slot {
   idleTimer: unknown;
   /** Deaths since a job last finished cleanly on it. */
   deaths: number;
+  /**
+   * Tasks preempted here that wait before they start here again (see
+   * `EnginePoolOptions.resumeDelayMs`), until `heldUntil`.
+   */
+  readonly heldTasks: Set<string>;
+  /** When the last interactive job here ended, plus the resume delay. */
+  heldUntil: number;
 }
 
 /** Every change to the pool's state, by name. */

@@ -15,6 +15,10 @@
  *   queued; that is the price, paid on purpose.
  * - `interactive` jobs take any free lane: that band is for work a person is
  *   waiting on keystroke by keystroke.
+ * - A task preempted on a one-lane engine waits there while interactive work
+ *   goes on (`heldTasks`, released by the pool after `resumeDelayMs`): the
+ *   next keystroke then finds the engine free with its prompt still cached.
+ *   Other engines take it meanwhile.
  * - Session affinity: of the lanes these rules allow, a job takes one on the
  *   engine that ran its session's previous job when that engine has one free.
  *   Ghost text's consecutive prompts share their start, and an engine with a
@@ -53,6 +57,8 @@ export interface PolicySlot<J> {
    * task's work any more (see `EngineInfo.jobs`).
    */
   readonly draining: ReadonlySet<unknown>;
+  /** Tasks that may not start here for now (a preempted batch waiting out interactive work). */
+  readonly heldTasks?: ReadonlySet<string>;
 }
 
 /** 0 for the most urgent band. */
@@ -69,12 +75,17 @@ function openLanes<J>(slot: PolicySlot<J>): number {
   return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
+/** Whether `slot` keeps `job` out for now: its task was preempted there and interactive work goes on. */
+function holds(slot: PolicySlot<unknown>, job: PolicyJob): boolean {
+  return job.priority !== 'interactive' && slot.heldTasks?.has(job.task) === true;
+}
+
 /**
  * Of `slots`, the job's preferred engine when it has a free lane, else the
  * one with the most free lanes (the first such on a tie).
  */
 function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
-  const open = slots.filter((slot) => openLanes(slot) > 0);
+  const open = slots.filter((slot) => openLanes(slot) > 0 && !holds(slot, job));
   const roomiest = open.reduce<S | undefined>((best, slot) => (best && openLanes(best) >= openLanes(slot) ? best : slot), undefined);
   return open.find((slot) => slot.index === job.preferredEngine) ?? roomiest;
 }

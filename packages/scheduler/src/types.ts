@@ -518,6 +518,21 @@ export interface EnginePoolOptions {
    * long prompts or large embedding batches on slow devices.
    */
   stallTimeoutMs?: number;
+  /**
+   * How long a preempted task waits before it starts again on the engine
+   * that preempted it, in milliseconds, counted from the end of the last
+   * `interactive` job there: 0 to 2^31-1; 0 restarts it at once. Default
+   * `1000`. Applies to one-lane engines (WebLLM, wllama), not to servers.
+   *
+   * While a person types, each keystroke's job then finds the engine free
+   * and its prompt's start still in the engine's cache, instead of waiting
+   * for a restarted batch item's prefill and then reading its whole prompt
+   * again (on an H200 with a pool of one: 250 ms to the first ghost-text
+   * token without the wait, the idle figure with it). The batch resumes once
+   * interactive work has paused this long; an item restarted sooner would
+   * have been preempted again by the next keystroke.
+   */
+  resumeDelayMs?: number;
   /** Finished jobs kept in the snapshot's `recent`. Default `50`. */
   historySize?: number;
   /**

@@ -9,6 +9,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 /** `EnginePoolOptions.stallTimeoutMs` when left out (its TSDoc says why). */
 export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 
+/** `EnginePoolOptions.resumeDelayMs` when left out (its TSDoc says why). */
+export const DEFAULT_RESUME_DELAY_MS = 1000;
+
 const RULES: readonly Rule[] = [
   ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
   ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
@@ -33,4 +36,5 @@ export function validatePoolOptions(options: unknown): void {
   if (problem) throw new InvalidOptionError(problem);
   checkDuration((options as EnginePoolOptions).idleTimeoutMs, 'EnginePool "idleTimeoutMs"');
   checkDuration((options as EnginePoolOptions).stallTimeoutMs, 'EnginePool "stallTimeoutMs"');
+  checkDuration((options as EnginePoolOptions).resumeDelayMs, 'EnginePool "resumeDelayMs"', { never: false });
 }

@@ -78,6 +78,8 @@ const slot = (index: number): Slot => ({
   draining: new Set(),
   idleTimer: undefined,
   deaths: 0,
+  heldTasks: new Set(),
+  heldUntil: 0,
 });
 
 function started(state: PoolState, session: string, on: Slot, n: number) {

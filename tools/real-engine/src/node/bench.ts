@@ -127,8 +127,8 @@ async function setUp() {
 }
 
 /** A pool of `size`, grown to all its engines (a job of another task waiting on a busy pool grows it). */
-async function fullPool(createEngine: CreateEngine, size: number): Promise<EnginePool> {
-  const pool = new EnginePool({ createEngine, size, idleTimeoutMs: 60 * 60_000 });
+async function fullPool(createEngine: CreateEngine, size: number, options: { resumeDelayMs?: number } = {}): Promise<EnginePool> {
+  const pool = new EnginePool({ createEngine, size, idleTimeoutMs: 60 * 60_000, ...options });
   const start = performance.now();
   const logs: string[] = [];
   await pool.load((p) => {
@@ -275,17 +275,25 @@ async function ghostText({ engines, enginesNoReuse, raw }: Awaited<ReturnType<ty
   const rawSame = result.on!.flatMap((s, r) => s.map((p, i) => p.text === result.raw![r]![i]!.text));
   say(`ghost greedy outputs identical through the pool and on the raw engine: ${rawSame.filter(Boolean).length} of ${rawSame.length}`);
   await off.unload();
-  // A pool of one preempting a translation: the ghost job interrupts it.
+  // A pool of one preempting a translation: the ghost job interrupts it. With the pool's default
+  // resumeDelayMs the preempted item waits while the person types; with 0 it restarts after every keystroke.
+  const noWait = await fullPool(engines, 1, { resumeDelayMs: 0 });
+  result.pool1PreemptingNoWait = [];
   for (let rep = 0; rep < GHOST_REPS; rep += 1) {
-    const translation = startTranslation(on);
-    await translation.running;
-    const [points, window] = await clocked(() => ghostSession(on, sessions[rep]!, `ghost-pre-${rep}`));
-    const statuses = await translation.stop();
-    result.pool1Preempting!.push(points);
-    say(
-      `${ghostLine(`ghost preempting on a pool of 1 rep ${rep}`, points, window)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
-    );
+    const order = rep % 2 === 0 ? (['wait', 'no-wait'] as const) : (['no-wait', 'wait'] as const);
+    for (const variant of order) {
+      const pool = variant === 'wait' ? on : noWait;
+      const translation = startTranslation(pool);
+      await translation.running;
+      const [points, window] = await clocked(() => ghostSession(pool, sessions[rep]!, `ghost-pre-${variant}-${rep}`));
+      const statuses = await translation.stop();
+      result[variant === 'wait' ? 'pool1Preempting' : 'pool1PreemptingNoWait']!.push(points);
+      say(
+        `${ghostLine(`ghost preempting on a pool of 1 (resumeDelayMs ${variant === 'wait' ? 'default' : '0'}) rep ${rep}`, points, window)}; first keystroke (a translation running) ${f(points[0]!.ms, 0)} ms, queued ${f(points[0]!.queueMs, 0)}; translation jobs ${JSON.stringify(histogram(statuses as unknown as number[]))}`,
+      );
+    }
   }
+  await noWait.unload();
   await on.unload();
   // A pool of two: idle, then with a translation running on the other engine.
   const pool2 = await fullPool(engines, 2);
@@ -334,7 +342,7 @@ async function ghostText({ engines, enginesNoReuse, raw }: Awaited<ReturnType<ty
   for (const [k, v] of Object.entries(summary))
     say(`  ${k}: ${f(v.firstTokenMs, 1)} ms [${f(v.engineMs, 1)}, ${f(v.queueMs, 1)}] / ${f(v.prefilled, 0)} / ${f(v.meanPrefilled, 1)}`);
   say(
-    `  pool (reuse on) ÷ raw WebLLM with the same hooks ${f(summary.on!.firstTokenMs / summary.raw!.firstTokenMs, 3)}; reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)}`,
+    `  pool (reuse on) ÷ raw WebLLM with the same hooks ${f(summary.on!.firstTokenMs / summary.raw!.firstTokenMs, 3)}; reuse on ÷ off first token ${f(summary.on!.firstTokenMs / summary.off!.firstTokenMs, 3)}; prefilled mean on ÷ off ${f(summary.on!.meanPrefilled / summary.off!.meanPrefilled, 4)}; under translation ÷ idle (pool of 2) ${f(summary.pool2Translation!.firstTokenMs / summary.pool2Idle!.firstTokenMs, 3)}; preempting (pool of 1) ÷ idle (pool of 1, reuse on) ${f(summary.pool1Preempting!.firstTokenMs / summary.on!.firstTokenMs, 3)} (resumeDelayMs 0: ${f(summary.pool1PreemptingNoWait!.firstTokenMs / summary.on!.firstTokenMs, 3)})`,
   );
 }
 
