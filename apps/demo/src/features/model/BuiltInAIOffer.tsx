@@ -23,11 +23,13 @@ export function BuiltInAIOffer({ probe, onUse }: BuiltInAIOfferProps) {
   if (!builtInUsable(probe)) {
     const same = probe.prompt.state === probe.translation.state;
     return (
-      <p className="built-in-line" data-built-in={probe.prompt.state}>
-        {same
-          ? `Chrome's built-in model ${why(probe.prompt.reason)}`
-          : `Chrome's built-in model is not offered here. Ghost text: ${why(probe.prompt.reason)} Translation: ${why(probe.translation.reason)}`}
-      </p>
+      <section className="built-in-line" aria-label="Chrome's built-in model" data-built-in={probe.prompt.state}>
+        <p>
+          {same
+            ? `Chrome's built-in model ${why(probe.prompt.reason)}`
+            : `Chrome's built-in model is not offered here. Ghost text: ${why(probe.prompt.reason)} Translation: ${why(probe.translation.reason)}`}
+        </p>
+      </section>
     );
   }
   return (
