@@ -130,7 +130,7 @@ describe('a first visit with WebGPU on a software adapter (SwiftShader)', () => 
   it('still runs a WebLLM model a person picks from the list', async () => {
     const { page, requests, close } = await firstVisit(withGpu);
     const picker = page.getByLabel('Model', { exact: true });
-    const webllm = await picker.locator('optgroup').nth(1).locator('option:not([disabled])').first().getAttribute('value');
+    const webllm = await picker.locator('optgroup[label*="WebLLM"]').locator('option:not([disabled])').first().getAttribute('value');
     await picker.selectOption(webllm ?? '');
     await expect.poll(() => requests.filter((url) => WEBLLM.test(url)).length, { timeout: 15_000 }).toBeGreaterThan(0);
     await close();

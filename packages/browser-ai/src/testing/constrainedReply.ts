@@ -31,7 +31,8 @@ export function constrainedReply(constraint: unknown, reply: string): string {
     throw new Error(
       `The fake cannot write a value for this schema (at "${wrong.path}": ${wrong.message}): give it a reply that satisfies it.`,
     );
-  return JSON.stringify(value);
+  // Spaced out, so it streams in several pieces as a model's answer does.
+  return JSON.stringify(value, null, 1);
 }
 
 function fits(reply: string, schema: JsonSchema): boolean {

@@ -230,8 +230,7 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
       const messages = asMessages(input);
       const requested = this.#used() + sizeOf(messages);
       if (requested > contextWindow) {
-        // Chrome's QuotaExceededError carries the quota and what was asked for.
-        throw Object.assign(new DOMException('The input is too large.', 'QuotaExceededError'), { quota: contextWindow, requested });
+        throw quotaExceeded('The input is too large.', contextWindow, requested);
       }
       const context = [...this.#context, ...messages];
       const constraint = o?.responseConstraint;
@@ -330,6 +329,15 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
     ...(options.detector === 'absent' ? {} : { LanguageDetector: LanguageDetector as unknown as BuiltInAIGlobals['LanguageDetector'] }),
   };
   return { globals, stats };
+}
+
+type QuotaErrorClass = new (message: string, options: { quota: number; requested: number }) => DOMException;
+
+/** Chrome's `QuotaExceededError` (a DOMException with `quota` and `requested`), or its shape where the runtime has none (Node). */
+function quotaExceeded(message: string, quota: number, requested: number): DOMException {
+  const Real = (globalThis as { QuotaExceededError?: QuotaErrorClass }).QuotaExceededError;
+  if (Real) return new Real(message, { quota, requested });
+  return Object.assign(new DOMException(message, 'QuotaExceededError'), { quota, requested });
 }
 
 const getter = (get: (this: object) => number): PropertyDescriptor => ({ get, configurable: true });
