@@ -24,7 +24,7 @@ type Counts = Record<'LanguageModel' | 'Translator' | 'LanguageDetector', number
 async function countCreates(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const counts = { LanguageModel: 0, Translator: 0, LanguageDetector: 0 };
-    (window as unknown as { __creates: typeof counts }).__creates = counts;
+    (window as unknown as { inklingCreates: typeof counts }).inklingCreates = counts;
     for (const name of Object.keys(counts) as Array<keyof typeof counts>) {
       const api = (window as unknown as Record<string, { create?: (...args: unknown[]) => unknown } | undefined>)[name];
       const create = api?.create;
@@ -37,7 +37,7 @@ async function countCreates(context: BrowserContext): Promise<void> {
   });
 }
 
-const creates = (page: Page) => page.evaluate(() => (window as unknown as { __creates: Counts }).__creates);
+const creates = (page: Page) => page.evaluate(() => (window as unknown as { inklingCreates: Counts }).inklingCreates);
 
 /** What this Chromium's own availability() answers, asked in the page. */
 const realAnswers = (page: Page) =>

@@ -14,6 +14,7 @@ afterEach(() => cleanup());
 
 const LONG = { timeout: 20_000 };
 const textbox = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' });
+const output = () => document.querySelector('output') as HTMLOutputElement;
 const ghostState = () => textbox().dataset.state;
 const ghostText = () => textbox().parentElement?.querySelector('[data-inkling-ghost]')?.textContent ?? '';
 // By selector: a role query over 200 rows, polled, would cost more than the translation it waits for.
@@ -110,7 +111,6 @@ describe('the hooks and components on the built-in engine', () => {
       </PoolProvider>,
     );
     await pool.load();
-    const output = () => document.querySelector('output') as HTMLOutputElement;
     await waitFor(() => expect(output().dataset.status).toBe('done'), LONG);
     expect(output().dataset.error).toBe('');
     const object = JSON.parse(output().dataset.object ?? 'null') as unknown;

@@ -85,10 +85,11 @@ describe("Chromium's real built-in AI interfaces", () => {
 
   it("names the Prompt API's limits as Chrome 148 and later do, the names the engines read first", () => {
     const session = real.LanguageModel.prototype;
-    for (const current of ['contextWindow', 'contextUsage', 'measureContextUsage']) expect(current in session, current).toBe(true);
+    for (const current of ['contextWindow', 'contextUsage', 'measureContextUsage'])
+      expect(current in session, `LanguageModel.prototype.${current}`).toBe(true);
     // The older names (138 to 147, the origin trial) are gone here: only the fallback reads them, on the fake's older shapes.
     for (const old of ['inputQuota', 'inputUsage', 'measureInputUsage', 'maxTokens', 'tokensSoFar', 'tokensLeft']) {
-      expect(old in session, old).toBe(false);
+      expect(old in session, `LanguageModel.prototype.${old}`).toBe(false);
     }
     for (const limits of ['input', 'tokens', 'none'] as const) {
       const fake = createFakeBuiltInAI({ limits }).globals as unknown as typeof real;
