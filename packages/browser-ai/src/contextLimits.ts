@@ -24,14 +24,13 @@ export function contextRoom(session: LanguageModelSession): number {
  * later), else `measureInputUsage` (138 to 147); `undefined` where the
  * browser has neither (the origin trial's sessions).
  */
-export async function measureInput(
+export function measureInput(
   session: LanguageModelSession,
   input: LanguageModelMessage[],
   signal: AbortSignal,
 ): Promise<number | undefined> {
-  if (typeof session.measureContextUsage === 'function') return session.measureContextUsage(input, { signal });
-  if (typeof session.measureInputUsage === 'function') return session.measureInputUsage(input, { signal });
-  return undefined;
+  const measure = session.measureContextUsage ?? session.measureInputUsage;
+  return measure ? measure.call(session, input, { signal }) : Promise.resolve(undefined);
 }
 
 function firstNumber(...values: Array<number | undefined>): number | undefined {

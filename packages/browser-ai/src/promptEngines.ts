@@ -111,7 +111,8 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
       opened = await sessions.open(system, messages, key, controller.signal);
       // Where the browser cannot measure (or names no limit), its own error is the check: see browserError.
       let needed = await measureInput(opened.session, opened.input, controller.signal);
-      if (needed !== undefined && needed > contextRoom(opened.session) && opened.continued) {
+      // An unknown need or room (Infinity) is no reason to refuse.
+      if ((needed ?? 0) > contextRoom(opened.session) && opened.continued) {
         // The kept conversation is full: start over from the system prompt with the whole request.
         opened.session.destroy();
         opened = await sessions.fresh(system, messages, controller.signal);
@@ -182,21 +183,18 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
  * prompt as `UnsupportedConstraintError`. Anything else as it is.
  */
 function browserError(error: unknown, constrained: boolean): unknown {
-  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  const { name, message, requested, quota } = (error ?? {}) as { name?: unknown; message?: unknown; requested?: unknown; quota?: unknown };
   if (name === 'QuotaExceededError') {
-    const { requested, quota } = error as { requested?: unknown; quota?: unknown };
-    const needed = typeof requested === 'number' ? requested : NaN;
-    const available = typeof quota === 'number' ? quota : NaN;
     return new InputTooLongError(
       `Chrome's built-in model refused the prompt as too long (${String(message)}): shorten the text or the conversation.`,
-      needed,
-      available,
+      typeof requested === 'number' ? requested : NaN,
+      typeof quota === 'number' ? quota : NaN,
       { cause: error },
     );
   }
   if (name === 'NotSupportedError' && constrained) {
     return new UnsupportedConstraintError(
-      `Chrome's built-in model cannot constrain its answer to this schema (${String(message)}): simplify the schema, or ask for the object by prompt (useObject's mode: 'prompt').`,
+      `Chrome's built-in model cannot constrain its answer to this schema (${String(message)}): simplify the schema, or use useObject's mode: 'prompt'.`,
       { cause: error },
     );
   }
