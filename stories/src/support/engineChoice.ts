@@ -50,16 +50,15 @@ export const ENGINE_TOOLBAR = {
 
 /**
  * Chrome's built-in model for a story: the parts `detectBuiltInAI` finds
- * usable without a download (a story loads on mount, and Chrome downloads
- * only on a person's click), translation pairs made on first use. Where no
- * part can run, the Prompt API's load fails with its typed reason, which
- * the story shows.
+ * ready (a story loads on mount, and Chrome downloads only on a person's
+ * click), translation pairs made on first use. Where neither is ready, the
+ * Prompt API's load fails with its typed reason, which the story shows.
  */
 function builtInStoryEngines(): CreateEngine {
   return async (index, onProgress, options) => {
     const probe = await detectBuiltInAI();
     const prompt = probe.prompt.state === 'available';
-    const translation = probe.translation.usable;
+    const translation = probe.translation.state === 'available';
     const create = prompt || translation ? builtInEngines({ prompt: prompt && {}, translation: translation && {} }) : promptEngines();
     return create(index, onProgress, options);
   };
