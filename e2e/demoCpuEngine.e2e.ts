@@ -58,12 +58,17 @@ describe('the demo without WebGPU', () => {
         'Use the simulated engine',
       ]);
       await expect(page.locator('.notice-offers li').nth(1).textContent()).resolves.toMatch(/No model runs: a fake engine/);
-      // The picker lists the CPU models first, with their sizes, and the simulated engine by name.
-      const options = await page.getByLabel('Model').locator('option').allTextContents();
-      expect(options.slice(0, 2)).toEqual(['Choose an engine that runs here', 'SmolLM2-360M-Instruct · downloads 386 MB']);
-      await expect(page.getByLabel('Model').evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent)).resolves.toBe(
+      // The picker lists the CPU models first after Chrome's built-in model (this Chromium's translator
+      // can run, its Prompt API cannot), with their sizes, and the simulated engine by name.
+      const options = await page.getByLabel('Model', { exact: true }).locator('option').allTextContents();
+      expect(options.slice(0, 3)).toEqual([
         'Choose an engine that runs here',
-      );
+        "Chrome's built-in model (translation only)",
+        'SmolLM2-360M-Instruct · downloads 386 MB',
+      ]);
+      await expect(
+        page.getByLabel('Model', { exact: true }).evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent),
+      ).resolves.toBe('Choose an engine that runs here');
       expect(options).toContain('Simulated engine (no model)');
       const { overflowing } = await sideways(page);
       expect(overflowing).toEqual([]);

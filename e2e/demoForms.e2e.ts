@@ -48,7 +48,7 @@ describe('a translation server that cannot be reached', () => {
     // Use again connects again (new requests), and fails again with the same words.
     const before = tries.length;
     expect(before).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Use' }).click();
+    await page.getByRole('button', { name: 'Use', exact: true }).click();
     await expect.poll(() => tries.length, { timeout: 10_000 }).toBeGreaterThan(before);
     await status.waitFor({ timeout: 10_000 });
     // So does Try again.
@@ -73,12 +73,12 @@ describe('a translation server that cannot be reached', () => {
       const border = (locator: typeof field) => locator.evaluate((input) => getComputedStyle(input).borderTopColor);
       expect(await border(field)).not.toBe(await border(page.getByLabel('Model on the server')));
       // "Use" is the form's primary action.
-      expect(await page.getByRole('button', { name: 'Use' }).getAttribute('class')).toContain('primary');
+      expect(await page.getByRole('button', { name: 'Use', exact: true }).getAttribute('class')).toContain('primary');
       await screenshot(page, `demo-server-form-invalid-${width}`);
       // A missing model marks that field instead.
       await page.getByLabel('Base URL').fill('http://localhost:8000/v1');
       await page.getByLabel('Model on the server').fill('');
-      await page.getByRole('button', { name: 'Use' }).click();
+      await page.getByRole('button', { name: 'Use', exact: true }).click();
       expect(await page.getByLabel('Model on the server').getAttribute('aria-invalid')).toBe('true');
       expect(await field.getAttribute('aria-invalid')).toBeNull();
       expect(await page.getByLabel('Model on the server').evaluate((input) => input === document.activeElement)).toBe(true);

@@ -5,8 +5,8 @@ import { launchChromium } from './support/chromium.js';
 import { STATES } from './support/demoStates.js';
 import { WIDTHS, axeViolations, overlaps, sideways } from './support/pageChecks.js';
 
-/** The editor, the translation table and the inspectors: none may cover another. */
-const REGIONS = ['.note-field', '.translate-list', '.app-inspector .inkling-inspector', '.notice'];
+/** The editor, the translation table, the inspectors and the notices: none may cover another. */
+const REGIONS = ['.note-field', '.translate-list', '.app-inspector .inkling-inspector', '.notice', '.built-in-offer'];
 
 let browser: Browser;
 

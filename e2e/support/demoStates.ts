@@ -22,7 +22,7 @@ export async function useServer(page: Page, baseURL: string, model = 'some-model
   await page.getByLabel('Runs on').selectOption('server');
   await page.getByLabel('Base URL').fill(baseURL);
   await page.getByLabel('Model on the server').fill(model);
-  await page.getByRole('button', { name: 'Use' }).click();
+  await page.getByRole('button', { name: 'Use', exact: true }).click();
 }
 
 /** The demo's main states, each reached from the one before on the same page. */

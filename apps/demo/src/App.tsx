@@ -1,3 +1,4 @@
+import type { BuiltInAIProbe } from '@inkling/browser-ai';
 import { PoolInspector, PoolProvider } from '@inkling/react';
 import type { WebGPUSupport } from '@inkling/webllm';
 import { useEffect, useState } from 'react';
@@ -6,7 +7,9 @@ import { type EngineChoice, choiceId, needsWebGPU, saveChoice } from './engine/e
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
 import { poolFor, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
+import { builtInChoice, useBuiltInAI } from './engine/useBuiltInAI.js';
 import { useWebGPU } from './engine/useWebGPU.js';
+import { BuiltInAIOffer } from './features/model/BuiltInAIOffer.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
 import { SelfHostedForm } from './features/model/SelfHostedForm.js';
 import { StoredModels } from './features/model/StoredModels.js';
@@ -18,18 +21,21 @@ import { TranslatePage } from './features/translate/TranslatePage.js';
 interface AppProps {
   /** What `detectWebGPU` found before the first paint; `null` when it took too long (the app finishes it). */
   detected: WebGPUSupport | null;
+  /** What `detectBuiltInAI` found before the first paint; `null` when it took too long (the app finishes it). */
+  builtIn: BuiltInAIProbe | null;
   /** The engine to start with, and whether a person chose it (then a real model loads by itself). */
   start: { choice: EngineChoice; chosen: boolean };
 }
 
 /** The notes app: model picker, editor, page translation and the pool inspector. */
-export function App({ detected, start }: AppProps) {
+export function App({ detected, builtIn, start }: AppProps) {
   const [choice, setChoice] = useState<EngineChoice>(start.choice);
   // A real model downloads only once a person asked for it (here or on an earlier visit).
   const [asked, setAsked] = useState(start.chosen);
   const [target, setTarget] = useState<TranslationTarget>({ kind: 'device' });
   const [editingSelfHosted, setEditingSelfHosted] = useState(false);
   const gpu = useWebGPU(detected);
+  const probe = useBuiltInAI(builtIn);
   const runnable = !needsWebGPU(choice) || gpu?.supported === true;
   const load = runnable && (asked || choice.kind === 'simulated');
   const noGpu = needsWebGPU(choice) && gpu !== null && !gpu.supported;
@@ -69,6 +75,7 @@ export function App({ detected, start }: AppProps) {
             gpu={gpu}
             runnable={runnable}
             loading={load}
+            builtIn={probe}
             onChoose={choose}
             onLoad={loadModel}
             editingSelfHosted={editingSelfHosted}
@@ -86,15 +93,19 @@ export function App({ detected, start }: AppProps) {
             }}
           />
         ) : null}
+        {/* Offered first, above what runs without WebGPU; known before the first paint, so it moves nothing. */}
+        {probe && choice.kind !== 'built-in' ? <BuiltInAIOffer probe={probe} onUse={() => void choose(builtInChoice(probe))} /> : null}
         {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
         <main className="app-main">
           <NotesEditor
             engineNote={
-              load
-                ? null
-                : runnable
-                  ? 'No suggestions yet: load the model above.'
-                  : 'No suggestions yet: no engine runs here until you choose one above.'
+              choice.kind === 'built-in' && !choice.prompt
+                ? "No suggestions: on this device Chrome's built-in model only translates. Choose another engine above for suggestions."
+                : load
+                  ? null
+                  : runnable
+                    ? 'No suggestions yet: load the model above.'
+                    : 'No suggestions yet: no engine runs here until you choose one above.'
             }
           />
           <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />

@@ -21,7 +21,12 @@ export interface LanguageModelMessage {
   content: string;
 }
 
-/** A Prompt API session (`LanguageModel` instance). */
+/**
+ * A Prompt API session (`LanguageModel` instance). Its limits go by the names
+ * of the Chrome it runs in (148 and later: `contextWindow`, `contextUsage`,
+ * `measureContextUsage`; older ones below); the engines read the newest
+ * present and skip their own check where none is.
+ */
 export interface LanguageModelSession {
   promptStreaming(
     input: string | LanguageModelMessage[],
@@ -29,11 +34,24 @@ export interface LanguageModelSession {
   ): ReadableStream<string>;
   append(input: LanguageModelMessage[], options?: { signal?: AbortSignal }): Promise<void>;
   clone(options?: { signal?: AbortSignal }): Promise<LanguageModelSession>;
-  measureContextUsage(input: string | LanguageModelMessage[], options?: { signal?: AbortSignal }): Promise<number>;
-  /** Tokens the session's context holds now. */
-  readonly contextUsage: number;
-  /** The most tokens its context can hold. */
-  readonly contextWindow: number;
+  /** What an input would take of the context, in tokens (Chrome 148 and later). */
+  measureContextUsage?(input: string | LanguageModelMessage[], options?: { signal?: AbortSignal }): Promise<number>;
+  /** Tokens the session's context holds now (Chrome 148 and later). */
+  readonly contextUsage?: number;
+  /** The most tokens its context can hold (Chrome 148 and later). */
+  readonly contextWindow?: number;
+  /** `measureContextUsage` as Chrome 138 to 147 named it. */
+  measureInputUsage?(input: string | LanguageModelMessage[], options?: { signal?: AbortSignal }): Promise<number>;
+  /** `contextUsage` as Chrome 138 to 147 named it. */
+  readonly inputUsage?: number;
+  /** `contextWindow` as Chrome 138 to 147 named it. */
+  readonly inputQuota?: number;
+  /** `contextUsage` as the origin trial before Chrome 138 named it. */
+  readonly tokensSoFar?: number;
+  /** `contextWindow` as the origin trial before Chrome 138 named it. */
+  readonly maxTokens?: number;
+  /** What is left of the context, in the origin trial before Chrome 138. */
+  readonly tokensLeft?: number;
   destroy(): void;
 }
 

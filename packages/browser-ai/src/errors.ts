@@ -106,8 +106,9 @@ export class UnsupportedLanguageError extends EngineError {
 
 /**
  * An input longer than the built-in model takes (the Translator's
- * `inputQuota`, the Prompt API's `contextWindow`), caught before the browser
- * is asked. `needed` and `available` are in the model's tokens; only that
+ * `inputQuota`, the Prompt API's `contextWindow` or its older names), caught
+ * before the browser is asked where the browser can measure it, else the
+ * browser's own `QuotaExceededError`, typed. `needed` and `available` are in the model's tokens; only that
  * job fails.
  *
  * @example
@@ -117,10 +118,12 @@ export class InputTooLongError extends EngineError {
   override name = 'InputTooLongError';
   override readonly kind = 'refused';
   override readonly device = 'browser';
+  /** Tokens the input needs (`NaN` where the browser refused it without saying). */
   readonly needed: number;
+  /** Tokens there was room for (`NaN` where the browser refused it without saying). */
   readonly available: number;
-  constructor(message: string, needed: number, available: number) {
-    super(message);
+  constructor(message: string, needed: number, available: number, options?: { cause?: unknown }) {
+    super(message, options);
     this.needed = needed;
     this.available = available;
   }

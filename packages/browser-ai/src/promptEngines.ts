@@ -7,10 +7,12 @@ import {
   InvalidJobError,
   type PoolTimers,
   type StreamingChatCompletionRequest,
+  UnsupportedConstraintError,
 } from '@inkling/scheduler';
 import { apiAvailability, assertUsable } from './apiAvailability.js';
 import { type BuiltInAIGlobals, type LanguageModelApi, type LanguageModelMessage, builtInGlobals } from './builtInApis.js';
 import { createWithDownload } from './createWithDownload.js';
+import { contextLimits, contextRoom, measureInput } from './contextLimits.js';
 import { InputTooLongError } from './errors.js';
 import { type OpenedSession, PromptSessions } from './promptSessions.js';
 import { type PiecesEnd, chunk, chunkId, pieceChunks, usageChunk } from './streamChunks.js';
@@ -104,36 +106,47 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
     let opened: OpenedSession | undefined;
     const end: PiecesEnd = { finish: 'stop', pieces: 0 };
     let reply = '';
+    const constraint = constraintOf(request);
     try {
       opened = await sessions.open(system, messages, key, controller.signal);
-      let needed = await opened.session.measureContextUsage(opened.input, { signal: controller.signal });
-      if (needed > room(opened) && opened.continued) {
+      // Where the browser cannot measure (or names no limit), its own error is the check: see browserError.
+      let needed = await measureInput(opened.session, opened.input, controller.signal);
+      // An unknown need or room (Infinity) is no reason to refuse.
+      if ((needed ?? 0) > contextRoom(opened.session) && opened.continued) {
         // The kept conversation is full: start over from the system prompt with the whole request.
         opened.session.destroy();
         opened = await sessions.fresh(system, messages, controller.signal);
-        needed = await opened.session.measureContextUsage(opened.input, { signal: controller.signal });
+        needed = await measureInput(opened.session, opened.input, controller.signal);
       }
-      if (needed > room(opened)) {
+      const room = contextRoom(opened.session);
+      if (needed !== undefined && needed > room) {
         throw new InputTooLongError(
-          `The prompt needs ${needed} tokens but Chrome's built-in model has ${room(opened)} of its ${opened.session.contextWindow} left: shorten the text or the conversation.`,
+          `The prompt needs ${needed} tokens but Chrome's built-in model has ${room} of its ${String(contextLimits(opened.session).window)} left: shorten the text or the conversation.`,
           needed,
-          room(opened),
+          room,
         );
       }
-      const before = opened.session.contextUsage;
+      const before = contextLimits(opened.session).used;
       const id = chunkId('prompt');
       const model = 'chrome-built-in';
-      const stream = opened.session.promptStreaming(opened.input, { signal: controller.signal, ...constraintOf(request) });
-      for await (const piece of pieceChunks(stream, { id, model, controller, maxTokens: request.max_tokens }, end)) {
-        reply += piece.choices[0]?.delta.content ?? '';
-        yield piece;
+      try {
+        const stream = opened.session.promptStreaming(opened.input, { signal: controller.signal, ...constraint });
+        for await (const piece of pieceChunks(stream, { id, model, controller, maxTokens: request.max_tokens }, end)) {
+          reply += piece.choices[0]?.delta.content ?? '';
+          yield piece;
+        }
+      } catch (error) {
+        throw browserError(error, constraint.responseConstraint !== undefined);
       }
       yield chunk(id, model, '', end.finish);
-      const completion = Math.max(end.pieces, opened.session.contextUsage - before - needed);
+      const after = contextLimits(opened.session).used;
+      const prompt = opened.cachedTokens + (needed ?? 0);
+      const grown = before === undefined || after === undefined ? 0 : after - before - (needed ?? 0);
+      const completion = Math.max(end.pieces, grown);
       yield usageChunk(id, model, {
-        prompt_tokens: opened.cachedTokens + needed,
+        prompt_tokens: prompt,
         completion_tokens: completion,
-        total_tokens: opened.cachedTokens + needed + completion,
+        total_tokens: prompt + completion,
         cachedTokens: opened.cachedTokens,
       });
     } finally {
@@ -163,8 +176,29 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
   };
 }
 
-function room(opened: OpenedSession): number {
-  return opened.session.contextWindow - opened.session.contextUsage;
+/**
+ * The browser's own refusal as the kit's typed error: a `QuotaExceededError`
+ * (an input the pre-check could not measure, or that grew past the context
+ * meanwhile) as `InputTooLongError`, a `NotSupportedError` of a constrained
+ * prompt as `UnsupportedConstraintError`. Anything else as it is.
+ */
+function browserError(error: unknown, constrained: boolean): unknown {
+  const { name, message, requested, quota } = (error ?? {}) as { name?: unknown; message?: unknown; requested?: unknown; quota?: unknown };
+  if (name === 'QuotaExceededError') {
+    return new InputTooLongError(
+      `Chrome's built-in model refused the prompt as too long (${String(message)}): shorten the text or the conversation.`,
+      typeof requested === 'number' ? requested : NaN,
+      typeof quota === 'number' ? quota : NaN,
+      { cause: error },
+    );
+  }
+  if (name === 'NotSupportedError' && constrained) {
+    return new UnsupportedConstraintError(
+      `Chrome's built-in model cannot constrain its answer to this schema (${String(message)}): simplify the schema, or use useObject's mode: 'prompt'.`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 /** A JSON Schema asked for in OpenAI's `response_format`, as the Prompt API's `responseConstraint`. */

@@ -1,4 +1,5 @@
 import type { LanguageModelApi, LanguageModelMessage, LanguageModelSession } from './builtInApis.js';
+import { contextLimits } from './contextLimits.js';
 
 /** A session taken for one call, and what to send it. */
 export interface OpenedSession {
@@ -57,7 +58,7 @@ export class PromptSessions {
     if (kept && key !== undefined) this.#kept.delete(key);
     if (kept && kept.system === system && continues(kept.history, messages)) {
       const added = messages.slice(kept.history.length);
-      const cachedTokens = kept.session.contextUsage;
+      const cachedTokens = contextLimits(kept.session).used ?? 0;
       try {
         if (added.length > 1) await kept.session.append(added.slice(0, -1), { signal });
       } catch (error) {
@@ -74,7 +75,7 @@ export class PromptSessions {
   async fresh(system: string, messages: LanguageModelMessage[], signal: AbortSignal): Promise<OpenedSession> {
     const base = await this.#base(system, signal);
     const session = await base.clone({ signal });
-    return { session, input: messages, cachedTokens: base.contextUsage, continued: false };
+    return { session, input: messages, cachedTokens: contextLimits(base).used ?? 0, continued: false };
   }
 
   /**

@@ -1,18 +1,19 @@
+import { builtInEngines, detectBuiltInAI, promptEngines } from '@inkling/browser-ai';
 import { type CreateEngine, EnginePool } from '@inkling/react';
 import { type SimulatedEnginesOptions, simulatedEngines } from '@inkling/react/testing';
 import { defaultModel, modelCatalogue, webllmEngines } from '@inkling/webllm';
 
 /** Which engine the toolbar picked. */
-export type EngineKind = 'simulated' | 'webllm';
+export type EngineKind = 'simulated' | 'webllm' | 'built-in';
 
 /** The model a real engine loads, from the toolbar. Default: the catalogue's pick for ghost text (f32, runs anywhere). */
 export const DEFAULT_MODEL = defaultModel('ghostText');
 
 /**
  * The toolbar switches: which engine every story's pool runs on (the
- * simulated one by default: deterministic, no download, no GPU; or real
- * WebLLM, which downloads the model and needs WebGPU), and which model a
- * real engine loads.
+ * simulated one by default: deterministic, no download, no GPU; real
+ * WebLLM, which downloads the model and needs WebGPU; or Chrome's built-in
+ * model, where the browser has it), and which model WebLLM loads.
  */
 export const ENGINE_TOOLBAR = {
   engine: {
@@ -23,6 +24,7 @@ export const ENGINE_TOOLBAR = {
       items: [
         { value: 'simulated', title: 'Simulated engine (no model, no GPU)' },
         { value: 'webllm', title: 'Real WebLLM (downloads the model; needs WebGPU)' },
+        { value: 'built-in', title: "Chrome's built-in model (desktop Chrome and Edge; where it is ready)" },
       ],
       dynamicTitle: true,
     },
@@ -45,6 +47,22 @@ export const ENGINE_TOOLBAR = {
     },
   },
 } as const;
+
+/**
+ * Chrome's built-in model for a story: the parts `detectBuiltInAI` finds
+ * ready (a story loads on mount, and Chrome downloads only on a person's
+ * click), translation pairs made on first use. Where neither is ready, the
+ * Prompt API's load fails with its typed reason, which the story shows.
+ */
+function builtInStoryEngines(): CreateEngine {
+  return async (index, onProgress, options) => {
+    const probe = await detectBuiltInAI();
+    const prompt = probe.prompt.state === 'available';
+    const translation = probe.translation.state === 'available';
+    const create = prompt || translation ? builtInEngines({ prompt: prompt && {}, translation: translation && {} }) : promptEngines();
+    return create(index, onProgress, options);
+  };
+}
 
 const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
@@ -69,6 +87,11 @@ export interface StoryPoolSettings {
 export function createStoryPool(settings: StoryPoolSettings, kind: EngineKind, model: string = DEFAULT_MODEL): EnginePool {
   // A story's own engine (a failing load, a stalled download) shows a state, whatever the toolbar says.
   const createEngine =
-    settings.createEngine?.() ?? (kind === 'webllm' ? webllmEngines({ model, worker }) : simulatedEngines(settings.engine));
+    settings.createEngine?.() ??
+    (kind === 'webllm'
+      ? webllmEngines({ model, worker })
+      : kind === 'built-in'
+        ? builtInStoryEngines()
+        : simulatedEngines(settings.engine));
   return new EnginePool({ createEngine, size: settings.size ?? 1 });
 }

@@ -29,6 +29,10 @@ function EngineBadge({ kind, model }: { kind: EngineKind; model: string }) {
         <>
           <strong>Real WebLLM</strong> · {model}, on this device's GPU
         </>
+      ) : kind === 'built-in' ? (
+        <>
+          <strong>Chrome&apos;s built-in model</strong> · the browser&apos;s own, where it is ready here
+        </>
       ) : (
         <>
           <strong>Simulated engine</strong> · no model, no GPU, deterministic replies

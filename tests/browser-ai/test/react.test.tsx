@@ -1,8 +1,9 @@
 import { builtInEngines } from '@inkling/browser-ai';
 import { createFakeBuiltInAI } from '@inkling/browser-ai/testing';
-import { GhostTextarea, PoolProvider, TranslateList } from '@inkling/react';
-import { EnginePool } from '@inkling/scheduler';
+import { GhostTextarea, PoolProvider, TranslateList, useObject } from '@inkling/react';
+import { EnginePool, validateJson } from '@inkling/scheduler';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userEvent } from 'vitest/browser';
 
@@ -13,6 +14,7 @@ afterEach(() => cleanup());
 
 const LONG = { timeout: 20_000 };
 const textbox = () => screen.getByRole<HTMLTextAreaElement>('textbox', { name: 'Note' });
+const output = () => document.querySelector('output') as HTMLOutputElement;
 const ghostState = () => textbox().dataset.state;
 const ghostText = () => textbox().parentElement?.querySelector('[data-inkling-ghost]')?.textContent ?? '';
 // By selector: a role query over 200 rows, polled, would cost more than the translation it waits for.
@@ -90,4 +92,51 @@ describe('the hooks and components on the built-in engine', () => {
       expect(fake.stats.translatorsDestroyed).toBe(1);
     },
   );
+
+  it("useObject's structured output is valid against its schema: the engine hands it to the Prompt API as responseConstraint", async () => {
+    // The model's free answer is prose: only a constrained prompt makes it the object.
+    const fake = createFakeBuiltInAI({ reply: () => 'Sure: call Maria, book the venue, send the agenda.', pieceMs: 2 });
+    const pool = new EnginePool({ size: 1, createEngine: builtInEngines({ globals: fake.globals, translation: false }) });
+    const seen: string[] = [];
+    function Actions({ note }: { note: string }) {
+      const { object, status, error, submit } = useObject({ schema: ACTIONS, session: 'actions', priority: 'low', preemptible: true });
+      useEffect(() => void submit(`List the action items in this note:\n${note}`), [note, submit]);
+      const shown = JSON.stringify(object ?? null);
+      if (seen.at(-1) !== shown) seen.push(shown);
+      return <output data-status={status} data-object={shown} data-error={error?.message ?? ''} />;
+    }
+    render(
+      <PoolProvider pool={pool}>
+        <Actions note="Call Maria about the venue." />
+      </PoolProvider>,
+    );
+    await pool.load();
+    await waitFor(() => expect(output().dataset.status).toBe('done'), LONG);
+    expect(output().dataset.error).toBe('');
+    const object = JSON.parse(output().dataset.object ?? 'null') as unknown;
+    expect(validateJson(object, ACTIONS)).toBeUndefined();
+    expect(object).toEqual({
+      items: [
+        { task: 'Sure', owner: 'call' },
+        { task: 'Maria', owner: 'book' },
+      ],
+    });
+    // It streamed: partial objects came before the whole one.
+    expect(seen.length).toBeGreaterThan(2);
+    expect(fake.stats.prompts.at(-1)?.responseConstraint).toMatchObject({ required: ['items'] });
+    await pool.unload();
+  });
 });
+
+const ACTIONS = {
+  type: 'object',
+  properties: {
+    items: {
+      type: 'array',
+      minItems: 2,
+      items: { type: 'object', properties: { task: { type: 'string' }, owner: { type: 'string' } }, required: ['task', 'owner'] },
+    },
+  },
+  required: ['items'],
+  additionalProperties: false,
+} as const;

@@ -76,6 +76,26 @@ describe("Chromium's real built-in AI interfaces", () => {
       // And the fake has what the engines use.
       for (const member of surface.members) expect(member in fakeApi.prototype, `the fake's ${name}.prototype.${member}`).toBe(true);
     }
+    // The browser's refusal of an over-long input, which the engines read when they could not measure first.
+    const quotaError = (globalThis as unknown as { QuotaExceededError?: { prototype: object } }).QuotaExceededError;
+    expect(quotaError, 'QuotaExceededError in this Chromium').toBeTypeOf('function');
+    for (const member of ['quota', 'requested'])
+      expect(member in quotaError!.prototype, `QuotaExceededError.prototype.${member}`).toBe(true);
+  });
+
+  it("names the Prompt API's limits as Chrome 148 and later do, the names the engines read first", () => {
+    const session = real.LanguageModel.prototype;
+    for (const current of ['contextWindow', 'contextUsage', 'measureContextUsage'])
+      expect(current in session, `LanguageModel.prototype.${current}`).toBe(true);
+    // The older names (138 to 147, the origin trial) are gone here: only the fallback reads them, on the fake's older shapes.
+    for (const old of ['inputQuota', 'inputUsage', 'measureInputUsage', 'maxTokens', 'tokensSoFar', 'tokensLeft']) {
+      expect(old in session, `LanguageModel.prototype.${old}`).toBe(false);
+    }
+    for (const limits of ['input', 'tokens', 'none'] as const) {
+      const fake = createFakeBuiltInAI({ limits }).globals as unknown as typeof real;
+      for (const current of ['contextWindow', 'contextUsage', 'measureContextUsage'])
+        expect(current in fake.LanguageModel.prototype).toBe(false);
+    }
   });
 
   it("detectBuiltInAI reports this browser's real answers, and the chooser decides from them, without a single create()", async () => {

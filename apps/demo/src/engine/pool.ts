@@ -1,3 +1,4 @@
+import { builtInEngines } from '@inkling/browser-ai';
 import { type CreateEngine, EnginePool, type Pool } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
 import { sharedPool } from '@inkling/shared-pool';
@@ -6,11 +7,29 @@ import { wllamaEngines } from '@inkling/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { EngineChoice } from './engineChoice.js';
 
+/**
+ * The language pair the demo asks Chrome's translator about, and whose model
+ * its built-in engine downloads on load: the page translation's default
+ * (English notes into French). Other pairs run where their model is already
+ * on the device, and are a typed error for each item that names the pair where not.
+ */
+export const BUILT_IN_PAIR = { from: 'en', to: 'fr' } as const;
+
 const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
-/** Builds engines for a choice (WebLLM and wllama are downloaded only when a real model loads). */
+/**
+ * Builds engines for a choice (WebLLM and wllama are downloaded only when a
+ * real model loads; Chrome's built-in model is downloaded by the browser on
+ * its load, which a person's click starts).
+ */
 function enginesFor(choice: EngineChoice): CreateEngine {
   if (choice.kind === 'simulated') return simulatedEngines();
+  if (choice.kind === 'built-in') {
+    return builtInEngines({
+      prompt: choice.prompt ? {} : false,
+      translation: choice.translation ? { languages: [BUILT_IN_PAIR] } : false,
+    });
+  }
   if (choice.kind === 'cpu') return wllamaEngines({ model: choice.url, wasmUrl });
   if (choice.kind === 'webllm') return webllmEngines({ model: choice.model, worker });
   return webllmEngines({
@@ -28,9 +47,11 @@ const createEngine: CreateEngine = (index, onProgress, options) => current(index
  * translation share their engines. Which engines they build follows the
  * model picker (`switchEngine`). A GPU (or simulated) pool has two engines;
  * the CPU pool one, since every wllama engine holds its own copy of the weights
- * in the page's memory and a second would only compete for the same cores.
+ * in the page's memory and a second would only compete for the same cores;
+ * the built-in pool one, since the browser runs its model once for the whole
+ * page (a second engine would only hold a second translator and sessions).
  */
-const pools: { gpu: Pool; cpu: EnginePool } = {
+const pools: { gpu: Pool; cpu: EnginePool; builtIn: EnginePool } = {
   gpu:
     new URLSearchParams(location.search).get('pool') === 'shared'
       ? // Opt-in: every tab of the demo shares one simulated pool (the model picker does not reach it).
@@ -41,10 +62,12 @@ const pools: { gpu: Pool; cpu: EnginePool } = {
         })
       : new EnginePool({ size: 2, createEngine }),
   cpu: new EnginePool({ size: 1, createEngine }),
+  builtIn: new EnginePool({ size: 1, createEngine }),
 };
 
 /** The pool that runs `choice`. */
 export function poolFor(choice: EngineChoice): Pool {
+  if (choice.kind === 'built-in') return pools.builtIn;
   return choice.kind === 'cpu' ? pools.cpu : pools.gpu;
 }
 
@@ -55,6 +78,6 @@ export function selectEngines(choice: EngineChoice): void {
 
 /** Unloads the engines the pools have and makes the next load build `choice`'s. */
 export async function switchEngine(choice: EngineChoice): Promise<void> {
-  await Promise.all([pools.gpu.unload(), pools.cpu.unload()]);
+  await Promise.all([pools.gpu.unload(), pools.cpu.unload(), pools.builtIn.unload()]);
   selectEngines(choice);
 }

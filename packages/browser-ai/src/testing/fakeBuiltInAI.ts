@@ -1,4 +1,5 @@
 import type { Availability, BuiltInAIGlobals, CreateMonitorOptions, LanguageModelMessage, LanguagePairOptions } from '../builtInApis.js';
+import { constrainedReply } from './constrainedReply.js';
 
 /** How a fake API answers `availability()`, or `'absent'` to leave it out. */
 export type FakeAvailability = Availability | 'absent';
@@ -11,7 +12,14 @@ export interface FakeBuiltInAIOptions {
   translation?: FakeAvailability | ((from: string, to: string) => Availability);
   /** The Language Detector API's answer. Default `'available'`. */
   detector?: FakeAvailability;
-  /** The built-in model's reply to a session's context. Default: `'This is a built-in reply.'` */
+  /**
+   * The built-in model's reply to a session's context. Default: `'This is a
+   * built-in reply.'` Under a prompt's `responseConstraint` (a JSON Schema)
+   * it is the answer only when it satisfies the schema; otherwise the fake
+   * answers, as constrained decoding would, with the smallest value the
+   * schema allows (its strings taken from the reply's words). A schema it
+   * cannot read makes `promptStreaming` throw a `NotSupportedError`.
+   */
   reply?: (context: readonly LanguageModelMessage[]) => string;
   /** A translation. Default: `«to» text`, e.g. `«fr» Hello`. */
   translate?: (text: string, from: string, to: string) => string;
@@ -21,6 +29,16 @@ export interface FakeBuiltInAIOptions {
   pieceMs?: number;
   /** The model's context window, in tokens (4 characters a token). Default `4096`. */
   contextWindow?: number;
+  /**
+   * The names a session gives its limits: `'context'` as Chrome 148 and
+   * later (`contextWindow`, `contextUsage`, `measureContextUsage`: the shape
+   * checked against Chromium's), `'input'` as 138 to 147 (`inputQuota`,
+   * `inputUsage`, `measureInputUsage`), `'tokens'` as the origin trial before
+   * (`maxTokens`, `tokensSoFar`, `tokensLeft`, nothing to measure with), or
+   * `'none'`. Whatever the names, an input over the window is refused with a
+   * `QuotaExceededError`. Default `'context'`.
+   */
+  limits?: 'context' | 'input' | 'tokens' | 'none';
   /** A translator's input quota, in the same tokens. Default `1000`. */
   inputQuota?: number;
   /** What a download does when `create()` must download: progress steps then ready, or `'never'` settle. Default `[0, 0.5, 1]`. */
@@ -178,7 +196,7 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
     }
 
     get contextUsage(): number {
-      return sizeOf(this.#context);
+      return this.#used();
     }
 
     get contextWindow(): number {
@@ -210,10 +228,14 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
     ): ReadableStream<string> {
       if (this.#destroyed) throw new DOMException('The session was destroyed.', 'InvalidStateError');
       const messages = asMessages(input);
-      if (this.contextUsage + sizeOf(messages) > contextWindow) throw new DOMException('The input is too large.', 'QuotaExceededError');
-      stats.prompts.push({ input: messages, contextBefore: this.contextUsage, responseConstraint: o?.responseConstraint });
+      const requested = this.#used() + sizeOf(messages);
+      if (requested > contextWindow) {
+        throw quotaExceeded('The input is too large.', contextWindow, requested);
+      }
       const context = [...this.#context, ...messages];
-      const text = reply(context);
+      const constraint = o?.responseConstraint;
+      const text = constraint === undefined ? reply(context) : constrainedReply(constraint, reply(context));
+      stats.prompts.push({ input: messages, contextBefore: this.#used(), responseConstraint: constraint });
       return words(text, o?.signal, () => {
         this.#context = [...context, { role: 'assistant', content: text }];
       });
@@ -226,10 +248,16 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
       stats.sessionsDestroyed += 1;
     }
 
+    #used(): number {
+      return sizeOf(this.#context);
+    }
+
     #alive(): Promise<never> | undefined {
       return this.#destroyed ? Promise.reject(new DOMException('The session was destroyed.', 'InvalidStateError')) : undefined;
     }
   }
+
+  renameLimits(LanguageModel.prototype, options.limits ?? 'context');
 
   class Translator {
     static availability({ sourceLanguage, targetLanguage }: LanguagePairOptions): Promise<Availability> {
@@ -301,4 +329,40 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
     ...(options.detector === 'absent' ? {} : { LanguageDetector: LanguageDetector as unknown as BuiltInAIGlobals['LanguageDetector'] }),
   };
   return { globals, stats };
+}
+
+type QuotaErrorClass = new (message: string, options: { quota: number; requested: number }) => DOMException;
+
+/** Chrome's `QuotaExceededError` (a DOMException with `quota` and `requested`), or its shape where the runtime has none (Node). */
+function quotaExceeded(message: string, quota: number, requested: number): DOMException {
+  const Real = (globalThis as { QuotaExceededError?: QuotaErrorClass }).QuotaExceededError;
+  if (Real) return new Real(message, { quota, requested });
+  return Object.assign(new DOMException(message, 'QuotaExceededError'), { quota, requested });
+}
+
+const getter = (get: (this: object) => number): PropertyDescriptor => ({ get, configurable: true });
+
+/** Gives a fake session's limits the names of an older Chrome (or none), on the prototype as a real one has them. */
+function renameLimits(proto: object, limits: NonNullable<FakeBuiltInAIOptions['limits']>): void {
+  if (limits === 'context') return;
+  const own = (name: string) => Object.getOwnPropertyDescriptor(proto, name) as PropertyDescriptor;
+  const usage = own('contextUsage').get as () => number;
+  const window = own('contextWindow').get as () => number;
+  const measure = own('measureContextUsage').value as (...args: unknown[]) => Promise<number>;
+  for (const name of ['contextUsage', 'contextWindow', 'measureContextUsage']) Reflect.deleteProperty(proto, name);
+  if (limits === 'input') {
+    Object.defineProperties(proto, {
+      inputUsage: getter(usage),
+      inputQuota: getter(window),
+      measureInputUsage: { value: measure, configurable: true, writable: true },
+    });
+  } else if (limits === 'tokens') {
+    Object.defineProperties(proto, {
+      tokensSoFar: getter(usage),
+      maxTokens: getter(window),
+      tokensLeft: getter(function (this: object) {
+        return window.call(this) - usage.call(this);
+      }),
+    });
+  }
 }

@@ -1,59 +1,51 @@
-import { type BuiltInAIProbe, builtInEngines, detectBuiltInAI } from '@inkling/browser-ai';
-import type { CreateEngine } from '@inkling/react';
-import { useEffect, useState } from 'react';
-
-/**
- * The engines of "Chrome's built-in model" for what the probe says can run:
- * the Prompt API for the notes' ghost text where it can, the Translator API
- * for the page translation (its en→`to` model downloaded on load, which the
- * person's click starts).
- */
-export function builtInChoiceEngines(probe: BuiltInAIProbe, to: string): CreateEngine {
-  return builtInEngines({
-    prompt: probe.prompt.usable ? {} : false,
-    translation: probe.translation.usable ? { languages: [{ from: 'en', to }] } : false,
-  });
-}
+import type { BuiltInAIProbe } from '@inkling/browser-ai';
+import { builtInUsable } from '../../engine/useBuiltInAI.js';
 
 interface BuiltInAIOfferProps {
-  /** The page translation's target language, which the translation probe asks about. */
-  to: string;
+  /** What `detectBuiltInAI` found (`availability()` only). */
+  probe: BuiltInAIProbe;
   /** The person chose the built-in model (a click: Chrome downloads its models only on one). */
-  onUse: (probe: BuiltInAIProbe) => void;
+  onUse: () => void;
+}
+
+/** A probe's reason without the API's name in front, which the line's label already says (the whole reason if it starts otherwise). */
+function why(reason: string): string {
+  return reason.replace(/^Chrome's built-in (model|translator) \(the (Prompt|Translator) API\) /, '');
 }
 
 /**
- * Offers "Chrome's built-in model" first where `availability()` says it can
- * run, and says why not where it cannot. It asks once, on mount, with no
- * request and no download.
+ * Offers "Chrome's built-in model" where `availability()` says a part of it
+ * can run (ready, or after a download that the button starts), saying per
+ * feature what it does here; where none can, one plain sentence says why.
+ * It only shows what the probe found: no request, no download.
  */
-export function BuiltInAIOffer({ to, onUse }: BuiltInAIOfferProps) {
-  const [probe, setProbe] = useState<BuiltInAIProbe | null>(null);
-  useEffect(() => {
-    let live = true;
-    void detectBuiltInAI({ translation: { from: 'en', to } }).then((found) => live && setProbe(found));
-    return () => {
-      live = false;
-    };
-  }, [to]);
-  if (!probe) return null;
-  const usable = probe.prompt.usable || probe.translation.usable;
+export function BuiltInAIOffer({ probe, onUse }: BuiltInAIOfferProps) {
+  if (!builtInUsable(probe)) {
+    const same = probe.prompt.state === probe.translation.state;
+    return (
+      <section className="built-in-line" aria-label="Chrome's built-in model" data-built-in={probe.prompt.state}>
+        <p>
+          {same
+            ? `Chrome's built-in model ${why(probe.prompt.reason)}`
+            : `Chrome's built-in model is not offered here. Ghost text: ${why(probe.prompt.reason)} Translation: ${why(probe.translation.reason)}`}
+        </p>
+      </section>
+    );
+  }
   return (
-    <section className="notice" aria-labelledby="built-in-heading" data-built-in={usable ? 'offered' : 'absent'}>
+    <section className="built-in-offer" aria-labelledby="built-in-heading" data-built-in="offered">
       <h2 id="built-in-heading">Chrome&apos;s built-in model</h2>
-      <ul className="notice-offers">
-        <li>
-          <strong>Ghost text:</strong> <span>{probe.prompt.reason}</span>
+      <ul className="built-in-parts">
+        <li data-state={probe.prompt.state}>
+          <strong>Ghost text:</strong> {why(probe.prompt.reason)}
         </li>
-        <li>
-          <strong>Translation:</strong> <span>{probe.translation.reason}</span>
+        <li data-state={probe.translation.state}>
+          <strong>Translation (English to French):</strong> {why(probe.translation.reason)}
         </li>
       </ul>
-      {usable ? (
-        <button type="button" className="button primary" onClick={() => onUse(probe)}>
-          Use Chrome&apos;s built-in model
-        </button>
-      ) : null}
+      <button type="button" className="button primary" onClick={onUse}>
+        Use Chrome&apos;s built-in model
+      </button>
     </section>
   );
 }

@@ -1,13 +1,16 @@
+import type { BuiltInAIProbe } from '@inkling/browser-ai';
 import { type WebGPUSupport, modelCatalogue } from '@inkling/webllm';
 import { chooseEngineKind } from '@inkling/wllama';
 import { useId } from 'react';
 import { CPU_MODELS } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
+import { builtInChoice, builtInUsable } from '../../engine/useBuiltInAI.js';
 import { EngineStatus } from './EngineStatus.js';
 import { useCpuDownloads } from './useCpuDownloads.js';
 
 const SIMULATED = 'simulated';
 const SELF_HOSTED = 'self-hosted';
+const BUILT_IN = 'built-in';
 const CPU = 'cpu:';
 const NONE = '';
 
@@ -18,6 +21,8 @@ interface ModelPickerProps {
   runnable: boolean;
   /** Whether the pool was asked to load. */
   loading: boolean;
+  /** What Chrome's built-in AI can do here (`null` while unknown): offered first where it can run. */
+  builtIn: BuiltInAIProbe | null;
   onChoose: (choice: EngineChoice) => void | Promise<void>;
   onLoad: () => void;
   /** Whether the self-hosted form is open (the app shows it under the header). */
@@ -44,18 +49,36 @@ function CpuOptions({ note }: { note: (url: string, sizeMB: number | null) => st
   );
 }
 
-function choiceFor(value: string): EngineChoice {
+/** What the built-in option says it does here: both features, or the one that runs. */
+function builtInLabel(probe: BuiltInAIProbe): string {
+  if (probe.prompt.usable && probe.translation.usable) return "Chrome's built-in model";
+  return `Chrome's built-in model (${probe.prompt.usable ? 'suggestions' : 'translation'} only)`;
+}
+
+function choiceFor(value: string, builtIn: BuiltInAIProbe | null, choice: EngineChoice): EngineChoice {
   if (value === SIMULATED) return { kind: 'simulated' };
+  if (value === BUILT_IN) return builtIn ? builtInChoice(builtIn) : choice;
   const cpu = value.startsWith(CPU) ? CPU_MODELS.find((m) => CPU + m.choice.model === value) : undefined;
   return cpu ? cpu.choice : { kind: 'webllm', model: value };
 }
 
 /**
- * Picks the model (a WebLLM one, a self-hosted one, a CPU one, or the
- * simulated engine) and shows its state. Where WebGPU is missing or only
- * software, the CPU models come first.
+ * Picks the model (Chrome's built-in one, a WebLLM one, a self-hosted one, a
+ * CPU one, or the simulated engine) and shows its state. Chrome's built-in
+ * model comes first where `detectBuiltInAI` says it can run; where WebGPU
+ * is missing or only software, the CPU models come next.
  */
-export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, editingSelfHosted, onEditSelfHosted }: ModelPickerProps) {
+export function ModelPicker({
+  choice,
+  gpu,
+  runnable,
+  loading,
+  builtIn,
+  onChoose,
+  onLoad,
+  editingSelfHosted,
+  onEditSelfHosted,
+}: ModelPickerProps) {
   const id = useId();
   const downloads = useCpuDownloads();
   const noGpu = gpu !== null && !gpu.supported;
@@ -63,8 +86,8 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, 
   const current =
     choice.kind === 'self-hosted'
       ? SELF_HOSTED
-      : choice.kind === 'simulated'
-        ? SIMULATED
+      : choice.kind === 'simulated' || choice.kind === 'built-in'
+        ? choice.kind
         : choice.kind === 'cpu'
           ? CPU + choice.model
           : choice.model;
@@ -74,7 +97,7 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, 
   const choose = (next: string) => {
     onEditSelfHosted(next === SELF_HOSTED);
     if (next === SELF_HOSTED) return;
-    void onChoose(choiceFor(next));
+    void onChoose(choiceFor(next, builtIn, choice));
   };
   return (
     <div className="model-picker">
@@ -85,6 +108,12 @@ export function ModelPicker({ choice, gpu, runnable, loading, onChoose, onLoad, 
             <option value={NONE} disabled>
               Choose an engine that runs here
             </option>
+          ) : null}
+          {builtInUsable(builtIn) || choice.kind === 'built-in' ? (
+            // First: no download by the page, and a model made for the browser it runs in.
+            <optgroup label="In this browser (Chrome's built-in AI)">
+              <option value={BUILT_IN}>{builtIn ? builtInLabel(builtIn) : "Chrome's built-in model"}</option>
+            </optgroup>
           ) : null}
           {cpuFirst ? <CpuOptions note={downloads.note} /> : null}
           <optgroup

@@ -27,8 +27,8 @@ export function WebGPUNotice({ gpu, offers, onChoose }: WebGPUNoticeProps) {
           <h2 id="webgpu-heading">This browser's WebGPU runs in software</h2>
           <p>
             WebGPU here has only a software adapter{adapter ? ` (${adapter})` : ''}, which does the GPU's work on the processor: a WebLLM
-            model would take seconds for each word. A model made for the CPU (llama.cpp) is faster on the same processor, so it comes first
-            in the list; the WebLLM models are still there if you want to try one.
+            model would take seconds for each word. A model made for the CPU (llama.cpp) is faster on the same processor, so it comes before
+            the WebLLM models in the list; they are still there if you want to try one.
             {offers.length > 0 ? ' Or:' : ''}
           </p>
         </>

@@ -5,7 +5,15 @@ import { useNotes } from '../notes/notesStore.js';
 import { ServerStatus } from './ServerStatus.js';
 import { TargetPicker } from './TargetPicker.js';
 
-const LANGUAGES = ['French', 'Spanish', 'German', 'Italian', 'Portuguese', 'Japanese'];
+/** The languages offered, by name, with the code a job carries (a native translator, Chrome's, needs the code). */
+const LANGUAGES: Readonly<Record<string, string>> = {
+  French: 'fr',
+  Spanish: 'es',
+  German: 'de',
+  Italian: 'it',
+  Portuguese: 'pt',
+  Japanese: 'ja',
+};
 
 /** Every paragraph of every note: what "translate this page" translates. */
 function paragraphs(texts: readonly string[]): string[] {
@@ -34,7 +42,10 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
   // What was on the page, and the language, when the button was pressed: typing afterwards does not restart it.
   const [run, setRun] = useState<{ items: string[]; to: string } | null>(null);
   const blocked = target.kind === 'device' && !deviceReady;
-  const list = run ? <TranslateList task="translate-page" items={run.items} to={run.to} className="translate-list" /> : null;
+  // The notes are English: saying so lets a native translator run without a language detector.
+  const list = run ? (
+    <TranslateList task="translate-page" items={run.items} from="en" to={LANGUAGES[run.to] ?? run.to} className="translate-list" />
+  ) : null;
   return (
     <section className="translate" aria-labelledby="translate-heading">
       <div className="translate-bar">
@@ -42,7 +53,7 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
         <div className="inline-field">
           <label htmlFor="translate-into">Into</label>
           <select id="translate-into" value={to} onChange={(event) => setTo(event.target.value)}>
-            {LANGUAGES.map((language) => (
+            {Object.keys(LANGUAGES).map((language) => (
               <option key={language}>{language}</option>
             ))}
           </select>
