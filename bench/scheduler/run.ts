@@ -24,7 +24,7 @@ console.log(
   ),
 );
 
-const scenes: SceneKind[] = ['idle', 'inkling-1', 'inkling-2', 'baseline'];
+const scenes: SceneKind[] = ['idle', 'inkling-1', 'inkling-1-no-wait', 'inkling-2', 'baseline'];
 const results = [];
 for (const scene of scenes) results.push(await runScene(scene));
 const idle = results[0]!;

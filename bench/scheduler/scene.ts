@@ -21,7 +21,7 @@ const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `$
 const reply = (request: ChatCompletionRequest) =>
   String(request.messages.at(-1)?.content).startsWith('ghost') ? words(32, 'g') : words(20, 'w');
 
-export type SceneKind = 'idle' | 'inkling-1' | 'inkling-2' | 'baseline';
+export type SceneKind = 'idle' | 'inkling-1' | 'inkling-2' | 'baseline' | 'inkling-1-no-wait';
 
 export interface SceneResult {
   scene: SceneKind;
@@ -71,9 +71,9 @@ function messages(content: string): ChatCompletionRequest['messages'] {
   return [{ role: 'user', content }];
 }
 
-async function inklingDriver(size: number, clock: ReturnType<typeof FakeTimers.install>): Promise<Driver> {
+async function inklingDriver(size: number, clock: ReturnType<typeof FakeTimers.install>, resumeDelayMs?: number): Promise<Driver> {
   const createEngine = fakeEngines({ ...TIMINGS, reply });
-  const pool = new EnginePool({ createEngine, size });
+  const pool = new EnginePool({ createEngine, size, ...(resumeDelayMs === undefined ? {} : { resumeDelayMs }) });
   const loading = pool.load();
   await clock.tickAsync(TIMINGS.loadMs);
   await loading;
@@ -136,6 +136,7 @@ function baselineDriver(): Driver {
 const LABELS: Record<SceneKind, string> = {
   idle: 'idle (no translation), Inkling, 1 engine',
   'inkling-1': 'Inkling, 1 engine',
+  'inkling-1-no-wait': 'Inkling, 1 engine, resumeDelayMs 0',
   'inkling-2': 'Inkling, 2 engines',
   baseline: 'without Inkling (1 engine, FIFO)',
 };
@@ -143,7 +144,7 @@ const LABELS: Record<SceneKind, string> = {
 export async function runScene(scene: SceneKind, seed = 7): Promise<SceneResult> {
   const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
   try {
-    const driver = scene === 'baseline' ? baselineDriver() : await inklingDriver(scene === 'inkling-2' ? 2 : 1, clock);
+    const driver = scene === 'baseline' ? baselineDriver() : await inklingDriver(scene === 'inkling-2' ? 2 : 1, clock, scene === 'inkling-1-no-wait' ? 0 : undefined);
     const start = Date.now();
     let translationDone: number | null = null;
     const translating = scene === 'idle' ? null : driver.translate().then(() => (translationDone = Date.now()));
