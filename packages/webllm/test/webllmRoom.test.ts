@@ -42,6 +42,11 @@ function manifestServer() {
   return { fetch, asked };
 }
 
+/** A fetch with no network. */
+const offline = async (): Promise<Response> => {
+  throw new TypeError('Failed to fetch');
+};
+
 const request = (extra: Partial<ModelRoomRequest>): ModelRoomRequest => ({
   model: 'Tiny-q4f32_1',
   appConfig,
@@ -65,7 +70,13 @@ describe('webllmEngines: the room check before the worker downloads', () => {
     await pool.load().catch(() => {});
     const { error } = pool.getSnapshot();
     expect(error).toBeInstanceOf(NotEnoughStorageError);
-    expect(error).toMatchObject({ model: 'Tiny-q4f32_1', needBytes: 400 * MB, freeBytes: 150 * MB, shortBytes: 250 * MB, kind: 'storage-full' });
+    expect(error).toMatchObject({
+      model: 'Tiny-q4f32_1',
+      needBytes: 400 * MB,
+      freeBytes: 150 * MB,
+      shortBytes: 250 * MB,
+      kind: 'storage-full',
+    });
     expect(error?.message).toMatch(/needs 400 MB of storage but this site has 150 MB free\. Free at least 250 MB \(delete stored models/);
     expect(workers).toHaveLength(0);
   });
@@ -127,10 +138,9 @@ describe('withModelRoom', () => {
 
   it('a manifest that cannot be fetched skips the check (the download will say what is wrong)', async () => {
     const { storage } = storageWith(1);
-    const fetch = async () => {
-      throw new TypeError('Failed to fetch');
-    };
-    await expect(withModelRoom(request({ storage, fetch, openFiles: cacheWith(-1) }), async () => 'loaded')).resolves.toBe('loaded');
+    await expect(withModelRoom(request({ storage, fetch: offline, openFiles: cacheWith(-1) }), async () => 'loaded')).resolves.toBe(
+      'loaded',
+    );
   });
 
   it('where the browser has no estimate, nothing is refused', async () => {
@@ -170,7 +180,10 @@ describe('withModelRoom', () => {
     for (const { id } of modelCatalogue) {
       const prebuilt = webllm.prebuiltAppConfig.model_list.find((r) => r.model_id === id)!;
       const server = manifestServer();
-      await withModelRoom(request({ model: id, appConfig: undefined, storage: storageWith(1).storage, fetch: server.fetch }), async () => 0);
+      await withModelRoom(
+        request({ model: id, appConfig: undefined, storage: storageWith(1).storage, fetch: server.fetch }),
+        async () => 0,
+      );
       expect(server.asked[0]).toBe(`${prebuilt.model}/resolve/main/tensor-cache.json`);
     }
   });
@@ -183,7 +196,7 @@ describe('webllmModelStorage: a model in use', () => {
       prebuiltAppConfig: { model_list: [] },
       hasModelInCache: async () => false,
       deleteModelAllInfoInCache: async (id: string) => void deleted.push(id),
-      MLCEngine: class {},
+      MLCEngine: Object,
     } as never;
     const storage = webllmModelStorage({ appConfig, cache: 'opfs', webllm });
     let release!: () => void;
