@@ -1,8 +1,11 @@
 import { ModelInUseError, NotEnoughStorageError } from '@inkling/scheduler';
-import { hostWebLLM, type WebLLMAppConfig, webllmEngines, webllmModelStorage, type WorkerLike } from '@inkling/webllm';
+import { type WebLLMAppConfig, webllmEngines, webllmModelStorage } from '@inkling/webllm';
 import * as webllm from '@mlc-ai/web-llm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import type { PageResult } from '../pages/load.js';
 import { WEBLLM_LAYOUT } from './testModels.js';
+import { channelWorkers } from './webllmStandIn.js';
 
 // WebLLM's room check, lock and in-use guard in Chromium, against the real Cache API, real Web
 // Locks and a local server that counts every request (modelServer.ts serves a WebLLM weights
@@ -48,62 +51,6 @@ function room(free: number) {
       },
     },
   };
-}
-
-/** WebLLM's MLCEngine as far as a load goes: it downloads into WebLLM's cache what is not there yet. */
-class DownloadingMLCEngine {
-  readonly #appConfig: WebLLMAppConfig;
-  chat = { completions: { create: async () => ({}) } };
-  embeddings = { create: async () => ({}) };
-
-  constructor(config: { appConfig: WebLLMAppConfig }) {
-    this.#appConfig = config.appConfig;
-  }
-
-  async reload(id: string): Promise<void> {
-    const record = this.#appConfig.model_list.find((r) => r.model_id === id)!;
-    const base = `${record.model}/resolve/main/`;
-    const cache = await caches.open('webllm/model');
-    const manifestUrl = `${base}tensor-cache.json`;
-    if (!(await cache.match(manifestUrl))) await cache.put(manifestUrl, await fetch(manifestUrl));
-    const { records } = (await (await cache.match(manifestUrl))!.json()) as { records: Array<{ dataPath: string }> };
-    for (const { dataPath } of records) {
-      const url = base + dataPath;
-      if (!(await cache.match(url))) await cache.put(url, await fetch(url));
-    }
-  }
-
-  interruptGenerate(): void {}
-  async unload(): Promise<void> {}
-}
-
-/** An engine worker on this page: the real hostWebLLM at the far end of a MessageChannel. */
-function channelWorkers() {
-  const made: WorkerLike[] = [];
-  const factory = (): WorkerLike => {
-    const { port1, port2 } = new MessageChannel();
-    let listener: WorkerLike['onmessage'] = null;
-    port1.addEventListener('message', (event) => listener?.(event));
-    port1.start();
-    port2.start();
-    hostWebLLM(port2, { MLCEngine: DownloadingMLCEngine as never, prebuiltAppConfig: { model_list: [] } }, { gpu: null });
-    const worker: WorkerLike = {
-      postMessage: (message) => port1.postMessage(message),
-      get onmessage() {
-        return listener;
-      },
-      set onmessage(next) {
-        listener = next;
-      },
-      terminate: () => {
-        port1.close();
-        port2.close();
-      },
-    };
-    made.push(worker);
-    return worker;
-  };
-  return { factory, made };
 }
 
 /** Puts the manifest and the first `count` shards into WebLLM's cache, fetched from the server. */
@@ -215,5 +162,24 @@ describe('WebLLM: one download per model, and no delete while it loads', () => {
     expect(await webllm.hasModelInCache(model.id, { ...model.appConfig, cacheBackend: 'cache' } as never)).toBe(false);
     expect((await storage.read()).models).toEqual([]);
     await Promise.all(engines.map((e) => e.unload?.()));
+  });
+});
+
+describe('WebLLM: two tabs', () => {
+  it('two tabs of one browser loading a model not yet stored download it once (the Web Lock spans tabs), and both load', async () => {
+    const model = await served();
+    const tab = { page: 'webllm' as const, model: model.id, url: model.appConfig.model_list[0]!.model, reloads: 0 };
+    const results = (await commands.modelPages([tab, tab])) as PageResult[][];
+    expect(results.flat().map((r) => [r.ok, r.error?.message])).toEqual([
+      [true, undefined],
+      [true, undefined],
+    ]);
+    // One room check's manifest and one download; the tab that waited found the model whole.
+    expect(await model.log()).toEqual([
+      'GET tensor-cache.json 200',
+      'GET tensor-cache.json 200',
+      ...Array.from({ length: shards }, (_, i) => `GET ${shardPrefix}${i}.bin 200`),
+    ]);
+    expect(await webllm.hasModelInCache(model.id, { ...model.appConfig, cacheBackend: 'cache' } as never)).toBe(true);
   });
 });
