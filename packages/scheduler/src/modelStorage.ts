@@ -48,7 +48,8 @@ export interface ModelStorageState {
 
 /**
  * One engine package's models on disk: list, delete, and ask the browser to
- * keep them. `wllamaModelStorage()` and `webllmModelStorage()` return one;
+ * keep them. `wllamaModelStorage()`, `webllmModelStorage()` and (read-only,
+ * the browser's own models) `browserAIModelStorage()` return one;
  * `useModelStorage(storage)` and `<ModelManager storage>` in `@inkling/react` read it.
  *
  * @example
@@ -61,7 +62,8 @@ export interface ModelStorage {
   read(): Promise<ModelStorageState>;
   /**
    * Deletes one model's stored files (a partial download too). Rejects, deleting
-   * nothing, while this or another tab downloads or loads it.
+   * nothing, while this or another tab downloads or loads it (`ModelInUseError`),
+   * and for a model the page cannot delete (see `StoredModel.cannotDelete`).
    */
   delete(model: string): Promise<void>;
   /** Deletes every model this storage holds (skipping none silently: rejects as `delete` does, after deleting the rest). */

@@ -1,6 +1,6 @@
 import { EnginePool, InvalidOptionError, ModelInUseError, NotEnoughStorageError, type StorageManagerLike } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LoadCancelledError, modelCatalogue, webllmEngines, webllmModelStorage } from '../src/index.js';
+import { deleteModel, LoadCancelledError, modelCatalogue, webllmEngines, webllmModelStorage } from '../src/index.js';
 import type { CachedFiles } from '../src/webllmCachedFiles.js';
 import { type ModelRoomRequest, withModelRoom } from '../src/webllmRoom.js';
 import { appConfig, fakeWebLLM, useVirtualTime } from './helpers.js';
@@ -203,6 +203,7 @@ describe('webllmModelStorage: a model in use', () => {
     const loading = withModelRoom(request({}), () => new Promise<void>((resolve) => (release = resolve)));
     await new Promise((resolve) => setTimeout(resolve, 0));
     await expect(storage.delete('Tiny-q4f32_1')).rejects.toBeInstanceOf(ModelInUseError);
+    await expect(deleteModel('Tiny-q4f32_1', { appConfig, webllm })).rejects.toBeInstanceOf(ModelInUseError);
     expect(deleted).toEqual([]);
     // Another model is not held.
     await storage.delete('Tiny-q4f16_1');

@@ -64,6 +64,13 @@ afterAll(async () => {
   await caches.delete('webllm/model');
 });
 
+it("the MLCEngine stand-in has only what WebLLM's MLCEngine has", () => {
+  const real = webllm.MLCEngine.prototype as unknown as Record<string, unknown>;
+  for (const method of ['reload', 'unload', 'interruptGenerate']) expect(typeof real[method], method).toBe('function');
+  const fields = new webllm.MLCEngine() as unknown as Record<string, unknown>;
+  for (const field of ['chat', 'embeddings']) expect(typeof fields[field], field).toBe('object');
+});
+
 describe('WebLLM: room checked before the first weight', () => {
   it('a model larger than the free space is refused before any request reaches the server (sizeBytes given)', async () => {
     const model = await served();
