@@ -66,9 +66,9 @@ afterAll(async () => {
 
 it("the MLCEngine stand-in has only what WebLLM's MLCEngine has", () => {
   const real = webllm.MLCEngine.prototype as unknown as Record<string, unknown>;
-  for (const method of ['reload', 'unload', 'interruptGenerate']) expect(typeof real[method], method).toBe('function');
+  for (const method of ['reload', 'unload', 'interruptGenerate']) expect([method, typeof real[method]]).toEqual([method, 'function']);
   const fields = new webllm.MLCEngine() as unknown as Record<string, unknown>;
-  for (const field of ['chat', 'embeddings']) expect(typeof fields[field], field).toBe('object');
+  for (const field of ['chat', 'embeddings']) expect([field, typeof fields[field]]).toEqual([field, 'object']);
 });
 
 describe('WebLLM: room checked before the first weight', () => {
