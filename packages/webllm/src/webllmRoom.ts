@@ -151,6 +151,7 @@ async function fetchManifest(request: ModelRoomRequest, base: string): Promise<W
     } catch (error) {
       if (request.signal?.aborted) throw error;
       // Offline, CORS, not JSON: the download will say what is wrong; the check is skipped.
+      return undefined;
     }
   }
   return undefined;
