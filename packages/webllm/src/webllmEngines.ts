@@ -81,7 +81,8 @@ export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
  * `ModelLoadError`, `OutOfMemoryError`...). Load progress reaches the pool as
  * one overall fraction. A model not yet whole in the cache is checked
  * against the free space before any weight is fetched (`NotEnoughStorageError`)
- * and downloaded by one tab at a time (a Web Lock; see `withModelRoom`). An engine
+ * and downloaded by one tab at a time (a Web Lock per model; the README's
+ * "Stored models" says what the page can check). An engine
  * whose worker dies or whose GPU device is lost fails with a fatal error, so
  * the pool replaces it. `pool.unload()` during a load stops it and leaves no
  * worker behind.
