@@ -5,8 +5,6 @@ import {
   type ModelStorageState,
   requestPersistence,
   type StorageManagerLike,
-  storagePersisted,
-  storageRoom,
   type StoredModel,
 } from '@inkling/scheduler';
 import { apiAvailability } from './apiAvailability.js';
@@ -45,7 +43,7 @@ export interface BrowserAIModelStorageOptions {
   languageDetector?: boolean;
   /** Where the APIs are found. Default `globalThis`, looked up when read. */
   globals?: BuiltInAIGlobals;
-  /** For the origin's storage figures and persistence. Default: `navigator.storage`, looked up when used. */
+  /** The storage `persist()` asks. Default: `navigator.storage`, looked up when used. */
   storage?: StorageManagerLike;
 }
 
@@ -59,9 +57,11 @@ export interface BrowserAIModelStorageOptions {
  * `availability()` is asked. The browser does not say their size, so
  * `bytes` and `totalBytes` are `undefined`. They are kept for every site and
  * managed by the person in the browser, so `delete` rejects with
- * `BrowserManagedModelError` (and each model says why in `cannotDelete`);
- * `room`, `persisted` and `persist()` are this origin's, as for the other
- * storages (the browser's models are outside the origin's quota).
+ * `BrowserManagedModelError` (and each model says why in `cannotDelete`).
+ * They are outside this origin's quota and its persistence, so `read()`
+ * reports `room` and `persisted` as `undefined` (a `<ModelManager>` then
+ * offers no "Keep them" that would not keep them); `persist()` asks for the
+ * origin's persistence, as the other storages do.
  *
  * @example
  * const builtIn = browserAIModelStorage({ translations: [{ from: 'en', to: 'de' }] }); // at module scope
@@ -103,7 +103,7 @@ export function browserAIModelStorage(options: BrowserAIModelStorageOptions = {}
           cannotDelete: `Kept by the browser for every site; remove it in the browser (${SETTINGS}).`,
         });
       }
-      return { models, room: await storageRoom(manager()), persisted: await storagePersisted(manager()) };
+      return { models, room: undefined, persisted: undefined };
     },
     delete: async (model: string) => {
       throw new BrowserManagedModelError(model);
