@@ -65,10 +65,11 @@ export interface ModelRoomRequest {
  * missing are compared with `navigator.storage.estimate()`, and a model that
  * does not fit rejects with `NotEnoughStorageError`.
  *
- * The page reads WebLLM's cache itself (Cache API, IndexedDB); for the
- * `'opfs'` and `'cross-origin'` backends, and for a prebuilt model outside
- * `modelCatalogue` without `appConfig` (its URL is known only in the worker),
- * the lock is still taken but only `sizeBytes` can be checked, and a model
+ * The page reads WebLLM's cache itself (Cache API, IndexedDB). Where it
+ * cannot tell what is stored (the `'opfs'` and `'cross-origin'` backends, a
+ * page without the Cache API, a prebuilt model outside `modelCatalogue`
+ * without `appConfig`, whose URL only the worker knows), it checks no room,
+ * since the model may be whole already; the lock is still taken, and a model
  * whose state is unknown is loaded exclusively.
  *
  * @example
@@ -96,7 +97,8 @@ export async function withModelRoom<T>(request: ModelRoomRequest, load: () => Pr
     if (stored) return stored.value;
     return await withModelLock(request.locks, name, { signal }, async () => {
       const state = await look();
-      if (!state.weights?.complete) await checkRoom(request, record, state);
+      // Where the page cannot tell what is stored, it refuses nothing: the model may be whole already.
+      if (state.files && record && !state.weights?.complete) await checkRoom(request, record, state);
       return load();
     });
   } catch (error) {

@@ -42,6 +42,9 @@ function manifestServer() {
   return { fetch, asked };
 }
 
+/** A load that succeeds at once. */
+const loaded = async () => 'loaded';
+
 /** A fetch with no network. */
 const offline = async (): Promise<Response> => {
   throw new TypeError('Failed to fetch');
@@ -60,8 +63,15 @@ const request = (extra: Partial<ModelRoomRequest>): ModelRoomRequest => ({
 });
 
 describe('webllmEngines: the room check before the worker downloads', () => {
-  beforeEach(useVirtualTime);
-  afterEach(() => vi.useRealTimers());
+  beforeEach(() => {
+    useVirtualTime();
+    // A Cache API without WebLLM's cache in it: nothing of the model is stored.
+    vi.stubGlobal('caches', { has: async () => false });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
   it('a model larger than the free space fails the load before any worker starts, naming both figures', async () => {
     const { storage } = storageWith(150 * MB);
@@ -85,14 +95,10 @@ describe('webllmEngines: the room check before the worker downloads', () => {
     const { storage } = storageWith(150 * MB);
     const server = manifestServer();
     vi.stubGlobal('fetch', server.fetch);
-    try {
-      const { createEngine, workers } = fakeWebLLM({}, { storage });
-      await expect(createEngine(0, () => {})).rejects.toMatchObject({ name: 'NotEnoughStorageError', needBytes: 400 * MB });
-      expect(server.asked).toEqual([`${BASE}tensor-cache.json`]);
-      expect(workers).toHaveLength(0);
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    const { createEngine, workers } = fakeWebLLM({}, { storage });
+    await expect(createEngine(0, () => {})).rejects.toMatchObject({ name: 'NotEnoughStorageError', needBytes: 400 * MB });
+    expect(server.asked).toEqual([`${BASE}tensor-cache.json`]);
+    expect(workers).toHaveLength(0);
   });
 
   it('a model that fits loads as before', async () => {
@@ -143,6 +149,14 @@ describe('withModelRoom', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it('where the page cannot tell what is stored (no record, a backend only WebLLM reads), nothing is refused: the model may be whole', async () => {
+    const { storage, calls } = storageWith(0);
+    const unknown = request({ model: 'Some-Prebuilt-Model', appConfig: undefined, storage, sizeBytes: 400 * MB, openFiles: cacheWith(-1) });
+    await expect(withModelRoom(unknown, loaded)).resolves.toBe('loaded');
+    await expect(withModelRoom(request({ storage, sizeBytes: 400 * MB, cache: 'opfs' }), loaded)).resolves.toBe('loaded');
+    expect(calls.estimate).toBe(0);
+  });
+
   it('where the browser has no estimate, nothing is refused', async () => {
     await expect(withModelRoom(request({ storage: {}, sizeBytes: 10 ** 15 }), async () => 'loaded')).resolves.toBe('loaded');
   });
@@ -181,7 +195,13 @@ describe('withModelRoom', () => {
       const prebuilt = webllm.prebuiltAppConfig.model_list.find((r) => r.model_id === id)!;
       const server = manifestServer();
       await withModelRoom(
-        request({ model: id, appConfig: undefined, storage: storageWith(1).storage, fetch: server.fetch }),
+        request({
+          model: id,
+          appConfig: undefined,
+          storage: storageWith(1).storage,
+          fetch: server.fetch,
+          openFiles: async () => ({ has: () => false, manifest: async () => undefined }),
+        }),
         async () => 0,
       );
       expect(server.asked[0]).toBe(`${prebuilt.model}/resolve/main/tensor-cache.json`);
