@@ -1,3 +1,5 @@
+import { browserAIModelStorage } from '@inkling/browser-ai';
+import { createFakeBuiltInAI } from '@inkling/browser-ai/testing';
 import { type ModelStorage, ModelManager, type StoredModel } from '@inkling/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, waitFor, within } from 'storybook/test';
@@ -86,5 +88,24 @@ export const PersistenceRefused: Story = {
   play: async ({ canvas, userEvent }) => {
     await userEvent.click(await canvas.findByRole('button', { name: 'Keep them' }, PATIENCE));
     await expect(canvas.getByText(/may clear them when space runs low/)).toBeInTheDocument();
+  },
+};
+
+/**
+ * The browser's own models (`browserAIModelStorage` over a fake of Chrome's APIs): the Prompt
+ * API's model stored, a translation model downloading. The browser keeps their size to itself
+ * and only the person can remove them, in the browser: no Delete, the place to do it instead.
+ */
+export const BrowserModels: Story = {
+  args: {
+    storage: browserAIModelStorage({
+      globals: createFakeBuiltInAI({ prompt: 'available', translation: 'downloading', detector: 'unavailable' }).globals,
+      translations: [{ from: 'en', to: 'de' }],
+    }),
+  },
+  play: async ({ canvas }) => {
+    await waitFor(() => expect(canvas.getAllByRole('listitem')).toHaveLength(2), PATIENCE);
+    await expect(canvas.getByText('Size decided by the browser')).toBeInTheDocument();
+    await expect(canvas.queryByRole('button', { name: /Delete/ })).toBeNull();
   },
 };

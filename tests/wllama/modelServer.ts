@@ -14,6 +14,8 @@ interface ServeConfig {
 /** One request as the server saw it, with the body bytes it really sent. */
 export interface ServedRequest {
   method: string;
+  /** The file's name (the path's last segment). */
+  file: string;
   range: string | undefined;
   ifRange: string | undefined;
   status: number;
@@ -21,7 +23,8 @@ export interface ServedRequest {
 }
 
 /**
- * A Vite plugin serving the suite's models at `/__models/<key>/<file>` with
+ * A Vite plugin serving the suite's models at `/__models/<key>/<file>` (and a
+ * WebLLM layout at `/__models/<key>/resolve/main/<file>`) with
  * switches a test flips per key: ranges or none, a cut after a share of the
  * body (the socket destroyed mid-stream, as a dropped connection), and a log
  * of every request with the bytes it sent (`/__models/log?key=`), so tests
@@ -46,7 +49,10 @@ export function modelServer(modelDir: string): Plugin {
       res.setHeader('content-type', 'application/json');
       return res.end(JSON.stringify(logs.get(key) ?? []));
     }
-    const [, , modelKey = '', file = ''] = url.pathname.split('/');
+    // /__models/<key>/<file>, or /__models/<key>/resolve/main/<file> (a WebLLM model folder): the key, then the file's name.
+    const parts = url.pathname.split('/');
+    const modelKey = parts[2] ?? '';
+    const file = parts.length > 3 ? (parts.at(-1) ?? '') : '';
     const config = configs.get(modelKey) ?? { ranges: true, cutOnce: undefined };
     const log = logs.get(modelKey) ?? [];
     logs.set(modelKey, log);
@@ -61,6 +67,7 @@ export function modelServer(modelDir: string): Plugin {
     const lastModified = statSync(modelDir + file).mtime.toUTCString();
     const entry: ServedRequest = {
       method: req.method ?? 'GET',
+      file,
       range: req.headers.range,
       ifRange: req.headers['if-range'] as string | undefined,
       status: 200,

@@ -3,6 +3,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 import { CHROMIUM, chromiumFlags } from '../../e2e/support/chromiumFlags.js';
+import { modelPages } from './modelPages.js';
 import { modelServer } from './modelServer.js';
 
 // The real-engine suite: @inkling/react against wllama (llama.cpp in WebAssembly, on the CPU)
@@ -37,6 +38,8 @@ export default defineProject({
     // One file at a time: each loads real engines, and the machine may have two cores.
     fileParallelism: false,
     browser: {
+      // Tabs of their own in the test's browser context: a real reload, two tabs at once (storage.test.ts).
+      commands: { modelPages },
       enabled: true,
       headless: true,
       provider: playwright({

@@ -33,3 +33,4 @@ export type {
   TranslatorApi,
   TranslatorInstance,
 } from './builtInApis.js';
+export { BrowserManagedModelError, browserAIModelStorage, type BrowserAIModelStorageOptions } from './browserAIModelStorage.js';

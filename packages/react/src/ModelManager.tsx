@@ -4,7 +4,9 @@ import { type ModelManagerProps, useModelManager } from './useModelManager.js';
  * The models stored on this device: each with its size (or how much of a
  * partial download is there) and a Delete button that asks first; the
  * storage used and free; whether the browser keeps them, with a button to
- * ask it to. Unstyled; `data-status` is `loading | ready | error`,
+ * ask it to. A model the browser keeps (its built-in ones) shows "Size
+ * decided by the browser" and, instead of Delete, where the person manages
+ * it. Unstyled; `data-status` is `loading | ready | error`,
  * `data-persisted` says whether storage is kept, each row has `data-complete`.
  * Needs no `<PoolProvider>`.
  *
@@ -32,7 +34,13 @@ export function ModelManager(props: ModelManagerProps) {
             <li key={row.model.model} {...row.rowProps}>
               <span className="inkling-model-manager-name">{row.name}</span>{' '}
               <span className="inkling-model-manager-size">{row.sizeText}</span>{' '}
-              {deleting === row.model.model ? <span>{m.labels.deleting}</span> : <button {...row.deleteButtonProps} />}
+              {row.managedText !== undefined ? (
+                <span className="inkling-model-manager-managed">{row.managedText}</span>
+              ) : deleting === row.model.model ? (
+                <span>{m.labels.deleting}</span>
+              ) : (
+                <button {...row.deleteButtonProps} />
+              )}
             </li>
           ))}
         </ul>
@@ -42,7 +50,7 @@ export function ModelManager(props: ModelManagerProps) {
           <p>{m.confirmText}</p>
           <button {...m.confirmButtonProps} /> <button {...m.cancelButtonProps} />
         </div>
-      ) : m.rows.length > 1 ? (
+      ) : m.deletable > 1 ? (
         <button {...m.deleteAllButtonProps} />
       ) : null}
       {status === 'error' && error ? (

@@ -22,6 +22,12 @@ export interface ModelManagerLabels {
   persist: string;
   /** Default: `'{bytes} of {total}, partial'`. */
   partial: (bytes: string, total: string) => string;
+  /** A stored model whose size the browser keeps to itself (its built-in models). Default `'Size decided by the browser'`. */
+  sizeUnknown: string;
+  /** One the browser is downloading, size unknown. Default `'Being downloaded by the browser'`. */
+  downloadingUnknown: string;
+  /** Shown instead of Delete for a model the page cannot delete (`StoredModel.cannotDelete`). Default: the storage's reason as it is. */
+  managed: (reason: string) => string;
   /** Default `'Delete'`. */
   delete: string;
   /** Default `'Delete all'`. */
@@ -43,6 +49,9 @@ const DEFAULT_LABELS: ModelManagerLabels = {
   notPersisted: 'The browser may clear them when space runs low.',
   persist: 'Keep them',
   partial: (bytes, total) => `${bytes} of ${total}, partial`,
+  sizeUnknown: 'Size decided by the browser',
+  downloadingUnknown: 'Being downloaded by the browser',
+  managed: (reason) => reason,
   delete: 'Delete',
   deleteAll: 'Delete all',
   confirm: (name) => (name === undefined ? 'Delete every stored model?' : `Delete ${name}?`),
@@ -54,7 +63,7 @@ const DEFAULT_LABELS: ModelManagerLabels = {
 export interface ModelManagerProps {
   /** The engine package's storage (`wllamaModelStorage()`, `webllmModelStorage()`), made once. Required. */
   storage: ModelStorage;
-  /** How a model is named. Default: the last part of its URL or id. */
+  /** How a model is named. Default: its `label`, else the last part of its URL or id. */
   modelName?: (model: string) => string;
   /** Default: English (see `ModelManagerLabels`). */
   labels?: Partial<ModelManagerLabels>;
@@ -65,6 +74,8 @@ export interface ModelManagerRow {
   model: StoredModel;
   name: string;
   sizeText: string;
+  /** Why it cannot be deleted here, and where the person can; `undefined` when Delete works (its button is then enabled). */
+  managedText: string | undefined;
   rowProps: HTMLAttributes<HTMLElement> & DataAttributes;
   deleteButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
 }
@@ -85,26 +96,34 @@ export function useModelManager(props: ModelManagerProps) {
   // The model awaiting confirmation ('*' for all), or none.
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
   const busy = storage.deleting !== undefined;
-  const rows: ModelManagerRow[] = storage.models.map((model) => ({
-    model,
-    name: nameOf(model.model),
-    sizeText: model.complete
-      ? formatBytes(model.bytes)
-      : labels.partial(formatBytes(model.bytes), model.totalBytes === undefined ? '?' : formatBytes(model.totalBytes)),
-    rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
-    deleteButtonProps: {
-      type: 'button',
-      disabled: busy,
-      'aria-label': `${labels.delete} ${nameOf(model.model)}`,
-      onClick: () => setConfirming(model.model),
-      children: labels.delete,
-    },
-  }));
-  const confirmName = confirming === undefined || confirming === '*' ? undefined : nameOf(confirming);
+  const rows: ModelManagerRow[] = storage.models.map((model) => {
+    const name = props.modelName?.(model.model) ?? model.label ?? defaultModelName(model.model);
+    return {
+      model,
+      name,
+      sizeText: sizeText(model, labels),
+      managedText: model.cannotDelete === undefined ? undefined : labels.managed(model.cannotDelete),
+      rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
+      deleteButtonProps: {
+        type: 'button',
+        disabled: busy || model.cannotDelete !== undefined,
+        'aria-label': `${labels.delete} ${name}`,
+        onClick: () => setConfirming(model.model),
+        children: labels.delete,
+      },
+    };
+  });
+  const deletable = rows.filter((row) => row.managedText === undefined).length;
+  const confirmName =
+    confirming === undefined || confirming === '*'
+      ? undefined
+      : (rows.find((row) => row.model.model === confirming)?.name ?? nameOf(confirming));
   return {
     storage,
     labels,
     rows,
+    /** How many rows Delete can remove (the rest the browser keeps). */
+    deletable,
     confirming,
     roomText: storage.room ? labels.room(formatBytes(storage.room.usage), formatBytes(storage.room.free)) : undefined,
     persistText: storage.persisted === undefined ? undefined : storage.persisted ? labels.persisted : labels.notPersisted,
@@ -122,7 +141,7 @@ export function useModelManager(props: ModelManagerProps) {
     } as ButtonHTMLAttributes<HTMLButtonElement>,
     deleteAllButtonProps: {
       type: 'button',
-      disabled: busy || rows.length === 0,
+      disabled: busy || deletable === 0,
       onClick: () => setConfirming('*'),
       children: labels.deleteAll,
     } as ButtonHTMLAttributes<HTMLButtonElement>,
@@ -141,6 +160,12 @@ export function useModelManager(props: ModelManagerProps) {
       children: labels.cancel,
     } as ButtonHTMLAttributes<HTMLButtonElement>,
   };
+}
+
+function sizeText(model: StoredModel, labels: ModelManagerLabels): string {
+  if (model.bytes === undefined) return model.complete ? labels.sizeUnknown : labels.downloadingUnknown;
+  if (model.complete) return formatBytes(model.bytes);
+  return labels.partial(formatBytes(model.bytes), model.totalBytes === undefined ? '?' : formatBytes(model.totalBytes));
 }
 
 function defaultModelName(model: string): string {

@@ -100,6 +100,28 @@ describeEachReactMode('ModelManager', (mode) => {
     expect(root().dataset.status).toBe('error');
   });
 
+  it('a model the browser keeps: its label, "Size decided by the browser", where to manage it instead of Delete, and no Delete all for it', async () => {
+    const builtIn: StoredModel = {
+      model: 'LanguageModel',
+      label: "Chrome's built-in model (Prompt API)",
+      bytes: undefined,
+      totalBytes: undefined,
+      complete: true,
+      lastUsed: undefined,
+      cannotDelete: 'Kept by the browser for every site; remove it in the browser (chrome://on-device-internals).',
+    };
+    const downloading: StoredModel = { ...builtIn, model: 'LanguageDetector', label: 'Detector', complete: false };
+    show(memoryStorage([builtIn, downloading, SMOL]).storage);
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(3));
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      "Chrome's built-in model (Prompt API) Size decided by the browser Kept by the browser for every site; remove it in the browser (chrome://on-device-internals).",
+      'Detector Being downloaded by the browser Kept by the browser for every site; remove it in the browser (chrome://on-device-internals).',
+      'smollm2-360m-instruct-q8_0.gguf 386 MB Delete',
+    ]);
+    // One deletable model: its own Delete, no Delete all.
+    expect(screen.getAllByRole('button', { name: /Delete/ })).toHaveLength(1);
+  });
+
   it('reflects persistence and asks for it: granted, it says so; refused, it still offers', async () => {
     const user = userEvent.setup();
     const { unmount } = show(memoryStorage([SMOL]).storage);

@@ -6,14 +6,21 @@
 export interface StoredModel {
   /** The model as the engines are given it: a wllama URL, a WebLLM model id. */
   readonly model: string;
-  /** Bytes it takes on disk now. */
-  readonly bytes: number;
+  /** Bytes it takes on disk now; `undefined` where the browser keeps the model and does not say (its built-in AI models). */
+  readonly bytes: number | undefined;
   /** Its whole size, when known (a partial download knows it from the server); else `undefined`. */
   readonly totalBytes: number | undefined;
   /** `true` when every byte is there and checked; `false` for a cut or unchecked download. */
   readonly complete: boolean;
   /** When an engine last loaded it (ms since the epoch); `undefined` when never recorded. */
   readonly lastUsed: number | undefined;
+  /** How to name it to a person (e.g. "Chrome's built-in model"); absent: the UI derives a name from `model`. */
+  readonly label?: string;
+  /**
+   * Why `delete` cannot remove it, and where the person can (a model the
+   * browser keeps for every site, managed in its settings); absent when `delete` can.
+   */
+  readonly cannotDelete?: string;
 }
 
 /** The browser's storage figures for this origin (`navigator.storage.estimate()`). */
@@ -41,7 +48,8 @@ export interface ModelStorageState {
 
 /**
  * One engine package's models on disk: list, delete, and ask the browser to
- * keep them. `wllamaModelStorage()` and `webllmModelStorage()` return one;
+ * keep them. `wllamaModelStorage()`, `webllmModelStorage()` and (read-only,
+ * the browser's own models) `browserAIModelStorage()` return one;
  * `useModelStorage(storage)` and `<ModelManager storage>` in `@inkling/react` read it.
  *
  * @example
@@ -54,7 +62,8 @@ export interface ModelStorage {
   read(): Promise<ModelStorageState>;
   /**
    * Deletes one model's stored files (a partial download too). Rejects, deleting
-   * nothing, while this or another tab downloads or loads it.
+   * nothing, while this or another tab downloads or loads it (`ModelInUseError`),
+   * and for a model the page cannot delete (see `StoredModel.cannotDelete`).
    */
   delete(model: string): Promise<void>;
   /** Deletes every model this storage holds (skipping none silently: rejects as `delete` does, after deleting the rest). */

@@ -33,3 +33,4 @@ export type {
 } from './types.js';
 export { webllmModelStorage } from './webllmModelStorage.js';
 export type { WebLLMModelStorageOptions } from './webllmModelStorage.js';
+export type { WebLLMStorageOptions } from './webllmRoom.js';

@@ -1,7 +1,9 @@
+import { defaultLocks, ModelInUseError, withModelLock } from '@inkling/scheduler';
 import { ModelNotFoundError } from './errors.js';
 import { loadWebLLM } from './loadWebLLM.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMSource } from './types.js';
+import { webllmLockName } from './webllmRoom.js';
 
 /** Options of `isModelCached` and `deleteModel`: the same as the engines were given. */
 export interface ModelCacheOptions {
@@ -27,7 +29,9 @@ export async function isModelCached(model: string, options: ModelCacheOptions = 
 
 /**
  * Deletes a model's weights, tokenizer, config and library from the cache.
- * Unload pools using it first.
+ * Rejects with `ModelInUseError`, deleting nothing, while a tab downloads or
+ * loads it (`webllmModelStorage().delete()` does the same and also removes
+ * the weights' manifest WebLLM leaves behind).
  *
  * @example
  * await pool.unload();
@@ -35,7 +39,11 @@ export async function isModelCached(model: string, options: ModelCacheOptions = 
  */
 export async function deleteModel(model: string, options: ModelCacheOptions = {}): Promise<void> {
   const { webllm, appConfig } = await resolve(model, options);
-  await webllm.deleteModelAllInfoInCache(model, appConfig);
+  const free = await withModelLock(defaultLocks(), webllmLockName(model), { ifAvailable: true }, async (held) => {
+    if (held) await webllm.deleteModelAllInfoInCache(model, appConfig);
+    return held;
+  });
+  if (!free) throw new ModelInUseError(model);
 }
 
 async function resolve(model: string, options: ModelCacheOptions) {

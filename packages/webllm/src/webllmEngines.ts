@@ -1,13 +1,21 @@
-import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import {
+  type CreateEngine,
+  defaultLocks,
+  defaultStorageManager,
+  type Engine,
+  InvalidOptionError,
+  type PoolTimers,
+} from '@inkling/scheduler';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from './detectWebGPU.js';
 import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
 import { loadEngine } from './loadEngine.js';
 import { NO_WEBGPU } from './noWebGPU.js';
 import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from './types.js';
+import { type WebLLMStorageOptions, withModelRoom } from './webllmRoom.js';
 
 /** Options of `webllmEngines`. */
-export interface WebLLMEnginesOptions {
+export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
   /** The `model_id` to load: a prebuilt one, or one of `appConfig.model_list`. Required. */
   model: string;
   /** Models and cache settings. Default: WebLLM's `prebuiltAppConfig` (read in the worker). */
@@ -71,7 +79,10 @@ export interface WebLLMEnginesOptions {
  * an adapter without `shader-f16` (`ShaderF16UnsupportedError` names the f32
  * build); WebLLM's errors reach the page typed (`ModelNotFoundError`,
  * `ModelLoadError`, `OutOfMemoryError`...). Load progress reaches the pool as
- * one overall fraction. An engine
+ * one overall fraction. A model not yet whole in the cache is checked
+ * against the free space before any weight is fetched (`NotEnoughStorageError`)
+ * and downloaded by one tab at a time (a Web Lock per model; the README's
+ * "Stored models" says what the page can check). An engine
  * whose worker dies or whose GPU device is lost fails with a fatal error, so
  * the pool replaces it. `pool.unload()` during a load stops it and leaves no
  * worker behind.
@@ -94,19 +105,23 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     // A page without WebGPU has workers without it too: say so before the worker's download.
     const gpu = options.gpu === undefined ? (globalThis.navigator as { gpu?: GPULike } | undefined)?.gpu : options.gpu;
     if (options.gpu !== null && !gpu) throw new WebGPUUnavailableError(NO_WEBGPU);
-    return loadEngine({
-      model,
-      appConfig: options.appConfig,
-      cache: options.cache,
-      engineConfig: options.engineConfig ?? {},
-      chatOptions: options.chatOptions,
-      checkWebGPU: options.gpu !== null,
-      prefixReuse: options.prefixReuse !== false,
-      ...(options.timers ? { timers: options.timers } : {}),
-      worker: makeWorker(index),
-      onProgress,
-      signal,
-    });
+    const load = () =>
+      loadEngine({
+        model,
+        appConfig: options.appConfig,
+        cache: options.cache,
+        engineConfig: options.engineConfig ?? {},
+        chatOptions: options.chatOptions,
+        checkWebGPU: options.gpu !== null,
+        prefixReuse: options.prefixReuse !== false,
+        ...(options.timers ? { timers: options.timers } : {}),
+        worker: makeWorker(index),
+        onProgress,
+        signal,
+      });
+    const { appConfig, cache, sizeBytes } = options;
+    const storage = options.storage ?? defaultStorageManager();
+    return withModelRoom({ model, appConfig, cache, sizeBytes, storage, locks: defaultLocks(), fetch: undefined, signal }, load);
   };
 }
 
@@ -126,6 +141,11 @@ function validate(options: WebLLMEnginesOptions): void {
   }
   if (options.prefixReuse !== undefined && typeof options.prefixReuse !== 'boolean') {
     throw new InvalidOptionError(`webllmEngines() "prefixReuse" must be true or false (got ${JSON.stringify(options.prefixReuse)}).`);
+  }
+  if (options.sizeBytes !== undefined && !(Number.isSafeInteger(options.sizeBytes) && options.sizeBytes > 0)) {
+    throw new InvalidOptionError(
+      `webllmEngines() "sizeBytes" must be the weights' size as a whole number of bytes (got ${JSON.stringify(options.sizeBytes)}).`,
+    );
   }
   if (options.appConfig !== undefined && !Array.isArray(options.appConfig?.model_list)) {
     throw new InvalidOptionError('webllmEngines() "appConfig" must have a model_list array, like WebLLM\'s AppConfig.');

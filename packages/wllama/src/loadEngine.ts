@@ -1,8 +1,7 @@
-import { defaultStorageManager, globalTimers, type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
+import { defaultLocks, defaultStorageManager, globalTimers, type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
 import { LoadCancelledError, ModelLoadError, WasmMissingError, WasmUnsupportedError } from './errors.js';
 import { fetchModel } from './fetchModel.js';
-import { defaultLocks } from './storage/modelLock.js';
 import { withStoredModel } from './storage/storedModel.js';
 import { ProgressReporter } from './progressReporter.js';
 import { supportsWasm64 } from './supportsWasm64.js';

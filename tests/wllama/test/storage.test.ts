@@ -1,19 +1,15 @@
 import { type ChatCompletionChunk, EnginePool, ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from '@inkling/scheduler';
-import {
-  ModelFetchError,
-  ModelLoadError,
-  type WllamaEngine,
-  type WllamaLoadProgress,
-  wllamaEngines,
-  wllamaModelStorage,
-} from '@inkling/wllama';
+import { ModelLoadError, type WllamaEngine, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
 import { describe, expect, it } from 'vitest';
+import { commands } from 'vitest/browser';
+import type { PageResult } from '../pages/load.js';
 import { testEngines, wasmUrl } from './engines.js';
 import { TEST_MODELS } from './testModels.js';
 
 // The model store against a local server that counts the bytes it sends, can cut a download
-// and can refuse ranges (modelServer.ts). A "reload" is a new wllamaEngines(): nothing but the
-// origin's storage survives between the two loads, as nothing else survives a page reload.
+// and can refuse ranges (modelServer.ts). A reload is a real one: the `modelPages` command opens
+// tabs of their own in the test's browser context (same origin, same OPFS, same Web Locks), each
+// loading the model in pages/load.html, and reloads them with page.reload().
 
 interface ServedRequest {
   method: string;
@@ -63,18 +59,23 @@ async function rewrite(handle: FileSystemFileHandle, change: (w: FileSystemWrita
   await writable.close();
 }
 
-describe('a download cut at 40%', () => {
-  it('with ranges, the next load fetches only the rest (counted at the server), loads and answers', async () => {
+/** The offset a range request resumed from (`bytes=N-`). */
+const rangeStart = (range: string | undefined) => Number(/^bytes=(\d+)-$/.exec(range ?? '')?.[1]);
+
+describe('a download cut at 40%, then the page reloaded', () => {
+  it('with ranges, the reloaded page fetches only the rest (counted at the server), loads and answers', async () => {
     const size = await SIZE;
     const model = await served({ ranges: true, cut: 0.4 });
-    await expect(model.engines()(0, () => {})).rejects.toBeInstanceOf(ModelFetchError);
-    const partial = await stored(model.url);
+    const [[cut, reloaded]] = (await commands.modelPages([{ model: model.url, reloads: 1 }])) as [[PageResult, PageResult]];
+    expect(cut).toMatchObject({ ok: false, found: null, error: { name: 'ModelFetchError' } });
+    // What the reloaded page found on disk: the cut download, marked partial, its size known.
+    const partial = reloaded.found!;
     expect(partial).toMatchObject({ complete: false, totalBytes: size });
-    expect(partial!.bytes).toBeGreaterThan(size * 0.2);
-    expect(partial!.bytes).toBeLessThanOrEqual(Math.floor(size * 0.4));
-
-    const progress: WllamaLoadProgress[] = [];
-    const engine = (await model.engines()(0, (p) => progress.push(p as WllamaLoadProgress))) as WllamaEngine;
+    expect(partial.bytes).toBeGreaterThan(size * 0.2);
+    expect(partial.bytes).toBeLessThanOrEqual(Math.floor(size * 0.4));
+    expect(reloaded.error?.message).toBeUndefined();
+    expect(reloaded).toMatchObject({ ok: true });
+    expect(reloaded.text!.length).toBeGreaterThan(0);
     const log = await model.log();
     // A HEAD first (no catalogue size: the room check asks it), none on the resume (the stored marker knows the size).
     expect(log.map((r) => [r.method, r.status])).toEqual([
@@ -82,37 +83,31 @@ describe('a download cut at 40%', () => {
       ['GET', 200],
       ['GET', 206],
     ]);
-    log.shift();
-    expect(log[1]!.range).toBe(`bytes=${partial!.bytes}-`);
-    expect(log[1]!.bytesSent).toBe(size - partial!.bytes);
-    // Progress counts the stored bytes from its first report and never goes back.
-    const fetched = progress.filter((p) => p.phase === 'fetch').map((p) => p.loadedBytes);
-    expect(fetched[0]).toBe(partial!.bytes);
-    expect(fetched).toEqual(fetched.toSorted((a, b) => a - b));
-    expect(progress.at(-1)).toMatchObject({ phase: 'ready', loadedBytes: size, totalBytes: size });
-    expect((await answer(engine)).length).toBeGreaterThan(0);
+    expect(rangeStart(log[2]!.range)).toBe(partial.bytes);
+    expect(log[2]!.bytesSent).toBe(size - partial.bytes!);
+    // Progress in the reloaded page counted the stored bytes from its first report.
+    expect(reloaded.firstFetched).toBe(partial.bytes);
     expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size });
-    await engine.unload();
   });
 
-  it('without ranges, the next load starts over cleanly, loads and answers', async () => {
+  it('without ranges, the reloaded page starts over cleanly, loads and answers', async () => {
     const size = await SIZE;
     const model = await served({ ranges: false, cut: 0.4 });
-    await expect(model.engines()(0, () => {})).rejects.toBeInstanceOf(ModelFetchError);
-    const partial = await stored(model.url);
-    expect(partial).toMatchObject({ complete: false });
-    expect(partial!.bytes).toBeGreaterThan(size * 0.2);
-    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    const [[cut, reloaded]] = (await commands.modelPages([{ model: model.url, reloads: 1 }])) as [[PageResult, PageResult]];
+    expect(cut).toMatchObject({ ok: false, error: { name: 'ModelFetchError' } });
+    expect(reloaded.found).toMatchObject({ complete: false });
+    expect(reloaded.found!.bytes).toBeGreaterThan(size * 0.2);
+    expect(reloaded.error?.message).toBeUndefined();
+    expect(reloaded).toMatchObject({ ok: true });
+    expect(reloaded.text!.length).toBeGreaterThan(0);
     const log = (await model.log()).filter((r) => r.method === 'GET');
     expect(log.map((r) => [r.status, r.range])).toEqual([
       [200, undefined],
-      [200, `bytes=${partial!.bytes}-`],
+      [200, `bytes=${reloaded.found!.bytes}-`],
     ]);
     expect(log[1]!.bytesSent).toBe(size);
-    expect((await answer(engine)).length).toBeGreaterThan(0);
     // No leftover of the cut download: exactly the file.
     expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size, totalBytes: size });
-    await engine.unload();
   });
 });
 
@@ -255,7 +250,21 @@ describe('room and storage', () => {
     await expect(wllamaModelStorage({ storage: {} }).read()).rejects.toBeInstanceOf(StorageUnavailableError);
   });
 
-  it('two loads of one model at once download it once (a Web Lock), and both answer', async () => {
+  it('two tabs loading one model at once download it once (a Web Lock), and both answer', async () => {
+    const model = await served({ ranges: true });
+    const results = (await commands.modelPages([
+      { model: model.url, reloads: 0 },
+      { model: model.url, reloads: 0 },
+    ])) as PageResult[][];
+    expect(results.flat().map((r) => [r.ok, r.found])).toEqual([
+      [true, null],
+      [true, null],
+    ]);
+    for (const result of results.flat()) expect(result.text!.length).toBeGreaterThan(0);
+    expect((await model.log()).filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
+  it('two engines of one page loading one model at once download it once, and both answer', async () => {
     const model = await served({ ranges: true });
     const [a, b] = (await Promise.all([model.engines()(0, () => {}), model.engines()(1, () => {})])) as WllamaEngine[];
     expect((await model.log()).filter((r) => r.method === 'GET')).toHaveLength(1);

@@ -7,3 +7,6 @@ export const TEST_MODELS = {
   /** A narrower model made for embeddings (mean pooling), width 128. */
   embed: { file: 'inkling-embed-2m.gguf', shape: { seed: 2, embedding: 128, layers: 2, heads: 2, feedForward: 384, embeddingModel: true } },
 } as const satisfies Record<string, { file: string; shape: TinyGgufOptions }>;
+
+/** A WebLLM model's weights as the suite serves them at `/__models/<key>/resolve/main/`: `tensor-cache.json` and its shards. */
+export const WEBLLM_LAYOUT = { shards: 3, shardBytes: 256 * 1024, shardPrefix: 'tiny-webllm-shard-' } as const;

@@ -1,8 +1,14 @@
-import { NotEnoughStorageError, type PoolTimers, type StorageManagerLike, storageRoom } from '@inkling/scheduler';
+import {
+  type LockManagerLike,
+  NotEnoughStorageError,
+  type PoolTimers,
+  type StorageManagerLike,
+  storageRoom,
+  withModelLock,
+} from '@inkling/scheduler';
 import { ModelFetchError, ModelLoadError } from '../errors.js';
 import { readBody, requestModel } from '../fetchModel.js';
 import { checkStored } from './checkStored.js';
-import { type LockManagerLike, withModelLock } from './modelLock.js';
 import {
   clearEntry,
   entryBlob,
@@ -17,6 +23,9 @@ import {
 
 /** Bytes per part file: what a tab closed mid-download can lose at most. */
 export const PART_BYTES = 8 * 1024 * 1024;
+
+/** The Web Lock a stored model's download, load and delete take (`key`: the store's folder name). */
+export const modelLockName = (key: string): string => `inkling-wllama-model:${key}`;
 
 /** What `withStoredModel` needs. */
 export interface StoredModelRequest {
@@ -58,7 +67,7 @@ export async function withStoredModel<T>(
 ): Promise<T> {
   const store = await ModelStore.open(request.storage);
   const key = await ModelStore.keyOf(request.url);
-  return withModelLock(request.locks, key, { signal: request.signal }, async () => {
+  return withModelLock(request.locks, modelLockName(key), { signal: request.signal }, async () => {
     const entry = (await store.entry(request.url))!;
     const fresh = await ensureStored(entry, request);
     try {

@@ -1,5 +1,7 @@
 import {
+  defaultLocks,
   defaultStorageManager,
+  type LockManagerLike,
   ModelInUseError,
   type ModelStorage,
   type ModelStorageState,
@@ -8,9 +10,10 @@ import {
   storagePersisted,
   storageRoom,
   type StoredModel,
+  withModelLock,
 } from '@inkling/scheduler';
-import { defaultLocks, type LockManagerLike, withModelLock } from './modelLock.js';
 import { type ModelEntry, ModelStore } from './modelStore.js';
+import { modelLockName } from './storedModel.js';
 
 /** Options of `wllamaModelStorage`. */
 export interface WllamaModelStorageOptions {
@@ -38,7 +41,7 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
   const manager = () => options.storage ?? defaultStorageManager();
   const locks = () => options.locks ?? defaultLocks();
   const removeEntry = async (store: ModelStore, entry: ModelEntry, model: string) => {
-    const done = await withModelLock(locks(), entry.key, { ifAvailable: true }, async (held) => {
+    const done = await withModelLock(locks(), modelLockName(entry.key), { ifAvailable: true }, async (held) => {
       if (held) await store.remove(entry.key);
       return held;
     });
