@@ -144,7 +144,10 @@ const LABELS: Record<SceneKind, string> = {
 export async function runScene(scene: SceneKind, seed = 7): Promise<SceneResult> {
   const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
   try {
-    const driver = scene === 'baseline' ? baselineDriver() : await inklingDriver(scene === 'inkling-2' ? 2 : 1, clock, scene === 'inkling-1-no-wait' ? 0 : undefined);
+    const driver =
+      scene === 'baseline'
+        ? baselineDriver()
+        : await inklingDriver(scene === 'inkling-2' ? 2 : 1, clock, scene === 'inkling-1-no-wait' ? 0 : undefined);
     const start = Date.now();
     let translationDone: number | null = null;
     const translating = scene === 'idle' ? null : driver.translate().then(() => (translationDone = Date.now()));

@@ -15,9 +15,9 @@ const order = (createEngine: Parameters<typeof engineCalls>[0]) =>
 
 /** Runs fake time a millisecond at a time until `promise` settles. */
 async function settle<T>(promise: Promise<T>): Promise<T> {
-  let done = false;
-  void promise.then(() => (done = true));
-  while (!done) await vi.advanceTimersByTimeAsync(1);
+  const state = { done: false };
+  void promise.then(() => (state.done = true));
+  while (!state.done) await vi.advanceTimersByTimeAsync(1);
   return promise;
 }
 
