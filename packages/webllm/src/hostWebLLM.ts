@@ -1,6 +1,6 @@
 import { type ChatCompletionChunk, type StreamingChatCompletionRequest, encodeError, isFinalChunk } from '@inkling/scheduler';
 import { webllmRequest } from './webllmRequest.js';
-import { checkWebGPU } from './checkWebGPU.js';
+import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
 import { ModelNotFoundError } from './errors.js';
@@ -9,6 +9,15 @@ import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReu
 import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
+
+/**
+ * Why reuse stays off on a software adapter: on SwiftShader the first token's
+ * log-probabilities after an edit mid-note differed from a full prefill's by
+ * 7.9e-2 (`pnpm verify:prefix-reuse`), where the H200 agrees to 4.3e-7.
+ * Until that is understood, such an adapter reads every prompt whole.
+ */
+const SOFTWARE_ADAPTER =
+  'the GPU adapter is a software one (SwiftShader or the like), where reuse has not been shown to give the same results as a full prefill';
 
 /** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
 export interface WorkerEndpoint {
@@ -75,8 +84,9 @@ interface StreamState {
  * prefills only the rest (`prefixReuse.ts`); the usage chunk says how many
  * prompt tokens came from the cache (`usage.cachedTokens`). Where the model
  * or the WebLLM version cannot (a sliding window, a runtime without
- * `kv_state_popn`, a pipeline it was not written for), every request is a
- * full reset as in WebLLM, and the load log says why once.
+ * `kv_state_popn`, a pipeline it was not written for, a software GPU
+ * adapter), every request is a full reset as in WebLLM, and the load log
+ * says why once.
  *
  * @example
  * // my-engine-worker.ts
@@ -158,7 +168,7 @@ class EngineHost {
     const record = appConfig.model_list.find((r) => r.model_id === model);
     if (!record) throw new ModelNotFoundError(model);
     try {
-      if (message.checkWebGPU) await checkWebGPU(record, this.#gpu);
+      const support = message.checkWebGPU ? await checkWebGPU(record, this.#gpu) : undefined;
       const progress = new ProgressMapper();
       const engine = new this.#webllm.MLCEngine({
         ...message.engineConfig,
@@ -168,7 +178,12 @@ class EngineHost {
       // Set before the reload, so an unload during it reaches WebLLM and stops the downloads.
       this.#engine = engine;
       await engine.reload(model, message.chatOptions as never);
-      this.#reuse = message.prefixReuse === false ? noPrefixReuse('turned off (prefixReuse: false)') : installPrefixReuse(engine, model);
+      this.#reuse =
+        message.prefixReuse === false
+          ? noPrefixReuse('turned off (prefixReuse: false)')
+          : isSoftwareAdapter(support)
+            ? noPrefixReuse(SOFTWARE_ADAPTER)
+            : installPrefixReuse(engine, model);
       const text = this.#reuse.active
         ? 'Prefix reuse: on.'
         : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`;

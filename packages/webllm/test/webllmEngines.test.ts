@@ -38,6 +38,23 @@ describe('webllmEngines: loading', () => {
     });
   });
 
+  it('keeps prefix reuse off on a software GPU adapter (SwiftShader), and says so in the load log', async () => {
+    const software = (info: Record<string, unknown>, isFallbackAdapter = false) => {
+      const gpu = fakeGpu();
+      return {
+        requestAdapter: async () => ({ ...(await gpu.requestAdapter())!, info: { ...info }, isFallbackAdapter }),
+      } as typeof gpu;
+    };
+    for (const gpu of [software({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' }), software({}, true)]) {
+      const { createEngine } = fakeWebLLM({ gpu });
+      const pool = new EnginePool({ createEngine, size: 1 });
+      const reports: PoolLoadProgress[] = [];
+      await pool.load((r) => reports.push(r));
+      expect(reports.at(-1)?.text).toMatch(/^Prefix reuse: off, the GPU adapter is a software one/);
+      await pool.unload();
+    }
+  });
+
   it('reports one overall progress that never goes back, with WebLLM phase text', async () => {
     const { createEngine } = fakeWebLLM();
     const pool = new EnginePool({ createEngine, size: 1 });
