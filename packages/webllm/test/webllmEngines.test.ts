@@ -19,6 +19,14 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A WebGPU whose one adapter is a software one: by `info` (SwiftShader's names) or by `isFallbackAdapter`. */
+function softwareGpu(info: Record<string, unknown>, isFallbackAdapter = false) {
+  const gpu = fakeGpu();
+  return {
+    requestAdapter: async () => ({ ...(await gpu.requestAdapter())!, info: { ...info }, isFallbackAdapter }),
+  } as typeof gpu;
+}
+
 describe('webllmEngines: loading', () => {
   it('loads the model in a worker and streams WebLLM chunks through the pool', async () => {
     const { createEngine, workers } = fakeWebLLM();
@@ -39,13 +47,10 @@ describe('webllmEngines: loading', () => {
   });
 
   it('keeps prefix reuse off on a software GPU adapter (SwiftShader), and says so in the load log', async () => {
-    const software = (info: Record<string, unknown>, isFallbackAdapter = false) => {
-      const gpu = fakeGpu();
-      return {
-        requestAdapter: async () => ({ ...(await gpu.requestAdapter())!, info: { ...info }, isFallbackAdapter }),
-      } as typeof gpu;
-    };
-    for (const gpu of [software({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' }), software({}, true)]) {
+    for (const gpu of [
+      softwareGpu({ vendor: 'google', architecture: 'swiftshader', device: '', description: '' }),
+      softwareGpu({}, true),
+    ]) {
       const { createEngine } = fakeWebLLM({ gpu });
       const pool = new EnginePool({ createEngine, size: 1 });
       const reports: PoolLoadProgress[] = [];
