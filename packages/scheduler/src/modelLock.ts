@@ -1,3 +1,5 @@
+import { ModelInUseError } from './storageErrors.js';
+
 /** The part of `navigator.locks` model storage uses; inject it to test or to wrap it. */
 export interface LockManagerLike {
   request<T>(
@@ -68,4 +70,47 @@ export async function withModelLock<T>(
  */
 export function defaultLocks(): LockManagerLike | undefined {
   return (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+}
+
+/**
+ * Deletes a stored model unless some tab holds its lock (downloading or
+ * loading it): `remove` runs holding the lock, or the call rejects with
+ * `ModelInUseError` and nothing is removed. The one delete every engine's
+ * `ModelStorage` does.
+ *
+ * @example
+ * await deleteUnlessInUse(defaultLocks(), 'inkling-webllm-model:Qwen2.5-0.5B-Instruct-q4f16_1-MLC', model, () => removeFiles(model));
+ */
+export async function deleteUnlessInUse(
+  locks: LockManagerLike | undefined,
+  name: string,
+  model: string,
+  remove: () => Promise<void>,
+): Promise<void> {
+  const removed = await withModelLock(locks, name, { ifAvailable: true }, async (held) => {
+    if (held) await remove();
+    return held;
+  });
+  if (!removed) throw new ModelInUseError(model);
+}
+
+/**
+ * Deletes every one of `models` with `remove`; those in use are kept and the
+ * rest still go, then the first `ModelInUseError` is thrown (any other error
+ * at once): `ModelStorage.deleteAll`.
+ *
+ * @example
+ * await deleteEach(await listModels(), (model) => storage.delete(model));
+ */
+export async function deleteEach<T>(models: Iterable<T>, remove: (model: T) => Promise<void>): Promise<void> {
+  let busy: ModelInUseError | undefined;
+  for (const model of models) {
+    try {
+      await remove(model);
+    } catch (error) {
+      if (!(error instanceof ModelInUseError)) throw error;
+      busy ??= error;
+    }
+  }
+  if (busy) throw busy;
 }

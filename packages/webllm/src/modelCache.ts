@@ -1,4 +1,4 @@
-import { defaultLocks, ModelInUseError, withModelLock } from '@inkling/scheduler';
+import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler';
 import { ModelNotFoundError } from './errors.js';
 import { loadWebLLM } from './loadWebLLM.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
@@ -39,11 +39,7 @@ export async function isModelCached(model: string, options: ModelCacheOptions = 
  */
 export async function deleteModel(model: string, options: ModelCacheOptions = {}): Promise<void> {
   const { webllm, appConfig } = await resolve(model, options);
-  const free = await withModelLock(defaultLocks(), webllmLockName(model), { ifAvailable: true }, async (held) => {
-    if (held) await webllm.deleteModelAllInfoInCache(model, appConfig);
-    return held;
-  });
-  if (!free) throw new ModelInUseError(model);
+  await deleteUnlessInUse(defaultLocks(), webllmLockName(model), model, () => webllm.deleteModelAllInfoInCache(model, appConfig));
 }
 
 async function resolve(model: string, options: ModelCacheOptions) {

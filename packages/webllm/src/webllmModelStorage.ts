@@ -1,8 +1,9 @@
 import {
   defaultLocks,
   defaultStorageManager,
+  deleteEach,
+  deleteUnlessInUse,
   type LockManagerLike,
-  ModelInUseError,
   type ModelStorage,
   type ModelStorageState,
   requestPersistence,
@@ -10,7 +11,6 @@ import {
   storagePersisted,
   storageRoom,
   type StoredModel,
-  withModelLock,
 } from '@inkling/scheduler';
 import { loadWebLLM } from './loadWebLLM.js';
 import type { ModelCacheOptions } from './modelCache.js';
@@ -71,24 +71,11 @@ export function webllmModelStorage(options: WebLLMModelStorageOptions = {}): Mod
     },
     async delete(model: string): Promise<void> {
       const { webllm, appConfig } = await resolve();
-      const held = await withModelLock(locks(), webllmLockName(model), { ifAvailable: true }, async (free) => {
-        if (free) await remove(webllm, appConfig, model);
-        return free;
-      });
-      if (!held) throw new ModelInUseError(model);
+      await deleteUnlessInUse(locks(), webllmLockName(model), model, () => remove(webllm, appConfig, model));
     },
     async deleteAll(): Promise<void> {
       const { models } = await storage.read();
-      let busy: ModelInUseError | undefined;
-      for (const { model } of models) {
-        try {
-          await storage.delete(model);
-        } catch (error) {
-          if (!(error instanceof ModelInUseError)) throw error;
-          busy ??= error;
-        }
-      }
-      if (busy) throw busy;
+      await deleteEach(models, ({ model }) => storage.delete(model));
     },
     persist: () => requestPersistence(manager()),
   };

@@ -1,8 +1,9 @@
 import {
   defaultLocks,
   defaultStorageManager,
+  deleteEach,
+  deleteUnlessInUse,
   type LockManagerLike,
-  ModelInUseError,
   type ModelStorage,
   type ModelStorageState,
   requestPersistence,
@@ -10,7 +11,6 @@ import {
   storagePersisted,
   storageRoom,
   type StoredModel,
-  withModelLock,
 } from '@inkling/scheduler';
 import { type ModelEntry, ModelStore } from './modelStore.js';
 import { modelLockName } from './storedModel.js';
@@ -40,13 +40,8 @@ export interface WllamaModelStorageOptions {
 export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): ModelStorage {
   const manager = () => options.storage ?? defaultStorageManager();
   const locks = () => options.locks ?? defaultLocks();
-  const removeEntry = async (store: ModelStore, entry: ModelEntry, model: string) => {
-    const done = await withModelLock(locks(), modelLockName(entry.key), { ifAvailable: true }, async (held) => {
-      if (held) await store.remove(entry.key);
-      return held;
-    });
-    if (!done) throw new ModelInUseError(model);
-  };
+  const removeEntry = (store: ModelStore, entry: ModelEntry, model: string) =>
+    deleteUnlessInUse(locks(), modelLockName(entry.key), model, () => store.remove(entry.key));
   return {
     async read(): Promise<ModelStorageState> {
       const store = await ModelStore.open(manager());
@@ -63,16 +58,7 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
     },
     async deleteAll(): Promise<void> {
       const store = await ModelStore.open(manager());
-      let busy: ModelInUseError | undefined;
-      for (const entry of await store.entries()) {
-        try {
-          await removeEntry(store, entry, entry.meta?.url ?? entry.key);
-        } catch (error) {
-          if (!(error instanceof ModelInUseError)) throw error;
-          busy ??= error;
-        }
-      }
-      if (busy) throw busy;
+      await deleteEach(await store.entries(), (entry) => removeEntry(store, entry, entry.meta?.url ?? entry.key));
     },
     persist: () => requestPersistence(manager()),
   };
