@@ -44,7 +44,12 @@ export async function buildNodeBench(out: string, code?: string): Promise<void> 
   await build({
     ...bundleOptions,
     alias: { ...bundleOptions.alias, ...packages },
-    entryPoints: { bench: 'src/node/bench.ts', engineThread: 'src/node/engineThread.ts', prefixBench: 'src/node/prefixBench.ts' },
+    entryPoints: {
+      bench: 'src/node/bench.ts',
+      engineThread: 'src/node/engineThread.ts',
+      prefixBench: 'src/node/prefixBench.ts',
+      readbackProbe: 'src/node/readbackProbe.ts',
+    },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     platform: 'node',

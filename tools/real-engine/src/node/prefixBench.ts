@@ -20,18 +20,23 @@
  *   PREFIX_EDIT_EVERY  every n-th pause is an edit mid-note, 0 for none (default 8)
  *   PREFIX_CHECK_PAUSES pauses of the log-probability check (prefixCheck.ts), 0 for none (default 12)
  *   PREFIX_CHECK_NOTE   the check's note size in characters (default 4000)
+ *   PREFIX_PROFILE=1    per run, where prefill and decode steps spend their time (prefillProfile.ts)
+ *                       and the GPU's SM clock meanwhile (gpuClock.ts)
  *   PREFIX_CHECK_ONLY=1 the check alone (no warm-up, no replays): exits 1 unless every pause's
  *                       top-5 tokens agree and their log-probabilities differ by at most 1e-5
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { installPrefixReuse } from '../../../../packages/webllm/src/prefixReuse.js';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
+import { median } from '../../../../bench/shared/stats.js';
 import { serve } from '../serve.js';
 import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
 import { writeSyntheticModel } from '../syntheticModel.js';
 import { dawn, env, libs, models, say, smoke } from './benchConfig.js';
 import { installNodeHost } from './nodeHost.js';
+import { type GpuClock, correlation, sampleGpuClock } from './gpuClock.js';
 import { checkLogprobs } from './prefixCheck.js';
+import { type StepTimes, profilePipeline } from './prefillProfile.js';
 import {
   type PatchedPipeline,
   type Variant,
@@ -50,6 +55,7 @@ const EDIT_EVERY = Number(env.PREFIX_EDIT_EVERY ?? 8);
 const CHECK_PAUSES = Number(env.PREFIX_CHECK_PAUSES ?? (smoke ? 3 : 12));
 const CHECK_NOTE = Number(env.PREFIX_CHECK_NOTE ?? 4000);
 const CHECK_ONLY = env.PREFIX_CHECK_ONLY === '1';
+const PROFILE = env.PREFIX_PROFILE === '1';
 
 say('generating the synthetic model (random weights) if missing');
 await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
@@ -83,6 +89,18 @@ const pipeline: PatchedPipeline = {
     return reuse.last?.cachedTokens;
   },
 };
+
+const profile = PROFILE
+  ? profilePipeline((engine as unknown as { loadedModelIdToPipeline: Map<string, unknown> }).loadedModelIdToPipeline.get(CHAT_MODEL))
+  : undefined;
+const clock: GpuClock | undefined = PROFILE ? sampleGpuClock(50) : undefined;
+interface ProfiledRun {
+  variant: Variant;
+  mhz: number;
+  steps: StepTimes[];
+  firstTokenMs: number[];
+}
+const profiled: ProfiledRun[] = [];
 
 // Warm both paths (shaders, allocations) on a throwaway session.
 const warmSession = typingSession(makeNote(1500, 99), 3, { seed: 99, editEvery: 0 });
@@ -130,8 +148,21 @@ for (const note of NOTES) {
     for (const variant of order) {
       pipeline.prefixReuse = variant === 'patched';
       await engine.resetChat();
+      profile?.take();
+      const from = performance.now();
       const pauses = await replayOnEngine(engine as MLCEngine, pipeline, session, MAX_TOKENS);
       runs.push({ note, variant, rep, pauses });
+      if (profile && clock) {
+        // The first (cold) pause left out, as in the summary.
+        const taken = profile.take();
+        const second = taken.findIndex((s, i) => i > 0 && s.kind === 'prefill');
+        const steps = second < 0 ? [] : taken.slice(second);
+        const mhz = clock.window(from, performance.now()).mhz;
+        profiled.push({ variant, mhz, steps, firstTokenMs: pauses.slice(1).map((p) => p.firstTokenMs) });
+        say(
+          `${note} chars rep ${rep} ${variant}: ${profileLine(steps.filter((s) => s.kind === 'prefill'))} | ${profileLine(steps.filter((s) => s.kind === 'decode'))} | SM ${mhz.toFixed(0)} MHz`,
+        );
+      }
       const warm = pauses.slice(1);
       say(
         `${note} chars rep ${rep} ${variant}: prefilled ${warm.map((p) => p.prefilled).join(',')}; first token ms ${warm.map((p) => p.firstTokenMs.toFixed(0)).join(',')}`,
@@ -139,6 +170,8 @@ for (const note of NOTES) {
     }
   }
 }
+clock?.stop();
+if (PROFILE) reportProfile(profiled);
 say(`replays took ${((performance.now() - start) / 1000).toFixed(1)} s`);
 await engine.unload();
 server.close();
@@ -149,3 +182,26 @@ console.log(`greedy outputs identical with and without prefix reuse: ${agreement
 console.log(
   `RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`,
 );
+
+function profileLine(steps: StepTimes[]): string {
+  const m = (pick: (s: StepTimes) => number) => median(steps.map(pick)).toFixed(1);
+  const parts = `copy ${m((s) => s.parts.copy)}, sync ${m((s) => s.parts.sync)}, penalty ${m((s) => s.parts.penalty)}, pick ${m((s) => s.parts.pick)}`;
+  return `${steps[0]?.kind ?? 'none'} ms p50 total ${m((s) => s.total)} = encode ${m((s) => s.encode)} + wait ${m((s) => s.wait)} + sample ${m((s) => s.sample)} (${parts}) + other ${m((s) => s.other)}; ${m((s) => s.kernels)} kernels`;
+}
+
+/** Per variant, the step phases' medians and how the prefill's total follows the clock from run to run. */
+function reportProfile(all: readonly ProfiledRun[]) {
+  for (const variant of ['unpatched', 'patched'] as const) {
+    const mine = all.filter((r) => r.variant === variant);
+    const steps = mine.flatMap((r) => r.steps);
+    console.log(`profile ${variant}: ${profileLine(steps.filter((s) => s.kind === 'prefill'))}`);
+    console.log(`profile ${variant}: ${profileLine(steps.filter((s) => s.kind === 'decode'))}`);
+    const perRun = mine.map((r) => median(r.steps.filter((s) => s.kind === 'prefill').map((s) => s.total)));
+    console.log(
+      `profile ${variant}: per run SM MHz ${mine.map((r) => r.mhz.toFixed(0)).join(',')}; prefill ms p50 ${perRun.map((x) => x.toFixed(1)).join(',')}; correlation ${correlation(
+        mine.map((r) => r.mhz),
+        perRun,
+      ).toFixed(2)}`,
+    );
+  }
+}
