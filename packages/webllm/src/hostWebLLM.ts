@@ -5,6 +5,7 @@ import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from './detectWebGPU.js';
 import { ModelNotFoundError } from './errors.js';
 import { ProgressMapper } from './progressMapper.js';
+import { installGreedyPick } from './greedyPick.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
 import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
 import { resolveAppConfig } from './resolveAppConfig.js';
@@ -87,6 +88,11 @@ interface StreamState {
  * `kv_state_popn`, a pipeline it was not written for, a software GPU
  * adapter), every request is a full reset as in WebLLM, and the load log
  * says why once.
+ *
+ * Greedy requests (temperature 0: ghost text, translation) have each token
+ * picked in one pass over the logits instead of TVM's sort of the whole
+ * vocabulary (`greedyPick.ts`), where the WebLLM version picks on the CPU;
+ * the same line of the load log says whether.
  *
  * @example
  * // my-engine-worker.ts
@@ -184,9 +190,13 @@ class EngineHost {
           : isSoftwareAdapter(support)
             ? noPrefixReuse(SOFTWARE_ADAPTER)
             : installPrefixReuse(engine, model);
-      const text = this.#reuse.active
-        ? 'Prefix reuse: on.'
-        : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`;
+      const greedy = installGreedyPick(engine, model);
+      const text = [
+        this.#reuse.active
+          ? 'Prefix reuse: on.'
+          : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
+        greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
+      ].join(' ');
       this.#post({ type: 'progress', id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);

@@ -69,8 +69,9 @@ describe('webllmEngines: loading', () => {
     expect(overall).toEqual(overall.toSorted((a, b) => a - b));
     expect(overall.at(-1)).toBe(1);
     expect(reports.map((r) => r.phase)).toEqual(['fetch', 'fetch', 'fetch', 'load', 'load', 'shaders', 'shaders', 'ready', 'other']);
-    // The load log's last line says whether prefix reuse is on, and why not (the fake has no WebLLM pipeline).
+    // The load log's last line says whether prefix reuse and the one-pass greedy pick are on, and why not (the fake has no WebLLM pipeline).
     expect(reports.at(-1)?.text).toMatch(/^Prefix reuse: off, this WebLLM keeps its pipeline elsewhere/);
+    expect(reports.at(-1)?.text).toMatch(/Greedy tokens: as WebLLM picks them \(this WebLLM keeps its pipeline elsewhere\)\.$/);
     // Each WebLLM phase restarts at 0; the overall fraction does not.
     expect(reports[3]).toMatchObject({ phaseProgress: 0.5, engine: 1, engines: 1 });
     expect(reports[3]?.progress).toBeGreaterThan(reports[2]?.progress ?? 1);

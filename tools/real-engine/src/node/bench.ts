@@ -5,7 +5,8 @@
  * the last line is `RESULT {json}`.
  *
  * - decode: pool ÷ raw WebLLM, with an A/A control (two raw engines) in the
- *   same run, alternating (raw A, pool, raw B);
+ *   same run, alternating (raw A, pool, raw H, raw B), and pool ÷ raw H, a
+ *   raw engine with the kit's engine hooks (what the pool path costs);
  * - cancel: tokens generated after a cancel and the time to the engine's
  *   final chunk, from the chunk callback and from a timer;
  * - ghost: the default ghost-text prompt over a note typed at its end, with
@@ -149,58 +150,69 @@ async function fullPool(createEngine: CreateEngine, size: number, options: { res
   return pool;
 }
 
-/** Raw A, pool, raw B, alternating; pool ÷ raw beside raw B ÷ raw A (the A/A noise). */
+/**
+ * Raw A, pool, raw H, raw B, alternating: pool ÷ raw A (what the kit gives over
+ * WebLLM as it is) beside raw B ÷ raw A (the A/A noise), and pool ÷ raw H, a
+ * raw engine with the kit's engine hooks (prefix reuse, the one-pass greedy
+ * pick): what the pool and its page↔worker path cost apart from those.
+ */
 async function decodeComparison({ raw, engines }: Awaited<ReturnType<typeof setUp>>): Promise<void> {
   let start = performance.now();
   const rawA = raw();
   const rawB = raw();
-  await Promise.all([rawA.reload(CHAT_MODEL), rawB.reload(CHAT_MODEL)]);
-  say(`raw engines A and B loaded in ${f((performance.now() - start) / 1000)} s`);
+  const rawH = raw('webllm-reuse');
+  await Promise.all([rawA.reload(CHAT_MODEL), rawB.reload(CHAT_MODEL), rawH.reload(CHAT_MODEL)]);
+  say(`raw engines A, B and H (with the kit's hooks) loaded in ${f((performance.now() - start) / 1000)} s`);
   start = performance.now();
   const pool = await fullPool(engines, 1);
   await rawRun(rawA);
   await rawRun(rawB);
+  await rawRun(rawH);
   await poolRun(pool);
-  const a: Run[] = [];
-  const b: Run[] = [];
-  const p: Run[] = [];
-  const clocks: Record<'a' | 'b' | 'p', ClockWindow[]> = { a: [], b: [], p: [] };
+  const runs: Record<'a' | 'b' | 'h' | 'p', Run[]> = { a: [], b: [], h: [], p: [] };
+  const { a, b, h, p } = runs;
+  const clocks: Record<'a' | 'b' | 'h' | 'p', ClockWindow[]> = { a: [], b: [], h: [], p: [] };
   for (let i = 0; i < REPS; i += 1) {
-    const order = i % 2 === 0 ? (['a', 'p', 'b'] as const) : (['b', 'p', 'a'] as const);
+    const order = i % 2 === 0 ? (['a', 'p', 'h', 'b'] as const) : (['b', 'h', 'p', 'a'] as const);
     for (const which of order) {
-      const [run, window] = await clocked(() => (which === 'a' ? rawRun(rawA) : which === 'b' ? rawRun(rawB) : poolRun(pool)));
-      ({ a, b, p })[which].push(run);
+      const engine = ({ a: rawA, b: rawB, h: rawH } as const)[which as 'a'];
+      const [run, window] = await clocked(() => (which === 'p' ? poolRun(pool) : rawRun(engine)));
+      runs[which].push(run);
       clocks[which].push(window);
     }
     say(
-      `decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)}); GPU at ${mhz(clocks.a.at(-1)!)} / ${mhz(clocks.p.at(-1)!)} / ${mhz(clocks.b.at(-1)!)}`,
+      `decode rep ${i}: raw A ${f(a.at(-1)!.decodeTps)}, pool ${f(p.at(-1)!.decodeTps)}, raw H ${f(h.at(-1)!.decodeTps)}, raw B ${f(b.at(-1)!.decodeTps)} tok/s (WebLLM's figure; at the caller ${f(a.at(-1)!.wallTps)} / ${f(p.at(-1)!.wallTps)} / ${f(h.at(-1)!.wallTps)} / ${f(b.at(-1)!.wallTps)}); GPU at ${mhz(clocks.a.at(-1)!)} / ${mhz(clocks.p.at(-1)!)} / ${mhz(clocks.h.at(-1)!)} / ${mhz(clocks.b.at(-1)!)}`,
     );
   }
-  const all = [...a, ...p, ...b].map((r) => r.decodeTps);
-  const allMhz = [...clocks.a, ...clocks.p, ...clocks.b].map((w) => w.mhz);
+  const all = [...a, ...b].map((r) => r.decodeTps);
+  const allMhz = [...clocks.a, ...clocks.b].map((w) => w.mhz);
   say(
-    `  one engine's decode against the GPU clock over ${all.length} runs: ${f(Math.min(...all))}–${f(Math.max(...all))} tok/s at ${f(Math.min(...allMhz), 0)}–${f(Math.max(...allMhz), 0)} MHz, correlation ${f(correlation(allMhz, all), 2)}`,
+    `  raw WebLLM's decode against the GPU clock over ${all.length} runs: ${f(Math.min(...all))}–${f(Math.max(...all))} tok/s at ${f(Math.min(...allMhz), 0)}–${f(Math.max(...allMhz), 0)} MHz, correlation ${f(correlation(allMhz, all), 2)}`,
   );
   const poolRatio = p.map((r, i) => r.decodeTps / a[i]!.decodeTps);
+  const hooksRatio = p.map((r, i) => r.decodeTps / h[i]!.decodeTps);
   const aa = b.map((r, i) => r.decodeTps / a[i]!.decodeTps);
   out.decode = {
     a,
     b,
+    h,
     p,
     clocks,
     poolRatio,
+    hooksRatio,
     aa,
     medianPool: median(poolRatio),
+    medianPoolVsHooks: median(hooksRatio),
     medianAA: median(aa),
     clockCorrelation: correlation(allMhz, all),
   };
   say(
-    `decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`,
+    `decode, ${TOKENS} tokens after a ${LONG_PROMPT.split(' ').length}-word prompt, ${REPS} reps: raw A ${f(median(dec(a)))} (${range(dec(a))}), pool ${f(median(dec(p)))} (${range(dec(p))}), raw H ${f(median(dec(h)))} (${range(dec(h))}), raw B ${f(median(dec(b)))} (${range(dec(b))}) tok/s`,
   );
   say(
-    `  pool ÷ raw A per rep ${poolRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(poolRatio), 3)}); A/A raw B ÷ raw A ${aa.map((x) => f(x, 3)).join(', ')} (median ${f(median(aa), 3)})`,
+    `  pool ÷ raw A per rep ${poolRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(poolRatio), 3)}); A/A raw B ÷ raw A ${aa.map((x) => f(x, 3)).join(', ')} (median ${f(median(aa), 3)}); pool ÷ raw H ${hooksRatio.map((x) => f(x, 3)).join(', ')} (median ${f(median(hooksRatio), 3)})`,
   );
-  await Promise.all([rawA.unload(), rawB.unload(), pool.unload()]);
+  await Promise.all([rawA.unload(), rawB.unload(), rawH.unload(), pool.unload()]);
 }
 
 /** From onChunk a cancel lands between two decode steps; from a timer, anywhere in a step, as a keystroke does. */

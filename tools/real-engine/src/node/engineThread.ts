@@ -5,9 +5,10 @@
  * postMessage), then serves the engine over Inkling's protocol
  * (`hostWebLLM`), or with `protocol: 'webllm'` WebLLM's own handler (the raw
  * engine the bench compares against); `'webllm-reuse'` is that handler with
- * the kit's prefix-reuse hooks on its engine (installed after each load,
- * armed before each request, as `hostWebLLM` does): the raw baseline of
- * ghost text, so the kit's page↔worker path is what the difference measures.
+ * the kit's engine hooks on its engine (prefix reuse and the one-pass greedy
+ * pick, installed after each load, armed before each request, as `hostWebLLM`
+ * does): the raw baseline of ghost text, so the kit's page↔worker path is
+ * what the difference measures.
  *
  * workerData: { dawn, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' | 'webllm-reuse' }
  */
@@ -32,12 +33,15 @@ if (protocol === 'webllm' || protocol === 'webllm-reuse') {
   const handler = new WebWorkerMLCEngineHandler();
   if (protocol === 'webllm-reuse') {
     const { installPrefixReuse } = await import('../../../../packages/webllm/src/prefixReuse.js');
+    const { installGreedyPick } = await import('../../../../packages/webllm/src/greedyPick.js');
     const engine = (handler as unknown as { engine: InstanceType<typeof MLCEngine> }).engine;
     let reuse: ReturnType<typeof installPrefixReuse> | undefined;
     const reload = engine.reload.bind(engine);
     engine.reload = async (model, chatOpts) => {
       await reload(model, chatOpts);
-      reuse = installPrefixReuse(engine, Array.isArray(model) ? model[0]! : model);
+      const id = Array.isArray(model) ? model[0]! : model;
+      reuse = installPrefixReuse(engine, id);
+      installGreedyPick(engine, id);
     };
     const chatCompletion = engine.chatCompletion.bind(engine);
     engine.chatCompletion = ((request: never) => {

@@ -20,12 +20,16 @@
  *   PREFIX_EDIT_EVERY  every n-th pause is an edit mid-note, 0 for none (default 8)
  *   PREFIX_CHECK_PAUSES pauses of the log-probability check (prefixCheck.ts), 0 for none (default 12)
  *   PREFIX_CHECK_NOTE   the check's note size in characters (default 4000)
+ *   PREFIX_GREEDY_AB=1  a third variant, prefix reuse with TVM's own greedy pick, to isolate the
+ *                       one-pass pick (greedyPick.ts); every greedy pick of the patched runs is also
+ *                       asked of TVM and the two compared
  *   PREFIX_PROFILE=1    per run, where prefill and decode steps spend their time (prefillProfile.ts)
  *                       and the GPU's SM clock meanwhile (gpuClock.ts)
  *   PREFIX_CHECK_ONLY=1 the check alone (no warm-up, no replays): exits 1 unless every pause's
  *                       top-5 tokens agree and their log-probabilities differ by at most 1e-5
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
+import { installGreedyPick } from '../../../../packages/webllm/src/greedyPick.js';
 import { installPrefixReuse } from '../../../../packages/webllm/src/prefixReuse.js';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { median } from '../../../../bench/shared/stats.js';
@@ -56,6 +60,7 @@ const CHECK_PAUSES = Number(env.PREFIX_CHECK_PAUSES ?? (smoke ? 3 : 12));
 const CHECK_NOTE = Number(env.PREFIX_CHECK_NOTE ?? 4000);
 const CHECK_ONLY = env.PREFIX_CHECK_ONLY === '1';
 const PROFILE = env.PREFIX_PROFILE === '1';
+const GREEDY_AB = env.PREFIX_GREEDY_AB === '1';
 
 say('generating the synthetic model (random weights) if missing');
 await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
@@ -71,6 +76,27 @@ say(`loaded in ${((performance.now() - start) / 1000).toFixed(1)} s`);
 const reuse = installPrefixReuse(engine, CHAT_MODEL);
 say(reuse.active ? 'prefix reuse: on' : `prefix reuse: off, ${reuse.reason}`);
 if (!reuse.active) throw new Error(`prefix reuse cannot be installed here: ${reuse.reason}`);
+// TVM's own pick, kept to compare with (the hook replaces the instance's method).
+const tvm = (
+  engine as unknown as { loadedModelIdToPipeline: Map<string, { tvm: Record<string, (...args: unknown[]) => number> }> }
+).loadedModelIdToPipeline.get(CHAT_MODEL)!.tvm;
+const tvmPick = tvm.sampleTopPFromLogits!.bind(tvm);
+const greedy = installGreedyPick(engine, CHAT_MODEL);
+say(greedy.active ? 'greedy pick: one pass' : `greedy pick: TVM's, ${greedy.reason}`);
+const agreement = { same: 0, of: 0 };
+// Only in its own replay after the timed ones: asking TVM too costs its sort.
+let comparePicks = false;
+if (greedy.active) {
+  const hook = tvm.sampleTopPFromLogits!;
+  tvm.sampleTopPFromLogits = (logits, temperature, topP) => {
+    const token = hook(logits, temperature, topP);
+    if (comparePicks && greedy.enabled && (temperature as number) < 1e-6) {
+      agreement.of += 1;
+      if (tvmPick(logits, temperature, topP) === token) agreement.same += 1;
+    }
+    return token;
+  };
+}
 // As the engine worker does: each request arms the reuse before WebLLM prefills it.
 const completions = engine.chat.completions as unknown as { create: (request: unknown) => Promise<unknown> };
 const create = completions.create.bind(completions);
@@ -106,6 +132,7 @@ const profiled: ProfiledRun[] = [];
 const warmSession = typingSession(makeNote(1500, 99), 3, { seed: 99, editEvery: 0 });
 for (const on of CHECK_ONLY ? [] : [false, true]) {
   pipeline.prefixReuse = on;
+  greedy.enabled = on;
   await engine.resetChat();
   await replayOnEngine(engine as MLCEngine, pipeline, warmSession, MAX_TOKENS);
 }
@@ -144,9 +171,12 @@ start = performance.now();
 for (const note of NOTES) {
   for (let rep = 0; rep < REPS; rep += 1) {
     const session = typingSession(makeNote(note, rep + 1), PAUSES, { seed: 100 + rep, editEvery: EDIT_EVERY });
-    const order: Variant[] = rep % 2 === 0 ? ['unpatched', 'patched'] : ['patched', 'unpatched'];
+    const variants: Variant[] = GREEDY_AB ? ['unpatched', 'patched', 'reuse only'] : ['unpatched', 'patched'];
+    // Rotated rep by rep, so no variant always runs first.
+    const order = variants.map((_, i) => variants[(i + rep) % variants.length]!);
     for (const variant of order) {
-      pipeline.prefixReuse = variant === 'patched';
+      pipeline.prefixReuse = variant !== 'unpatched';
+      greedy.enabled = variant === 'patched';
       await engine.resetChat();
       profile?.take();
       const from = performance.now();
@@ -171,16 +201,27 @@ for (const note of NOTES) {
   }
 }
 clock?.stop();
+if (greedy.active) {
+  comparePicks = true;
+  pipeline.prefixReuse = true;
+  greedy.enabled = true;
+  await engine.resetChat();
+  await replayOnEngine(engine as MLCEngine, pipeline, typingSession(makeNote(4000, 42), 12, { seed: 42, editEvery: 4 }), MAX_TOKENS);
+  comparePicks = false;
+}
 if (PROFILE) reportProfile(profiled);
 say(`replays took ${((performance.now() - start) / 1000).toFixed(1)} s`);
 await engine.unload();
 server.close();
 const rows = summarizePrefix(runs);
-const agreement = sameOutputs(runs);
+const outputs = sameOutputs(runs);
 console.log(`\n${reportPrefix(rows)}\n`);
-console.log(`greedy outputs identical with and without prefix reuse: ${agreement.same} of ${agreement.of} pauses`);
+console.log(`greedy outputs identical with and without prefix reuse: ${outputs.same} of ${outputs.of} pauses`);
 console.log(
-  `RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement, check, runs })}`,
+  `greedy picks: the one-pass pick equals TVM's in ${agreement.same} of ${agreement.of} tokens (12 pauses of a 4,000-char note, an edit every 4th)`,
+);
+console.log(
+  `RESULT ${JSON.stringify({ notes: NOTES, pauses: PAUSES, reps: REPS, maxTokens: MAX_TOKENS, editEvery: EDIT_EVERY, rows, agreement: outputs, greedyPicks: agreement, check, runs })}`,
 );
 
 function profileLine(steps: StepTimes[]): string {
@@ -191,7 +232,8 @@ function profileLine(steps: StepTimes[]): string {
 
 /** Per variant, the step phases' medians and how the prefill's total follows the clock from run to run. */
 function reportProfile(all: readonly ProfiledRun[]) {
-  for (const variant of ['unpatched', 'patched'] as const) {
+  for (const variant of ['unpatched', 'patched', 'reuse only'] as const) {
+    if (!all.some((r) => r.variant === variant)) continue;
     const mine = all.filter((r) => r.variant === variant);
     const steps = mine.flatMap((r) => r.steps);
     console.log(`profile ${variant}: ${profileLine(steps.filter((s) => s.kind === 'prefill'))}`);

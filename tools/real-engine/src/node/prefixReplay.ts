@@ -27,7 +27,8 @@ export interface PausePoint {
   readonly text: string;
 }
 
-export type Variant = 'unpatched' | 'patched';
+/** unpatched: WebLLM as it is; patched: the kit's worker (prefix reuse and the one-pass greedy pick); reuse only: prefix reuse, TVM's pick. */
+export type Variant = 'unpatched' | 'patched' | 'reuse only';
 
 export interface VariantRun {
   readonly note: number;
@@ -93,11 +94,11 @@ export function summarizePrefix(runs: readonly VariantRun[]) {
   });
 }
 
-/** How many pauses produced the same text with the patch as without it (greedy decoding: a wrong cache shows here). */
+/** How many pauses produced the same text with the patch (either variant) as without it (greedy decoding: a wrong cache shows here). */
 export function sameOutputs(runs: readonly VariantRun[]): { same: number; of: number } {
   let same = 0;
   let of = 0;
-  for (const run of runs.filter((r) => r.variant === 'patched')) {
+  for (const run of runs.filter((r) => r.variant !== 'unpatched')) {
     const other = runs.find((r) => r.variant === 'unpatched' && r.note === run.note && r.rep === run.rep);
     run.pauses.forEach((p, i) => {
       of += 1;
