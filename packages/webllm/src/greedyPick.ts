@@ -61,8 +61,7 @@ export function checkGreedyPick(pipeline: unknown): string | undefined {
   if (typeof p.sampleTokenFromLogits !== 'function')
     return "this WebLLM's pipeline has no sampleTokenFromLogits() (0.2.86 picks tokens on the GPU)";
   const body = bodyOf(p.sampleTokenFromLogits);
-  if (SAMPLES_ON_CPU.some((call) => !body.includes(call)))
-    return 'this WebLLM picks tokens on the GPU, not through TVM on the CPU';
+  if (SAMPLES_ON_CPU.some((call) => !body.includes(call))) return 'this WebLLM picks tokens on the GPU, not through TVM on the CPU';
   const tvm = p.tvm;
   if (typeof tvm?.sampleTopPFromLogits !== 'function' || !bodyOf(tvm.sampleTopPFromLogits).includes(DRAWS_ONE))
     return "this WebLLM's TVM runtime samples in a way the hook was not written for";

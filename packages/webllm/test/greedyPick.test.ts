@@ -14,7 +14,7 @@ function sortThenPick(values: Float32Array): number {
 const ndarray = (values: Float32Array | number[]) => ({ toArray: () => values });
 
 /** A pipeline and TVM instance in WebLLM 0.2.79's shape, the calls counted. */
-function pipeline() {
+function fakePipeline() {
   const calls = { tvm: 0, draws: 0 };
   const tvm = {
     rng: {
@@ -67,7 +67,7 @@ describe('argmax', () => {
 
 describe('the greedy pick on a pipeline with WebLLM 0.2.79 semantics', () => {
   it('answers temperature 0 in one pass with the token TVM would pick, drawing the random number TVM draws', () => {
-    const { engine, p, calls } = pipeline();
+    const { engine, p, calls } = fakePipeline();
     const greedy = installGreedyPick(engine, 'm');
     expect(greedy).toMatchObject({ active: true, reason: undefined, enabled: true });
     for (let seed = 1; seed <= 5; seed += 1) {
@@ -78,7 +78,7 @@ describe('the greedy pick on a pipeline with WebLLM 0.2.79 semantics', () => {
   });
 
   it('sends every other temperature to TVM, and every pick once switched off', () => {
-    const { engine, p, calls } = pipeline();
+    const { engine, p, calls } = fakePipeline();
     const greedy = installGreedyPick(engine, 'm');
     const logits = randomLogits(1000, 7);
     p.sampleTokenFromLogits(ndarray(logits), 0.7);
@@ -90,7 +90,7 @@ describe('the greedy pick on a pipeline with WebLLM 0.2.79 semantics', () => {
   });
 
   it('leaves to TVM logits it cannot read as float32 (another dtype, all NaN)', () => {
-    const { engine, p, calls } = pipeline();
+    const { engine, p, calls } = fakePipeline();
     installGreedyPick(engine, 'm');
     p.tvm.ctx.sampleTopPFromLogits = () => {
       calls.tvm += 1;
@@ -102,7 +102,7 @@ describe('the greedy pick on a pipeline with WebLLM 0.2.79 semantics', () => {
   });
 
   it('is refused, with the reason, where the shapes differ', () => {
-    const { engine, p } = pipeline();
+    const { engine, p } = fakePipeline();
     expect(installGreedyPick(engine, 'other').reason).toMatch(/pipeline elsewhere/);
     expect(checkGreedyPick({ ...p, sampleTokenFromLogits: undefined })).toMatch(/no sampleTokenFromLogits/);
     expect(checkGreedyPick({ ...p, tvm: { ...p.tvm, sampleTopPFromLogits: () => 0 } })).toMatch(/not written for/);
@@ -121,20 +121,20 @@ function methodFrom(source: string, signature: string): unknown {
   ];
 }
 
+const read = (path: string) => readFileSync(path, 'utf8').replaceAll('\r\n', '\n');
+const shapes = (source: string) => {
+  // The pipeline's real methods by name, whatever it has (0.2.86 renamed its sampler).
+  const start = source.indexOf('\nclass LLMChatPipeline {');
+  const body = source.slice(start, source.indexOf('\n}\n', start));
+  const has = (name: string) => body.includes(`\n    ${name}(logitsOnGPU, genConfig) {`);
+  return {
+    sampleTokenFromLogits: has('sampleTokenFromLogits') ? methodFrom(body, 'sampleTokenFromLogits(logitsOnGPU, genConfig) {') : undefined,
+    tvm: { sampleTopPFromLogits: methodFrom(source, 'sampleTopPFromLogits(logits, temperature, top_p) {'), rng: { randomFloat() {} } },
+  };
+};
+
 describe("the guard, on WebLLM's real source", () => {
   const require = createRequire(import.meta.url);
-  const read = (path: string) => readFileSync(path, 'utf8').replaceAll('\r\n', '\n');
-  const shapes = (source: string) => {
-    // The pipeline's real methods by name, whatever it has (0.2.86 renamed its sampler).
-    const start = source.indexOf('\nclass LLMChatPipeline {');
-    const pipeline = source.slice(start, source.indexOf('\n}\n', start));
-    const has = (name: string) => pipeline.includes(`\n    ${name}(logitsOnGPU, genConfig) {`);
-    return {
-      sampleTokenFromLogits: has('sampleTokenFromLogits') ? methodFrom(pipeline, '    sampleTokenFromLogits(logitsOnGPU, genConfig) {'.trim()) : undefined,
-      tvm: { sampleTopPFromLogits: methodFrom(source, 'sampleTopPFromLogits(logits, temperature, top_p) {'), rng: { randomFloat() {} } },
-    };
-  };
-
   it('accepts WebLLM 0.2.79, which picks every token through TVM on the CPU', () => {
     const v079 = read(require.resolve('../../../tools/real-engine/node_modules/web-llm-0.2.79/lib/index.js'));
     expect(checkGreedyPick(shapes(v079))).toBeUndefined();

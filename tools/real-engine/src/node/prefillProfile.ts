@@ -63,6 +63,7 @@ export function profilePipeline(pipeline: unknown): PrefillProfile {
         if (current) current[name] += performance.now() - start;
       }
     };
+  const counter = () => p.tvm.lib?.webGPUContext?.shaderSubmitCounter ?? Number.NaN;
   const step =
     (kind: StepTimes['kind'], original: Fn) =>
     async (...args: never[]) => {
@@ -77,7 +78,6 @@ export function profilePipeline(pipeline: unknown): PrefillProfile {
         parts: { copy: 0, sync: 0, penalty: 0, pick: 0 },
       };
       current = record;
-      const counter = () => p.tvm.lib?.webGPUContext?.shaderSubmitCounter ?? Number.NaN;
       const submitted = counter();
       const start = performance.now();
       try {
