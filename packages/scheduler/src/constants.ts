@@ -39,3 +39,11 @@ export const JOB_KIND = {
    */
   TRANSLATION: 'translation',
 } as const;
+
+/**
+ * The longest a background or normal job waits before its next step for an
+ * interactive job on the same device to get its first token (`Engine.device`).
+ * A ghost-text prefill on a WebLLM engine takes ~40 ms on an H200; the cap keeps
+ * a batch moving when keystrokes never stop.
+ */
+export const DEVICE_YIELD_MS = 250;

@@ -1,3 +1,4 @@
+import { DEVICE_YIELD_MS } from './constants.js';
 import { EngineStalledError } from './errors.js';
 import { type Job, isStopping } from './job.js';
 import type { PoolState, Slot } from './poolState.js';
@@ -20,6 +21,10 @@ import type { Engine, PoolTimers } from './types.js';
 export class EngineCalls {
   /** Stall timers of calls asked to stop, by job. */
   readonly #stalls = new Map<Job, unknown>();
+  /** Interactive jobs waiting for their first token, by the device their engine computes on. */
+  readonly #firsts = new Map<Job, string>();
+  /** Steps of other jobs held until those first tokens come (`Engine.device`). */
+  readonly #turns = new Map<Job, { go: () => void; device: string }>();
 
   readonly #state: PoolState;
   readonly #now: () => number;
@@ -48,10 +53,14 @@ export class EngineCalls {
     const now = this.#now;
     state.dispatch({ type: 'start', job, slot, at: now() });
     const engine = slot.engine as Engine;
+    const device = engine.device;
+    if (device !== undefined && job.priority === 'interactive') this.#firsts.set(job, device);
     return runJob(engine, job, {
       interrupt: () => interrupt(slot, engine),
       opened: () => state.dispatch({ type: 'open', job }),
+      turn: () => this.#turn(job, device),
       chunk: (chunk) => {
+        this.#firstCame(job);
         // A chunk after a stop is progress: the engine is alive, just not done.
         if (this.#stalls.has(job)) this.#watch(job, slot, engine);
         if (job.state === 'done') return; // settled and draining: nobody reads it
@@ -62,12 +71,17 @@ export class EngineCalls {
         if (show && onChunk) guard(() => onChunk(chunk));
       },
       embedded: (response) => state.dispatch({ type: 'embedded', job, response, at: now() }),
-    }).finally(() => this.#unwatch(job));
+    }).finally(() => {
+      this.#unwatch(job);
+      this.#firstCame(job);
+    });
   }
 
   /** Tells the engine call of `job`, running in `slot`, to stop, and watches it until it answers. */
   halt(job: Job, slot: Slot): void {
     job.controller?.abort();
+    // A stopping job does not wait for its turn.
+    this.#turns.get(job)?.go();
     const { engine } = slot;
     if (!engine) return;
     // Only a generation that has started can be interrupted; one that has not
@@ -79,6 +93,30 @@ export class EngineCalls {
   /** Stops watching every call (the pool is unloading). */
   unwatchAll(): void {
     for (const job of [...this.#stalls.keys()]) this.#unwatch(job);
+    this.#firsts.clear();
+    for (const { go } of [...this.#turns.values()]) go();
+  }
+
+  /** Whether `job`'s next step waits: yes while an interactive job on its device waits for a first token. */
+  #turn(job: Job, device: string | undefined): Promise<void> | undefined {
+    if (device === undefined || job.priority === 'interactive') return undefined;
+    if (![...this.#firsts.values()].includes(device)) return undefined;
+    return new Promise((resolve) => {
+      const timer = this.#timers.setTimeout(() => go(), DEVICE_YIELD_MS);
+      const go = () => {
+        this.#timers.clearTimeout(timer);
+        this.#turns.delete(job);
+        resolve();
+      };
+      this.#turns.set(job, { go, device });
+    });
+  }
+
+  /** `job` has its first token, or ended: held steps go when no other first token is awaited on their device. */
+  #firstCame(job: Job): void {
+    if (!this.#firsts.delete(job)) return;
+    const awaited = new Set(this.#firsts.values());
+    for (const { go, device } of [...this.#turns.values()]) if (!awaited.has(device)) go();
   }
 
   /** Why an engine asked to stop and then silent for `stallTimeoutMs` is replaced. */

@@ -21,6 +21,8 @@ export interface JobCall {
   opened(): void;
   chunk(chunk: ChatCompletionChunk): void;
   embedded(response: CreateEmbeddingResponse): void;
+  /** Resolves when the job may ask for its next step (`Engine.device`); `undefined`: at once. */
+  turn(): Promise<void> | undefined;
 }
 
 /**
@@ -64,6 +66,9 @@ export async function runJob(engine: Engine, job: Job, call: JobCall): Promise<v
   }
   call.opened();
   for (;;) {
+    // A stopping job drains at full speed; any other may yield the device to a keystroke first.
+    const turn = isStopping(job) ? undefined : call.turn();
+    if (turn) await turn;
     // An engine that honours `signal` may end an aborted stream by throwing;
     // the pool reads that as the stop it asked for, not as a failure.
     const step = await iterator.next();

@@ -209,6 +209,17 @@ export interface Engine {
    * generation at a time); a server-backed engine may take more.
    */
   readonly concurrency?: number;
+  /**
+   * The hardware the engine computes on, when other engines of the pool may
+   * share it: every WebLLM engine of a page says `'webgpu'` (one GPU). While
+   * an interactive job on such an engine waits for its first token, jobs of
+   * other priorities on engines of the same `device` take no further step
+   * (each finishes the step already running, then waits, never more than
+   * 250 ms), so a keystroke's prefill has the device to itself.
+   * Unset: the engine shares nothing with the others (a server, a CPU engine
+   * in its own worker).
+   */
+  readonly device?: string;
 }
 
 /** A load progress report, as WebLLM's `InitProgressReport` gives it. */

@@ -28,6 +28,8 @@ const UNLOAD_GRACE_MS = 5_000;
 export class WebLLMEngine implements Engine {
   /** WebLLM runs one generation per model at a time. */
   readonly concurrency = 1;
+  /** Every WebLLM engine of the page computes on its one GPU: a keystroke's prefill goes first there (`Engine.device`). */
+  readonly device = 'webgpu';
   readonly chat: Engine['chat'];
   readonly embeddings: Engine['embeddings'];
   readonly #client: WorkerClient;
