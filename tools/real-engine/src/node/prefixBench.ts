@@ -20,6 +20,7 @@
  *   PREFIX_EDIT_EVERY  every n-th pause is an edit mid-note, 0 for none (default 8)
  *   PREFIX_CHECK_PAUSES pauses of the log-probability check (prefixCheck.ts), 0 for none (default 12)
  *   PREFIX_CHECK_NOTE   the check's note size in characters (default 4000)
+ *   PREFIX_CHECK_EDIT_EVERY every n-th pause of the check is an edit, 0 for none (default 4, 2 under 8 pauses)
  *   PREFIX_GREEDY_AB=1  a third variant, prefix reuse with TVM's own greedy pick, to isolate the
  *                       one-pass pick (greedyPick.ts); every greedy pick of the patched runs is also
  *                       asked of TVM and the two compared
@@ -138,7 +139,7 @@ for (const on of CHECK_ONLY ? [] : [false, true]) {
 }
 
 // Typing and an edit every 4th pause (every 2nd in a check of fewer), so the check covers short and long pops.
-const checkEdits = CHECK_PAUSES >= 8 ? 4 : 2;
+const checkEdits = Number(env.PREFIX_CHECK_EDIT_EVERY ?? (CHECK_PAUSES >= 8 ? 4 : 2));
 const check =
   CHECK_PAUSES > 0
     ? await checkLogprobs(
