@@ -13,9 +13,10 @@ import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressRep
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
- * log-probabilities after an edit mid-note differed from a full prefill's by
- * 7.9e-2 (`pnpm verify:prefix-reuse`), where the H200 agrees to 4.3e-7.
- * Until that is understood, such an adapter reads every prompt whole.
+ * log-probabilities of a reused prefill differed from a full prefill's by
+ * 7.9e-2 after an edit mid-note and 5.9e-2 after typing at the end
+ * (`pnpm verify:prefix-reuse`), where the H200 agrees to 3.4e-7. Until that is
+ * understood, such an adapter reads every prompt whole.
  */
 const SOFTWARE_ADAPTER =
   'the GPU adapter is a software one (SwiftShader or the like), where reuse has not been shown to give the same results as a full prefill';
