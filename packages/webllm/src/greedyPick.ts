@@ -22,6 +22,8 @@
  * never calls it, and the hook stays off there with the reason.
  */
 
+import { bodyOf, pipelineOf } from './webllmPipeline.js';
+
 type Fn = (...args: never[]) => unknown;
 
 /** The switch and the state of one engine's greedy pick. */
@@ -45,8 +47,6 @@ const GREEDY_BELOW = Math.fround(1e-6);
 /** What the pipeline's and TVM's bodies must contain (property names only: they survive bundlers). */
 const SAMPLES_ON_CPU = ['.sampleTopPFromLogits(', '.logitsOnCPU'];
 const DRAWS_ONE = '.randomFloat()';
-
-const bodyOf = (fn: unknown) => Function.prototype.toString.call(fn).replaceAll(/\s+/g, '');
 
 /**
  * Why `pipeline` (WebLLM's `LLMChatPipeline`) cannot carry the hook, or
@@ -93,8 +93,7 @@ export function argmax(values: ArrayLike<number>): number {
  * if (!greedy.active) console.info(`greedy pick: off, ${greedy.reason}`);
  */
 export function installGreedyPick(engine: object, model: string): GreedyPick {
-  const pipelines = (engine as { loadedModelIdToPipeline?: unknown }).loadedModelIdToPipeline;
-  const pipeline = pipelines instanceof Map ? pipelines.get(model) : undefined;
+  const pipeline = pipelineOf(engine, model);
   const reason = checkGreedyPick(pipeline);
   if (reason !== undefined) return { active: false, reason, enabled: false };
   const tvm = (pipeline as { tvm: Tvm }).tvm;

@@ -20,6 +20,8 @@
  * classes are not touched.
  */
 
+import { bodyOf, pipelineOf } from './webllmPipeline.js';
+
 /** What one prefill did: prompt tokens kept from the cache, and tokens read. */
 export interface PrefillRecord {
   cachedTokens: number;
@@ -80,8 +82,6 @@ const BODIES: Record<string, readonly string[]> = {
  */
 const ENGINE_PREFILL = ['.getConversationObject()', '.resetChat()', '.setConversation('];
 const PREPARE_CALL = '.preparePrefillInput(';
-
-const bodyOf = (fn: unknown) => Function.prototype.toString.call(fn).replaceAll(/\s+/g, '');
 
 /**
  * Why `pipeline` (and the engine whose prototype is `engine`) cannot carry
@@ -148,8 +148,7 @@ export function noPrefixReuse(reason: string): PrefixReuse {
  * reuse.arm(); // before each request's first next()
  */
 export function installPrefixReuse(engine: object, model: string): PrefixReuse {
-  const pipelines = (engine as { loadedModelIdToPipeline?: unknown }).loadedModelIdToPipeline;
-  const pipeline = pipelines instanceof Map ? (pipelines.get(model) as unknown) : undefined;
+  const pipeline = pipelineOf(engine, model);
   const reason = checkPipeline(pipeline, Object.getPrototypeOf(engine));
   if (reason !== undefined) return noPrefixReuse(reason);
   let popN: Fn;

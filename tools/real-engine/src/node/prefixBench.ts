@@ -32,6 +32,7 @@
 import type { MLCEngine } from '@mlc-ai/web-llm';
 import { installGreedyPick } from '../../../../packages/webllm/src/greedyPick.js';
 import { installPrefixReuse } from '../../../../packages/webllm/src/prefixReuse.js';
+import { pipelineOf } from '../../../../packages/webllm/src/webllmPipeline.js';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { median } from '../../../../bench/shared/stats.js';
 import { serve } from '../serve.js';
@@ -78,9 +79,7 @@ const reuse = installPrefixReuse(engine, CHAT_MODEL);
 say(reuse.active ? 'prefix reuse: on' : `prefix reuse: off, ${reuse.reason}`);
 if (!reuse.active) throw new Error(`prefix reuse cannot be installed here: ${reuse.reason}`);
 // TVM's own pick, kept to compare with (the hook replaces the instance's method).
-const tvm = (
-  engine as unknown as { loadedModelIdToPipeline: Map<string, { tvm: Record<string, (...args: unknown[]) => number> }> }
-).loadedModelIdToPipeline.get(CHAT_MODEL)!.tvm;
+const tvm = (pipelineOf(engine, CHAT_MODEL) as { tvm: Record<string, (...args: unknown[]) => number> }).tvm;
 const tvmPick = tvm.sampleTopPFromLogits!.bind(tvm);
 const greedy = installGreedyPick(engine, CHAT_MODEL);
 say(greedy.active ? 'greedy pick: one pass' : `greedy pick: TVM's, ${greedy.reason}`);
@@ -117,9 +116,7 @@ const pipeline: PatchedPipeline = {
   },
 };
 
-const profile = PROFILE
-  ? profilePipeline((engine as unknown as { loadedModelIdToPipeline: Map<string, unknown> }).loadedModelIdToPipeline.get(CHAT_MODEL))
-  : undefined;
+const profile = PROFILE ? profilePipeline(pipelineOf(engine, CHAT_MODEL)) : undefined;
 const clock: GpuClock | undefined = PROFILE ? sampleGpuClock(50) : undefined;
 interface ProfiledRun {
   variant: Variant;
