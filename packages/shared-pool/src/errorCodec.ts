@@ -12,7 +12,7 @@ import {
   decodeError as decodeWireError,
   encodeError,
 } from '@inkling/scheduler';
-import { HostLostError } from './errors.js';
+import { ClientLimitError, HostLostError } from './errors.js';
 
 /**
  * The classes every client rebuilds without being told: the scheduler's,
@@ -31,6 +31,7 @@ export const BUILT_IN_ERRORS: ErrorClasses = {
   EngineStalledError: EngineCrashedError,
   EngineLoadError,
   HostLostError,
+  ClientLimitError,
   Error,
   TypeError,
   RangeError,

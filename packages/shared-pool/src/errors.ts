@@ -1,4 +1,4 @@
-import { InklingError } from '@inkling/scheduler';
+import { InklingError, InvalidJobError } from '@inkling/scheduler';
 
 /**
  * The pool's host went away while the job was running: the SharedWorker was
@@ -32,4 +32,18 @@ export class HostLostError extends InklingError {
  */
 export class HostUnavailableError extends HostLostError {
   override name = 'HostUnavailableError';
+}
+
+/**
+ * The shared pool's host refused a job, or a message, of this client for
+ * being over its limits (`PoolHostOptions.limits`): a key or prompt too long,
+ * too many messages, too many jobs at once. Only this client's request is
+ * refused; nothing else in the pool is touched. The message names the limit.
+ *
+ * @example
+ * const result = await pool.submit(spec);
+ * if (result.error instanceof ClientLimitError) console.warn(result.error.message);
+ */
+export class ClientLimitError extends InvalidJobError {
+  override name = 'ClientLimitError';
 }

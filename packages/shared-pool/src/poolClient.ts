@@ -94,7 +94,9 @@ export class PoolClient extends Subscribable implements Pool {
   readonly #classes: ErrorClasses;
   readonly #presenceSource: PresenceSource;
   readonly #now: () => number;
+  /** Live jobs by the app's id (unique among live ones), and by their wire `ref`. */
   readonly #jobs = new Map<string, RemoteJob>();
+  readonly #refs = new Map<number, RemoteJob>();
   readonly #calls = new Map<number, PendingCall>();
   readonly #link: HostLink;
   #snapshot: PoolStatus = emptyStatus('idle');
@@ -104,6 +106,7 @@ export class PoolClient extends Subscribable implements Pool {
   #config: Record<string, unknown> | undefined;
   #nextRid = 0;
   #nextJob = 0;
+  #nextRef = 0;
   #losses = 0;
   #closed = false;
 
@@ -200,6 +203,7 @@ export class PoolClient extends Subscribable implements Pool {
     if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
     return new Promise<JobResult>((resolve) => {
       const job: RemoteJob = {
+        ref: ++this.#nextRef,
         id,
         session: typeof given.session === 'string' ? given.session : undefined,
         wire,
@@ -212,7 +216,7 @@ export class PoolClient extends Subscribable implements Pool {
       };
       if (isAbortSignal(signal)) {
         const onAbort = () => {
-          if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', id });
+          if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', ref: job.ref });
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
@@ -220,7 +224,8 @@ export class PoolClient extends Subscribable implements Pool {
       // Connect first: a new connection replays every job already in #jobs.
       this.#ensure();
       this.#jobs.set(id, job);
-      this.#post({ t: 'submit', id, spec: wire });
+      this.#refs.set(job.ref, job);
+      this.#post({ t: 'submit', ref: job.ref, id, spec: wire });
     });
   }
 
@@ -321,6 +326,7 @@ export class PoolClient extends Subscribable implements Pool {
   #finish(job: RemoteJob, ending: Parameters<typeof localResult>[2]): boolean {
     if (this.#jobs.get(job.id) !== job) return false;
     this.#jobs.delete(job.id);
+    this.#refs.delete(job.ref);
     job.detach();
     job.resolve(localResult(job, this.#now(), ending));
     return true;
@@ -343,14 +349,14 @@ export class PoolClient extends Subscribable implements Pool {
       this.#call('load').catch(() => {});
     }
     if (this.#config) this.#call('configure', this.#config).catch(() => {});
-    for (const job of this.#jobs.values()) this.#post({ t: 'submit', id: job.id, spec: job.wire });
+    for (const job of this.#jobs.values()) this.#post({ t: 'submit', ref: job.ref, id: job.id, spec: job.wire });
   }
 
   #receive(message: Exclude<HostMessage, { t: 'welcome' }>): void {
     const offset = this.#link.clockOffset;
     switch (message.t) {
       case 'chunk': {
-        const job = this.#jobs.get(message.id);
+        const job = this.#refs.get(message.ref);
         if (!job) return;
         job.text += chunkText(message.chunk);
         job.chunks += 1;
@@ -358,12 +364,13 @@ export class PoolClient extends Subscribable implements Pool {
         return;
       }
       case 'result': {
-        const job = this.#jobs.get(message.id);
+        const job = this.#refs.get(message.ref);
         if (!job) return;
         this.#jobs.delete(job.id);
+        this.#refs.delete(job.ref);
         job.detach();
         const result = decodeResult(message.result, this.#classes);
-        job.resolve({ ...result, ...shiftTimes(result, offset) });
+        job.resolve({ ...result, id: job.id, ...shiftTimes(result, offset) });
         return;
       }
       case 'snapshot':

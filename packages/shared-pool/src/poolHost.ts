@@ -1,4 +1,6 @@
-import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { InvalidOptionError, type Pool, mustBe, type PoolStatus, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { type ClientLimits, clientLimits } from './clientLimits.js';
+import type { PoolView } from './clientView.js';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
 import { type ClientHost, ServedClient } from './servedClient.js';
@@ -30,6 +32,20 @@ export interface PoolHostOptions {
    * Default `performance.timeOrigin`.
    */
   timeOrigin?: number;
+  /**
+   * What each client is shown of the pool (see `PoolView`): `'own'`, its
+   * own jobs in full and the others' only as counts per band; `'all'`, every
+   * client's jobs, error text included, for an app whose every client is its
+   * own (an inspector of the whole pool). `serve(endpoint, { view })` sets it
+   * for one client. Default `'own'`.
+   */
+  view?: PoolView;
+  /**
+   * What the host takes from one client, at most (see `ClientLimits`): what
+   * is over is refused to that client with a `ClientLimitError`. Default:
+   * `ClientLimits`' defaults.
+   */
+  limits?: ClientLimits;
 }
 
 /**
@@ -37,7 +53,9 @@ export interface PoolHostOptions {
  * SharedWorker, the tab that hosts the fallback, or an extension's offscreen
  * document runs. Each client's ids, sessions and tasks are kept apart from
  * the others' (supersession never crosses tabs), its jobs carry its id as
- * `owner`, and their band follows its presence (`tabPriority`). The model is
+ * `owner`, and their band follows its presence (`tabPriority`). A client
+ * sees its own jobs and only counts of the others' (`view`), and what it
+ * sends is bounded (`limits`). The model is
  * loaded while at least one client holds it (`load`) and unloaded after the
  * last lets go (`unload`, or the tab closing).
  *
@@ -53,6 +71,7 @@ export class PoolHost {
   readonly #locks: LockManagerLike | null;
   readonly #lock: { name: string; release: () => void } | undefined;
   readonly #context: ClientHost;
+  readonly #view: PoolView;
   readonly #unsubscribe: () => void;
   #wired: { status: PoolStatus; wire: WireStatus } | undefined;
   #nextClient = 0;
@@ -60,6 +79,7 @@ export class PoolHost {
   constructor(pool: Pool, options: PoolHostOptions = {}) {
     checkOptions(pool, options);
     this.pool = pool;
+    this.#view = options.view ?? 'own';
     const hostId = options.hostId ?? randomId();
     this.#locks = options.locks === undefined ? platformLocks() : options.locks;
     let held: Promise<void> = Promise.resolve();
@@ -76,6 +96,7 @@ export class PoolHost {
       timers: options.timers ?? globalTimers,
       now,
       snapshotIntervalMs: options.snapshotIntervalMs ?? 16,
+      limits: clientLimits(options.limits),
       ready: held.then(() => ({ hostId, lock: lockName, timeOrigin: options.timeOrigin ?? performance.timeOrigin })),
       wire: (status) => this.#wire(status),
       hold: (client, holding) => this.#hold(client, holding),
@@ -97,17 +118,18 @@ export class PoolHost {
   /**
    * Serves one client over `endpoint`. `label` names it in the snapshot
    * (`JobInfo.owner`), made unique with a number; default: `tab-<n>`,
-   * numbered from 1 by this host.
+   * numbered from 1 by this host. `view` is what it is shown of the pool;
+   * default: the host's `view`.
    *
    * @example
-   * host.serve(port, { label: 'popup' });
+   * host.serve(port, { label: 'popup', view: 'all' });
    */
-  serve(endpoint: MessageEndpoint, info: { label?: string } = {}): ServedClient {
+  serve(endpoint: MessageEndpoint, info: { label?: string; view?: PoolView } = {}): ServedClient {
     this.#nextClient += 1;
     const taken = (id: string) => [...this.#clients].some((c) => c.id === id);
     let id = info.label || `tab-${this.#nextClient}`;
     if (taken(id)) id = `${id}-${this.#nextClient}`;
-    const client = new ServedClient(this.#context, endpoint, id);
+    const client = new ServedClient(this.#context, endpoint, id, info.view === 'all' || info.view === 'own' ? info.view : this.#view);
     this.#clients.add(client);
     return client;
   }
@@ -141,6 +163,9 @@ function checkOptions(pool: Pool, options: PoolHostOptions): void {
     );
   }
   checkDuration(options.snapshotIntervalMs, 'PoolHost "snapshotIntervalMs"', { never: false });
+  if (options.view !== undefined && options.view !== 'own' && options.view !== 'all') {
+    throw new InvalidOptionError(mustBe('PoolHost "view"', '"own" or "all"', options.view));
+  }
   const { timers } = options;
   if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
     throw new InvalidOptionError('PoolHost "timers" must have setTimeout and clearTimeout functions.');
@@ -157,6 +182,6 @@ function checkOptions(pool: Pool, options: PoolHostOptions): void {
  * servePool(pool, port1);
  * const client = new PoolClient({ connect: () => port2 });
  */
-export function servePool(pool: Pool, endpoint: MessageEndpoint, clientInfo: { label?: string } = {}): ServedClient {
+export function servePool(pool: Pool, endpoint: MessageEndpoint, clientInfo: { label?: string; view?: PoolView } = {}): ServedClient {
   return new PoolHost(pool).serve(endpoint, clientInfo);
 }

@@ -12,12 +12,17 @@ export type WireSpec = Omit<JobSpec, 'signal' | 'onChunk' | 'owner'> & { readonl
 /** The settings calls a client makes, each answered by a `reply`. */
 export type CallOp = 'load' | 'unload' | 'configure';
 
-/** What a client (a tab) sends to the host. */
+/**
+ * What a client (a tab) sends to the host. A job crosses under `ref`, a
+ * number the client gives each submission and never reuses on one
+ * connection: the app's `id` may come back after a `cancel()`, and an answer
+ * to the job it named before must never reach the new one.
+ */
 export type ClientMessage =
   | { readonly t: 'hello'; readonly presence: Presence; readonly lock: string | undefined }
   | { readonly t: 'presence'; readonly presence: Presence }
-  | { readonly t: 'submit'; readonly id: string; readonly spec: WireSpec }
-  | { readonly t: 'abort'; readonly id: string }
+  | { readonly t: 'submit'; readonly ref: number; readonly id: string; readonly spec: WireSpec }
+  | { readonly t: 'abort'; readonly ref: number }
   | { readonly t: 'cancel'; readonly key: string }
   | { readonly t: 'call'; readonly rid: number; readonly op: CallOp; readonly patch?: Record<string, unknown> }
   | { readonly t: 'bye' };
@@ -32,8 +37,8 @@ export type HostMessage =
       /** The host's `performance.timeOrigin`: its job times count from it. */
       readonly timeOrigin: number;
     }
-  | { readonly t: 'chunk'; readonly id: string; readonly chunk: ChatCompletionChunk }
-  | { readonly t: 'result'; readonly id: string; readonly result: WireResult }
+  | { readonly t: 'chunk'; readonly ref: number; readonly chunk: ChatCompletionChunk }
+  | { readonly t: 'result'; readonly ref: number; readonly result: WireResult }
   | { readonly t: 'snapshot'; readonly status: WireStatus }
   | { readonly t: 'progress'; readonly rid: number; readonly report: LoadProgress }
   | { readonly t: 'reply'; readonly rid: number; readonly value?: unknown; readonly error?: WireError };

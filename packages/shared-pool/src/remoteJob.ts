@@ -13,6 +13,8 @@ import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */
 export interface RemoteJob {
+  /** This submission's number on the wire: never reused by this client, so a late answer to a cancelled job finds nothing. */
+  readonly ref: number;
   readonly id: string;
   readonly session: string | undefined;
   readonly wire: WireSpec;

@@ -8,7 +8,10 @@ import {
   encodeError,
   jobResult,
 } from '@inkling/scheduler';
-import { type WireStatus, encodeResult } from './errorCodec.js';
+import { type ResolvedClientLimits, longKey, overLimits } from './clientLimits.js';
+import { type PoolView, ownView } from './clientView.js';
+import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
+import { ClientLimitError } from './errors.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
 import { type ClientMessage, type HostMessage, type WireSpec, isClientMessage, scoped } from './protocol.js';
@@ -20,9 +23,11 @@ export interface ClientHost {
   readonly timers: PoolTimers;
   readonly now: () => number;
   readonly snapshotIntervalMs: number;
+  /** What the host takes from one client, at most. */
+  readonly limits: ResolvedClientLimits;
   /** Resolves once the host holds its lock (welcomes wait for it). */
   readonly ready: Promise<{ hostId: string; lock: string | undefined; timeOrigin: number }>;
-  /** The snapshot flattened, once per snapshot for all clients. */
+  /** The whole snapshot flattened, once per snapshot for all clients with the `'all'` view. */
   wire(status: PoolStatus): WireStatus;
   /** This client wants the model loaded (`true`) or no longer does. */
   hold(client: ServedClient, holding: boolean): Promise<void>;
@@ -34,10 +39,13 @@ export interface ClientHost {
 
 /**
  * One client (a tab) of a shared host: its jobs, scoped under its id so
- * that ids, sessions and tasks never meet another tab's; its presence, which
- * sets the band of its jobs; its snapshot pushes, at most one per
- * `snapshotIntervalMs` and only when the snapshot changed. `PoolHost.serve`
- * makes one per endpoint.
+ * that ids, sessions and tasks never meet another tab's, and kept by the
+ * `ref` of each submission (an app's id may come back after a cancel); its
+ * presence, which sets the band of its jobs; its snapshot pushes, at most
+ * one per `snapshotIntervalMs`, only when the snapshot changed, cut to its
+ * `view`. Everything it sends is bounded by the host's `limits`: what is
+ * over them is refused to this client with a `ClientLimitError`.
+ * `PoolHost.serve` makes one per endpoint.
  *
  * @example
  * const client = host.serve(port);
@@ -46,7 +54,8 @@ export interface ClientHost {
 export class ServedClient {
   readonly id: string;
   #presence: Presence = { visible: true, focused: true };
-  readonly #jobs = new Map<string, AbortController>();
+  /** Live jobs by the client's `ref`. */
+  readonly #jobs = new Map<number, AbortController>();
   #pushed: PoolStatus | undefined;
   #lastPushAt = Number.NEGATIVE_INFINITY;
   #timer: unknown;
@@ -58,6 +67,7 @@ export class ServedClient {
     readonly host: ClientHost,
     readonly endpoint: MessageEndpoint,
     id: string,
+    readonly view: PoolView = 'own',
   ) {
     this.id = id;
     endpoint.addEventListener('message', this.#onMessage);
@@ -108,7 +118,8 @@ export class ServedClient {
     if (status === this.#pushed || this.#closed) return;
     this.#pushed = status;
     this.#lastPushAt = this.host.now();
-    this.#send({ t: 'snapshot', status: this.host.wire(status) });
+    const wire = this.view === 'all' ? this.host.wire(status) : encodeStatus(ownView(status, this.id));
+    this.#send({ t: 'snapshot', status: wire });
   }
 
   #send(message: HostMessage): void {
@@ -132,7 +143,10 @@ export class ServedClient {
     switch (message.t) {
       case 'hello':
         this.#see(message.presence);
-        if (message.lock) this.#unwatch = this.host.watch(message.lock, () => this.close());
+        // A lock name over the limit is not watched: the tab is then known gone by its port alone.
+        if (typeof message.lock === 'string' && message.lock !== '' && !longKey('lock', message.lock, this.host.limits)) {
+          this.#unwatch = this.host.watch(message.lock, () => this.close());
+        }
         void this.host.ready.then(({ hostId, lock, timeOrigin }) => {
           this.#send({ t: 'welcome', clientId: this.id, hostId, lock, timeOrigin });
           this.#welcomed = true;
@@ -143,15 +157,13 @@ export class ServedClient {
         this.#see(message.presence);
         return;
       case 'submit':
-        if (typeof message.id === 'string' && typeof message.spec === 'object' && message.spec !== null)
-          this.#submit(message.id, message.spec);
-        else this.#refuse(message.id, 'A submit message needs an "id" string and a "spec" object; this one had neither, so nothing ran.');
+        this.#take(message);
         return;
       case 'abort':
-        this.#jobs.get(message.id)?.abort();
+        this.#jobs.get(message.ref)?.abort();
         return;
       case 'cancel':
-        this.host.pool.cancel(scoped(this.id, message.key));
+        if (typeof message.key === 'string' && !longKey('key', message.key, this.host.limits)) this.host.pool.cancel(scoped(this.id, message.key));
         return;
       case 'call':
         void this.#call(message.rid, message.op, message.patch);
@@ -162,7 +174,30 @@ export class ServedClient {
     }
   }
 
-  #submit(id: string, wire: WireSpec): void {
+  /** A submit message checked at the door: well formed, a fresh `ref`, within the limits. */
+  #take(message: Extract<ClientMessage, { t: 'submit' }>): void {
+    const { ref, id, spec } = message;
+    if (!Number.isSafeInteger(ref) || typeof id !== 'string' || typeof spec !== 'object' || spec === null) {
+      this.#refuse(ref, id, new InvalidJobError('A submit message needs a "ref" number, an "id" string and a "spec" object; this one had not, so nothing ran.'));
+    } else if (this.#jobs.has(ref)) {
+      this.#refuse(ref, id, new InvalidJobError(`A submit message reused "ref" ${ref} of a live job; each submission needs its own, so nothing ran.`));
+    } else if (this.#jobs.size >= this.host.limits.maxJobsPerClient) {
+      const { maxJobsPerClient } = this.host.limits;
+      this.#refuse(
+        ref,
+        id,
+        new ClientLimitError(
+          `This client has ${maxJobsPerClient} jobs queued or running, the most this shared pool takes from one (PoolHost "limits.maxJobsPerClient"). Wait for some to finish.`,
+        ),
+      );
+    } else {
+      const problem = longKey('id', id, this.host.limits) ?? overLimits(spec as unknown as Record<string, unknown>, this.host.limits);
+      if (problem) this.#refuse(ref, id, new ClientLimitError(problem));
+      else this.#submit(ref, id, spec);
+    }
+  }
+
+  #submit(ref: number, id: string, wire: WireSpec): void {
     const { stream, ...spec } = wire;
     const controller = new AbortController();
     const scope = (key: unknown) => (typeof key === 'string' && key !== '' ? scoped(this.id, key) : key);
@@ -174,12 +209,12 @@ export class ServedClient {
       priority: tabPriority(spec.priority, this.#presence),
       owner: this.id,
       signal: controller.signal,
-      ...(stream === true && { onChunk: (chunk: ChatCompletionChunk) => this.#send({ t: 'chunk', id, chunk }) }),
+      ...(stream === true && { onChunk: (chunk: ChatCompletionChunk) => this.#send({ t: 'chunk', ref, chunk }) }),
     } as JobSpec;
-    this.#jobs.set(id, controller);
+    this.#jobs.set(ref, controller);
     void this.host.pool.submit(job).then((result) => {
-      if (this.#jobs.get(id) === controller) this.#jobs.delete(id);
-      this.#send({ t: 'result', id, result: encodeResult({ ...result, id }) });
+      this.#jobs.delete(ref);
+      this.#send({ t: 'result', ref, result: encodeResult({ ...result, id }) });
     });
   }
 
@@ -189,12 +224,13 @@ export class ServedClient {
     if (typeof p?.visible === 'boolean' && typeof p.focused === 'boolean') this.#presence = { visible: p.visible, focused: p.focused };
   }
 
-  /** Answers a malformed job with an error result; nothing else is touched. */
-  #refuse(id: unknown, message: string): void {
+  /** Answers a job it will not run with an error result; nothing else is touched. */
+  #refuse(ref: unknown, id: unknown, error: InvalidJobError): void {
     const now = this.host.now();
-    const key = typeof id === 'string' ? id : String(id);
-    const result = jobResult({ id: key, status: 'error', submittedAt: now, finishedAt: now, error: new InvalidJobError(message) });
-    this.#send({ t: 'result', id: key, result: encodeResult(result) });
+    // The app's id goes back only when it is short: a refusal never echoes what was too big.
+    const key = typeof id === 'string' && id.length <= this.host.limits.maxKeyLength ? id : '';
+    const result = jobResult({ id: key, status: 'error', submittedAt: now, finishedAt: now, error });
+    this.#send({ t: 'result', ref: Number.isSafeInteger(ref) ? (ref as number) : -1, result: encodeResult(result) });
   }
 
   async #call(rid: number, op: 'load' | 'unload' | 'configure', patch?: Record<string, unknown>): Promise<void> {

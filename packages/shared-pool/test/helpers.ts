@@ -1,7 +1,7 @@
 import { type ChatJobSpec, EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
 import { type FakeEnginesOptions, fakeEngines } from '@inkling/scheduler/testing';
 import { vi } from 'vitest';
-import { type ErrorClasses, PoolClient, PoolHost } from '../src/index.js';
+import { type ErrorClasses, PoolClient, PoolHost, type PoolHostOptions } from '../src/index.js';
 import { manualPresence, memoryLocks } from '../src/testing/index.js';
 
 /** A chat job spec asking for `content`. */
@@ -36,7 +36,7 @@ export async function run(ms: number, step = 4): Promise<void> {
  * the host die as a killed worker would (its ports and locks go); the next
  * connection reaches a fresh host with a fresh pool.
  */
-export function sharedScene(engine: FakeEnginesOptions = {}, pool: Partial<EnginePoolOptions> = {}) {
+export function sharedScene(engine: FakeEnginesOptions = {}, pool: Partial<EnginePoolOptions> = {}, hostOptions: PoolHostOptions = {}) {
   const locks = memoryLocks();
   const ports: MessagePort[] = [];
   let generation = 0;
@@ -44,7 +44,7 @@ export function sharedScene(engine: FakeEnginesOptions = {}, pool: Partial<Engin
     generation += 1;
     const createEngine = fakeEngines(engine);
     const enginePool = new EnginePool({ createEngine, ...pool });
-    const host = new PoolHost(enginePool, { locks: locks.as(`host-${generation}`), hostId: `h${generation}` });
+    const host = new PoolHost(enginePool, { locks: locks.as(`host-${generation}`), hostId: `h${generation}`, ...hostOptions });
     return { createEngine, pool: enginePool, host, name: `host-${generation}` };
   };
   let current = start();

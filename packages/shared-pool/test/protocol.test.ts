@@ -175,7 +175,7 @@ describe('a host given bad messages', () => {
       result: { status: string; error: { name: string; message: string } };
     };
     expect(result.result).toMatchObject({ status: 'error', error: { name: 'InvalidJobError' } });
-    expect(result.result.error.message).toContain('needs an "id" string and a "spec" object');
+    expect(result.result.error.message).toContain('needs a "ref" number, an "id" string and a "spec" object');
     const ok = client.submit(chat('still there?'));
     await run(20);
     expect(await ok).toMatchObject({ status: 'done', text: 'fine' });
