@@ -172,11 +172,18 @@ describe('a client that goes', () => {
     bad.send({ t: 'submit', ref: 3, id: 'y', spec: spec('third', { task: 'three' }) });
     bad.send({ t: 'submit', ref: 3, id: 'z', spec: spec('fourth', { task: 'four' }) });
     await run(15);
-    expect(scene.host.pool.getSnapshot().jobs.filter((j) => j.owner === 'tab-2')).toHaveLength(2);
     bad.send({ t: 'bye' });
     await run(10);
     expect(scene.host.pool.getSnapshot().jobs).toEqual([]);
     for (const engine of scene.host.createEngine.engines) for (const call of engine.calls) expect(call.tokens).toBeLessThan(9);
+    // The second "x" was refused by the pool (a live id), the second ref 3 at the door.
+    const refused = bad.results().map((m) => [m.ref, m.result?.error?.message]);
+    expect(refused).toEqual(
+      expect.arrayContaining([
+        [2, expect.stringContaining('already')],
+        [3, expect.stringContaining('reused "ref" 3 of a live job')],
+      ]),
+    );
     bad.close();
     scene.close();
   });
