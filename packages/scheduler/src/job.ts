@@ -21,6 +21,8 @@ export interface Job {
   readonly id: string;
   readonly task: string;
   readonly session: string | undefined;
+  /** `spec.owner`: whose job it is, for fairness between a shared pool's clients. */
+  readonly owner: string | undefined;
   readonly priority: Priority;
   readonly kind: JobKind;
   readonly preemptible: boolean;
@@ -69,6 +71,7 @@ export function createJob(spec: JobSpec, id: string, submittedAt: number): Job {
     // engines the way two different callers would.
     task: spec.task ?? spec.session ?? id,
     session: spec.session,
+    owner: spec.owner,
     priority: spec.priority ?? 'normal',
     kind: spec.kind ?? 'chat',
     preemptible: spec.preemptible === true,

@@ -1,42 +1,69 @@
 import { PRIORITY_ORDER } from './constants.js';
+import { OwnerShares } from './ownerShares.js';
 import type { Priority } from './types.js';
 
 export interface Queueable {
   readonly priority: Priority;
   readonly task: string;
+  /** Who submitted it (a shared pool's client); fairness takes turns between owners. */
+  readonly owner?: string | undefined;
   /** Submission order across every band and task; set by the queue. */
   order?: number;
 }
 
 /**
- * Priority bands, FIFO within each, kept as one list per task inside a band.
+ * Priority bands, FIFO within each, kept as one list per task inside a band
+ * (per owner and task when jobs have owners).
  *
- * Every scheduling rule looks at a job's task and band, never at its place
- * behind other jobs of the same task, so the head of each task's list stands
+ * Every scheduling rule looks at a job's task, owner and band, never at its
+ * place behind other jobs of the same task, so the head of each list stands
  * for all of it. A batch of 10 000 items is then one entry to look at, not
  * 10 000: the pool's cost per job stays flat however long the queue grows.
+ * Beside the lists it keeps each band's owners and their turns (`OwnerShares`).
  */
 export class JobQueue<T extends Queueable> {
-  /** Band by band, each task's jobs, oldest first. */
+  /** Band by band, each task's jobs (each owner's task's), oldest first. */
   readonly #bands = new Map(PRIORITY_ORDER.map((p) => [p, new Map<string, T[]>()]));
+  readonly #shares = new OwnerShares<Priority>();
   #order = 0;
 
   push(item: T): void {
     item.order = this.#order++;
+    this.#shares.add(item.priority, item.owner);
     const band = this.#band(item.priority);
-    const jobs = band.get(item.task);
+    const key = listKey(item);
+    const jobs = band.get(key);
     if (jobs) jobs.push(item);
-    else band.set(item.task, [item]);
+    else band.set(key, [item]);
   }
 
   remove(item: T): void {
     const band = this.#band(item.priority);
-    const jobs = band.get(item.task) ?? [];
+    const key = listKey(item);
+    const jobs = band.get(key) ?? [];
     // Almost always the first: jobs leave the queue by starting.
     const at = jobs.indexOf(item);
+    if (at < 0) return;
     if (at === 0) jobs.shift();
-    else if (at > 0) jobs.splice(at, 1);
-    if (jobs.length === 0) band.delete(item.task);
+    else jobs.splice(at, 1);
+    if (jobs.length === 0) band.delete(key);
+    this.#shares.delete(item.priority, item.owner);
+  }
+
+  /** Takes a job out to start it: its owner's turn is now. */
+  start(item: T): void {
+    this.remove(item);
+    this.#shares.started(item.owner);
+  }
+
+  /** How many owners have jobs queued in band `priority` (jobs with no owner count as one). */
+  owners(priority: Priority): number {
+    return this.#shares.owners(priority);
+  }
+
+  /** When `owner` last started a job, in start order; -1 if never. */
+  turn(owner: string | undefined): number {
+    return this.#shares.turn(owner);
   }
 
   /**
@@ -65,6 +92,15 @@ export class JobQueue<T extends Queueable> {
     // Every priority has a band from the start; specs are validated.
     return this.#bands.get(priority) as Map<string, T[]>;
   }
+}
+
+/**
+ * The list a job joins: its task's, or its owner's task's, so that one
+ * owner's jobs never hide another's behind a task name they share. (Without
+ * owners, nothing is built: the common case allocates no key.)
+ */
+function listKey(item: Queueable): string {
+  return item.owner === undefined ? item.task : `${item.owner}\u0000${item.task}`;
 }
 
 function inOrder<T extends Queueable>(items: T[]): T[] {

@@ -129,7 +129,7 @@ export class PoolState {
         this.queue.push(job);
         return;
       case 'start':
-        this.queue.remove(job);
+        this.queue.start(job);
         slot.jobs.add(job);
         job.state = 'running';
         job.controller = new AbortController();

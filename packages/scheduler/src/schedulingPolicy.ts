@@ -27,10 +27,13 @@
  *   picks between lanes; it never makes a job wait or start that would not.
  */
 import { PRIORITY_ORDER } from './constants.js';
+import { type ShareKey, fairer } from './ownerShares.js';
 import type { JobKind, Priority } from './types.js';
 
 export interface PolicyJob {
   readonly task: string;
+  /** Whose job it is (a shared pool's client); absent in a pool of one app. */
+  readonly owner?: string | undefined;
   /** The engine index that ran the job's session last, if it should go there again. */
   readonly preferredEngine?: number | undefined;
   readonly priority: Priority;
@@ -44,6 +47,10 @@ export interface PolicyQueue<J> {
   /** The first job of each task, highest band first, FIFO within a band. */
   heads(): J[];
   count(priority: Priority): number;
+  /** How many owners have jobs queued in the band (jobs with no owner count as one). */
+  owners(priority: Priority): number;
+  /** When `owner` last started a job, in start order; -1 if never. */
+  turn(owner: string | undefined): number;
 }
 
 export interface PolicySlot<J> {
@@ -98,7 +105,10 @@ function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly 
  * Within the first band that has a startable job, a job whose task holds fewer
  * lanes goes first (ties: FIFO). With one-lane engines every startable job
  * holds none, so this is plain FIFO; on a many-lane server it shares the lanes
- * out between tasks instead of letting the first batch take them all.
+ * out between tasks instead of letting the first batch take them all. When
+ * the band holds jobs of several owners (a shared pool's clients), owners
+ * come before tasks: the one holding the fewest lanes, then the one whose
+ * turn is oldest (see `ownerShares.ts`).
  */
 export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   queue: PolicyQueue<J>,
@@ -107,7 +117,8 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
   if (spare === 0) return undefined;
 
-  let best: { job: J; slot: S; held: number } | undefined;
+  let best: { job: J; slot: S; key: ShareKey } | undefined;
+  let shared: ReadonlyMap<string | undefined, number> | undefined;
   for (const job of queue.heads()) {
     if (best && job.priority !== best.job.priority) break;
     // Interactive jobs take any free lane, as if their task held none.
@@ -117,10 +128,24 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
     const own = held > 0 && slots.filter((s) => [...s.jobs].some((j) => j.task === job.task));
     const slot = !own ? slotFor(job, slots) : spare > 1 ? slotFor(job, own) : undefined;
     if (!slot) continue;
-    if (!best || held < best.held) best = { job, slot, held };
-    if (held === 0) break;
+    // One owner in the band (the usual case): the task rule alone, and the first job holding no lane is the answer.
+    if (queue.owners(job.priority) < 2) {
+      if (!best || held < best.key.taskLanes) best = { job, slot, key: { ownerLanes: 0, turn: 0, taskLanes: held } };
+      if (held === 0) break;
+      continue;
+    }
+    shared ??= lanesByOwner(slots);
+    const key = { ownerLanes: shared.get(job.owner) ?? 0, turn: queue.turn(job.owner), taskLanes: held };
+    if (!best || fairer(key, best.key)) best = { job, slot, key };
   }
   return best;
+}
+
+/** Lanes each owner's running jobs hold. */
+function lanesByOwner(slots: readonly PolicySlot<PolicyJob>[]): Map<string | undefined, number> {
+  const lanes = new Map<string | undefined, number>();
+  for (const slot of slots) for (const job of slot.jobs) lanes.set(job.owner, (lanes.get(job.owner) ?? 0) + 1);
+  return lanes;
 }
 
 /**
