@@ -12,6 +12,8 @@ function starts(pool: EnginePool) {
   return { order, submit };
 }
 
+const key = (ownerLanes: number, turn: number, taskLanes: number) => ({ ownerLanes, turn, taskLanes });
+
 describe('fair shares between owners within a band', () => {
   it("lets another owner's one job start next, not behind 300 of one owner's (one task or one task each)", async () => {
     for (const sameTask of [true, false]) {
@@ -59,7 +61,6 @@ describe('fair shares between owners within a band', () => {
   });
 
   it('orders by lanes held, then turn, then task lanes; ties keep FIFO', () => {
-    const key = (ownerLanes: number, turn: number, taskLanes: number) => ({ ownerLanes, turn, taskLanes });
     expect(fairer(key(0, 9, 3), key(1, -1, 0))).toBe(true);
     expect(fairer(key(1, 2, 3), key(1, 5, 0))).toBe(true);
     expect(fairer(key(1, 5, 0), key(1, 5, 1))).toBe(true);

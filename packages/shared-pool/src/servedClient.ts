@@ -163,7 +163,8 @@ export class ServedClient {
         this.#jobs.get(message.ref)?.abort();
         return;
       case 'cancel':
-        if (typeof message.key === 'string' && !longKey('key', message.key, this.host.limits)) this.host.pool.cancel(scoped(this.id, message.key));
+        if (typeof message.key === 'string' && !longKey('key', message.key, this.host.limits))
+          this.host.pool.cancel(scoped(this.id, message.key));
         return;
       case 'call':
         void this.#call(message.rid, message.op, message.patch);
@@ -178,9 +179,17 @@ export class ServedClient {
   #take(message: Extract<ClientMessage, { t: 'submit' }>): void {
     const { ref, id, spec } = message;
     if (!Number.isSafeInteger(ref) || typeof id !== 'string' || typeof spec !== 'object' || spec === null) {
-      this.#refuse(ref, id, new InvalidJobError('A submit message needs a "ref" number, an "id" string and a "spec" object; this one had not, so nothing ran.'));
+      this.#refuse(
+        ref,
+        id,
+        new InvalidJobError('A submit message needs a "ref" number, an "id" string and a "spec" object; this one had not, so nothing ran.'),
+      );
     } else if (this.#jobs.has(ref)) {
-      this.#refuse(ref, id, new InvalidJobError(`A submit message reused "ref" ${ref} of a live job; each submission needs its own, so nothing ran.`));
+      this.#refuse(
+        ref,
+        id,
+        new InvalidJobError(`A submit message reused "ref" ${ref} of a live job; each submission needs its own, so nothing ran.`),
+      );
     } else if (this.#jobs.size >= this.host.limits.maxJobsPerClient) {
       const { maxJobsPerClient } = this.host.limits;
       this.#refuse(

@@ -5,7 +5,7 @@ beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
 
 describe('tabs on one shared host', () => {
-  it("build one engine for three tabs; with the full view each tab sees every job with its owner, its own under its own ids", async () => {
+  it('build one engine for three tabs; with the full view each tab sees every job with its owner, its own under its own ids', async () => {
     const scene = sharedScene({ reply: 'a b c d', tokenMs: 10 }, { size: 2 }, { view: 'all' });
     const [a, b, c] = ['a', 'b', 'c'].map((name) => scene.tab(name));
     await Promise.all([a!.client.load(), b!.client.load(), c!.client.load()]);

@@ -25,6 +25,9 @@ function rawClient(host: PoolHost) {
   };
 }
 
+/** The fake engine answers each prompt by name. */
+const reply = (request: { messages: readonly { content?: unknown }[] }) => `answer to ${String(request.messages.at(-1)?.content)}`;
+
 const spec = (content: string, extra: Record<string, unknown> = {}) => ({ ...chat(content), stream: false, ...extra });
 
 describe('what a client sees of the others (the own view, by default)', () => {
@@ -80,8 +83,7 @@ describe('what a client sees of the others (the own view, by default)', () => {
 });
 
 describe("a job's identity on the wire", () => {
-  it("never resolves a job with the answer of a cancelled one that had the same id", async () => {
-    const reply = (request: { messages: readonly { content?: unknown }[] }) => `answer to ${String(request.messages.at(-1)?.content)}`;
+  it('never resolves a job with the answer of a cancelled one that had the same id', async () => {
     const scene = sharedScene({ reply, tokenMs: 10 }, { size: 1 });
     const { client } = scene.tab('a');
     await client.load();
@@ -114,7 +116,9 @@ describe('what a host takes from one client', () => {
     for (const result of [byId, bySession, byTask]) {
       expect(result.error).toBeInstanceOf(ClientLimitError);
       expect(result.error).toBeInstanceOf(InvalidJobError);
-      expect(result.error?.message).toMatch(/has 2000000 characters; this shared pool takes at most 256 \(PoolHost "limits.maxKeyLength"\)/);
+      expect(result.error?.message).toMatch(
+        /has 2000000 characters; this shared pool takes at most 256 \(PoolHost "limits.maxKeyLength"\)/,
+      );
     }
     const ok = good.client.submit(chat('hi', { priority: 'interactive' }));
     await run(20);
@@ -127,7 +131,11 @@ describe('what a host takes from one client', () => {
   });
 
   it('refuses too many messages, too much text, too deep a spec and too many live jobs, leaving the rest running', async () => {
-    const scene = sharedScene({ reply: 'a b c d e f g h', tokenMs: 10 }, { size: 1 }, { limits: { maxMessages: 4, maxSpecChars: 1000, maxJobsPerClient: 2 } });
+    const scene = sharedScene(
+      { reply: 'a b c d e f g h', tokenMs: 10 },
+      { size: 1 },
+      { limits: { maxMessages: 4, maxSpecChars: 1000, maxJobsPerClient: 2 } },
+    );
     const good = scene.tab('good');
     await good.client.load();
     const bad = rawClient(scene.host.host);
@@ -152,7 +160,12 @@ describe('what a host takes from one client', () => {
     const mine = [good.client.submit(chat('a')), good.client.submit(chat('b'))];
     await run(400);
     for (const result of await Promise.all(mine)) expect(result).toMatchObject({ status: 'done' });
-    expect(bad.results().filter((m) => m.result?.status === 'done').map((m) => m.ref)).toEqual([4, 5]);
+    expect(
+      bad
+        .results()
+        .filter((m) => m.result?.status === 'done')
+        .map((m) => m.ref),
+    ).toEqual([4, 5]);
     expect(() => new PoolHost(new EnginePool({ createEngine: fakeEngines() }), { limits: { maxKeyLength: 0 }, locks: null })).toThrow(
       'PoolHost "limits.maxKeyLength" must be a whole number of characters, 1 or more; it got 0.',
     );
@@ -185,6 +198,29 @@ describe('a client that goes', () => {
       ]),
     );
     bad.close();
+    scene.close();
+  });
+});
+
+describe('fairness between tabs', () => {
+  it("starts another tab's one normal job next, not behind 300 of one tab's", async () => {
+    const scene = sharedScene({ reply: 'a b', tokenMs: 2 }, { size: 1 });
+    const flood = scene.tab('flood');
+    const other = scene.tab('other');
+    await flood.client.load();
+    const many = Array.from({ length: 300 }, (_, i) => flood.client.submit(chat(`item ${i}`, { task: 'page' })));
+    await run(2);
+    let waitingWhenMineEnded = -1;
+    const one = other.client.submit(chat('mine')).then((result) => {
+      waitingWhenMineEnded = scene.host.pool.getSnapshot().queued;
+      return result;
+    });
+    await run(40);
+    // Done while nearly all of the 300 still wait (-1: not done yet).
+    expect(waitingWhenMineEnded).toBeGreaterThan(280);
+    expect(await one).toMatchObject({ status: 'done' });
+    await run(800);
+    expect((await Promise.all(many)).every((r) => r.status === 'done')).toBe(true);
     scene.close();
   });
 });
