@@ -177,6 +177,25 @@ describe('the pool in a real MV3 extension (fake engines)', () => {
     expect(await content(a, 'clientId')).toMatch(/^tab-\d+$/);
   });
 
+  it("a content script sees another site's jobs only as counts per band: never their ids, tasks or error text", async () => {
+    await content(a, 'watch');
+    await content(b, 'failNext', 'card 4111 1111 1111 1111 was declined');
+    await content(b, 'start', 'secret-pay', { task: 'secret-task', params: { messages: say('pay') } });
+    expect(await content(b, 'outcome', 'secret-pay')).toMatchObject({ status: 'error' });
+    await content(b, 'start', 'secret-batch', { ...BATCH(7), session: 'secret-session' });
+    await streaming(b);
+    const mine = await content(b, 'snapshot');
+    expect(mine.recent.find((r) => r.error?.includes('4111'))).toBeDefined();
+    const theirs = await content(a, 'snapshot');
+    expect(theirs.jobs).toEqual([]);
+    // One live job of the other tab, in the band its presence gave it.
+    expect(Object.values(theirs.others ?? {}).reduce((n, count) => n + count, 0)).toBe(1);
+    const seen = await content(a, 'seen');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const secret of ['4111', 'secret', await content(b, 'clientId')]) expect(seen).not.toContain(secret);
+    expect(await content(b, 'outcome', 'secret-batch')).toMatchObject({ status: 'done' });
+  });
+
   it("the focused tab's ghost text preempts a background tab's batch; from the unfocused tab it does not", async () => {
     await a.bringToFront();
     // Presence as the content scripts read it from their own documents.

@@ -1,7 +1,7 @@
 import { EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
 import { type OpenChannel, broadcastHost } from './broadcastEndpoints.js';
 import { type LockManagerLike, randomId } from './messageEndpoint.js';
-import { PoolHost } from './poolHost.js';
+import { PoolHost, type PoolHostOptions } from './poolHost.js';
 
 /** Options of `electTabHost`. */
 export interface ElectTabHostOptions {
@@ -13,6 +13,10 @@ export interface ElectTabHostOptions {
   locks: LockManagerLike;
   /** Opens a broadcast channel (`(name) => new BroadcastChannel(name)`). Required. */
   open: OpenChannel;
+  /** What each tab is shown of the pool, as `PoolHost`'s. Default `'own'`. */
+  view?: PoolHostOptions['view'];
+  /** What the host takes from one tab, as `PoolHost`'s. Default: `ClientLimits`' defaults. */
+  limits?: PoolHostOptions['limits'];
 }
 
 /** The channel the tab-hosted pool speaks on. */
@@ -37,7 +41,7 @@ export function electTabHost(options: ElectTabHostOptions): { readonly hosting: 
     .request(`inkling-pool-elect:${options.name}`, { signal: stop.signal }, async () => {
       const hostId = randomId();
       const pool = new EnginePool(options.pool);
-      const host = new PoolHost(pool, { locks: options.locks, hostId });
+      const host = new PoolHost(pool, { locks: options.locks, hostId, view: options.view, limits: options.limits });
       const close = broadcastHost(channelName(options.name), options.open, hostId, (endpoint) => host.serve(endpoint));
       hosting = true;
       await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));

@@ -1,6 +1,6 @@
 import { EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
 import type { LockManagerLike, MessageEndpoint } from './messageEndpoint.js';
-import { PoolHost } from './poolHost.js';
+import { PoolHost, type PoolHostOptions } from './poolHost.js';
 
 /** The part of a SharedWorker's global scope the host uses. */
 export interface SharedWorkerScopeLike {
@@ -13,6 +13,10 @@ export interface HostSharedWorkerOptions extends EnginePoolOptions {
   scope?: SharedWorkerScopeLike;
   /** Web Locks. Default: `navigator.locks`. */
   locks?: LockManagerLike | null;
+  /** What each tab is shown of the pool, as `PoolHost`'s. Default `'own'`. */
+  view?: PoolHostOptions['view'];
+  /** What the host takes from one tab, as `PoolHost`'s. Default: `ClientLimits`' defaults. */
+  limits?: PoolHostOptions['limits'];
 }
 
 /**
@@ -28,8 +32,8 @@ export interface HostSharedWorkerOptions extends EnginePoolOptions {
  * hostSharedWorker({ createEngine: myEngines(), size: 1 });
  */
 export function hostSharedWorker(options: HostSharedWorkerOptions): PoolHost {
-  const { scope = globalThis as unknown as SharedWorkerScopeLike, locks, ...poolOptions } = options;
-  const host = new PoolHost(new EnginePool(poolOptions), locks === undefined ? {} : { locks });
+  const { scope = globalThis as unknown as SharedWorkerScopeLike, locks, view, limits, ...poolOptions } = options;
+  const host = new PoolHost(new EnginePool(poolOptions), { ...(locks !== undefined && { locks }), view, limits });
   scope.addEventListener('connect', (event) => {
     const port = event.ports[0];
     if (port) host.serve(port);

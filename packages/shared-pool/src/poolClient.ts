@@ -22,6 +22,7 @@ import { type LockManagerLike, type MessageEndpoint, platformLocks } from './mes
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
 import { type RemoteJob, abortedAtOnce, guard, localResult, refused, wireSpec } from './remoteJob.js';
+import type { SharedPoolStatus } from './clientView.js';
 
 /** Options of `new PoolClient(...)`. */
 export interface PoolClientOptions {
@@ -80,8 +81,10 @@ interface PendingCall {
  * offscreen document), reached over a `MessageEndpoint` served by `PoolHost`.
  * Hand it to `<PoolProvider pool>` like an `EnginePool`. Chunks stream as
  * messages, an `AbortSignal` becomes an abort, errors keep their classes,
- * and the snapshot (every tab's jobs; `owner` says whose) arrives at most
- * once a frame. `cancel` resolves this tab's matching jobs at once and
+ * and the snapshot arrives at most once a frame: this tab's jobs in full and
+ * the other tabs' as counts per band (`SharedPoolStatus.others`), or every
+ * tab's jobs (`owner` says whose) where the host gives this tab the full
+ * view. `cancel` resolves this tab's matching jobs at once and
  * returns their number. When the host is lost, running jobs that streamed
  * something end with a `HostLostError` (`retryable: true`, their text
  * kept); the rest are resubmitted to the new host, reached through `connect`.
@@ -99,7 +102,7 @@ export class PoolClient extends Subscribable implements Pool {
   readonly #refs = new Map<number, RemoteJob>();
   readonly #calls = new Map<number, PendingCall>();
   readonly #link: HostLink;
-  #snapshot: PoolStatus = emptyStatus('idle');
+  #snapshot: SharedPoolStatus = emptyStatus('idle');
   #presence: Presence | undefined;
   #unpresence: (() => void) | undefined;
   #holding = false;
@@ -170,8 +173,8 @@ export class PoolClient extends Subscribable implements Pool {
     this.#ensure();
   }
 
-  /** The host's last snapshot as this tab sees it; the same object until a new one arrives. Bound. */
-  readonly getSnapshot = (): PoolStatus => this.#snapshot;
+  /** The host's last snapshot as this tab sees it (see `SharedPoolStatus`); the same object until a new one arrives. Bound. */
+  readonly getSnapshot = (): SharedPoolStatus => this.#snapshot;
 
   /**
    * Sends a job to the host; resolves with its result, never rejects. See
@@ -392,7 +395,7 @@ export class PoolClient extends Subscribable implements Pool {
     }
   }
 
-  #show(status: PoolStatus): void {
+  #show(status: SharedPoolStatus): void {
     this.#snapshot = status;
     this.emit();
   }

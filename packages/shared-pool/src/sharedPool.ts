@@ -6,6 +6,8 @@ import { HostUnavailableError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks, post } from './messageEndpoint.js';
 import { PoolClient, type PoolClientOptions } from './poolClient.js';
 import type { PresenceSource } from './presence.js';
+import type { ClientLimits } from './clientLimits.js';
+import type { PoolView } from './clientView.js';
 
 /** Where a shared pool's engines run. */
 export type SharedPoolMode = 'shared-worker' | 'tab';
@@ -46,6 +48,15 @@ export interface SharedPoolOptions {
   openChannel?: OpenChannel;
   /** How to look for a host that does not answer, as `PoolClient`'s. Default: `PoolClient`'s defaults. */
   reconnect?: PoolClientOptions['reconnect'];
+  /**
+   * What each tab is shown of the tab-hosted pool (`PoolHost`'s `view`):
+   * `'own'`, its own jobs and counts of the others'; `'all'`, every tab's
+   * jobs. A SharedWorker host takes it in `hostSharedWorker({ view })`.
+   * Default `'own'`.
+   */
+  view?: PoolView;
+  /** What the tab-hosted pool takes from one tab (`PoolHost`'s `limits`). Default: `ClientLimits`' defaults. */
+  limits?: ClientLimits;
 }
 
 /**
@@ -174,7 +185,7 @@ function tabHosting(name: string, options: SharedPoolOptions): { connect: () => 
   let election: ReturnType<typeof electTabHost> | undefined;
   return {
     connect: () => {
-      election ??= electTabHost({ name, pool: options.pool as EnginePoolOptions, locks, open });
+      election ??= electTabHost({ name, pool: options.pool as EnginePoolOptions, locks, open, view: options.view, limits: options.limits });
       return broadcastClientEndpoint(channelName(name), open);
     },
     isHost: () => election?.hosting === true,

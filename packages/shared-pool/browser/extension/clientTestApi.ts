@@ -37,6 +37,8 @@ interface Outcome {
   firstTokenMs: number | null;
 }
 const running = new Map<string, Promise<Outcome>>();
+/** Every snapshot this client was given, as JSON, once `watch()` ran. */
+const seen: string[] = [];
 
 function start(key: string, spec: Omit<ChatJobSpec, 'onChunk'>): void {
   const submittedAt = performance.now();
@@ -75,8 +77,15 @@ const api = {
       phase: status.phase,
       size: status.size,
       jobs: status.jobs.map((j) => ({ id: j.id, owner: j.owner, state: j.state, priority: j.priority, tokens: j.tokens })),
+      recent: status.recent.map((r) => ({ id: r.id, owner: r.owner, status: r.status, error: r.error })),
+      others: status.others,
     };
   },
+  watch: () => {
+    pool.subscribe(() => seen.push(JSON.stringify(pool.getSnapshot())));
+  },
+  seen: () => seen.join('\n'),
+  failNext: (error: string) => chrome.runtime.sendMessage({ test: 'fail-next', error }) as Promise<boolean>,
   offscreen: () =>
     chrome.runtime.sendMessage({ test: 'offscreen' }) as Promise<{
       builds: number;

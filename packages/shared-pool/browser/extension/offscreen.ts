@@ -15,7 +15,14 @@ const startedAt = Date.now();
 hostOffscreenPool({ createEngine, size: 1 });
 
 chrome.runtime.onMessage.addListener((message, _sender, sendResponse) => {
-  if ((message as { test?: string }).test !== 'offscreen') return undefined;
+  const { test, error } = message as { test?: string; error?: string };
+  if (test === 'fail-next') {
+    // The next job on the engine fails with this text (a server's validation error quoting a card, say).
+    engines.engines[0]?.failNext(new Error(error));
+    sendResponse(true);
+    return undefined;
+  }
+  if (test !== 'offscreen') return undefined;
   sendResponse({ builds, startedAt, missing: missingCalls(chrome, CHROME_CALLS.everywhere) });
   return undefined;
 });

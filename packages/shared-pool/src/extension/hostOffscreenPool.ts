@@ -1,4 +1,6 @@
 import { EnginePool, type EnginePoolOptions } from '@inkling/scheduler';
+import type { ClientLimits } from '../clientLimits.js';
+import type { PoolView } from '../clientView.js';
 import { PoolHost } from '../poolHost.js';
 import { type ChromeLike, type ChromeSenderLike, type RuntimeMessageListener, chromeApi } from './chromeApi.js';
 import { POOL_PORT, extensionMessage } from './messages.js';
@@ -12,6 +14,16 @@ export interface HostOffscreenPoolOptions extends EnginePoolOptions {
   chrome?: ChromeLike;
   /** The least time between two snapshot pushes to one client, as `PoolHost`'s. Default `16`. */
   snapshotIntervalMs?: number;
+  /**
+   * What each client is shown of the pool, by who it is: content scripts run
+   * in other sites' pages, so by default every client sees its own jobs in
+   * full and only counts of the others' (`'own'`). Return `'all'` for the
+   * extension's own page that inspects the whole pool, e.g.
+   * `(sender) => (sender.tab ? 'own' : 'all')`. Default: `'own'` for all.
+   */
+  view?: (sender: ChromeSenderLike | undefined) => PoolView;
+  /** What the host takes from one client, as `PoolHost`'s. Default: `ClientLimits`' defaults. */
+  limits?: ClientLimits;
 }
 
 /**
@@ -31,11 +43,12 @@ export interface HostOffscreenPoolOptions extends EnginePoolOptions {
  * hostOffscreenPool({ createEngine: wllamaEngines({ model, wasmUrl }), size: 1 });
  */
 export function hostOffscreenPool(options: HostOffscreenPoolOptions): PoolHost {
-  const { portName = POOL_PORT, chrome, snapshotIntervalMs, ...poolOptions } = options;
+  const { portName = POOL_PORT, chrome, snapshotIntervalMs, view, limits, ...poolOptions } = options;
   const api = chromeApi(chrome, 'hostOffscreenPool()');
-  const host = new PoolHost(new EnginePool(poolOptions), { locks: null, ...(snapshotIntervalMs !== undefined && { snapshotIntervalMs }) });
+  const host = new PoolHost(new EnginePool(poolOptions), { locks: null, limits, ...(snapshotIntervalMs !== undefined && { snapshotIntervalMs }) });
   api.runtime.onConnect.addListener((port) => {
-    if (port.name === portName) host.serve(runtimePortEndpoint(port, api), { label: labelOf(port.sender) });
+    if (port.name !== portName) return;
+    host.serve(runtimePortEndpoint(port, api), { label: labelOf(port.sender), view: view?.(port.sender) ?? 'own' });
   });
   api.runtime.onMessage.addListener(answerPing);
   // Listening now: the service worker lets the clients that asked for this document connect.
