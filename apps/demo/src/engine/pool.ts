@@ -59,6 +59,7 @@ const pools: { gpu: Pool; cpu: EnginePool; builtIn: EnginePool } = {
           name: 'inkling-demo',
           worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: 'inkling-demo' }),
           pool: { size: 2, createEngine: simulatedEngines() },
+          view: 'all', // as the worker's: the inspector shows every tab's jobs
         })
       : new EnginePool({ size: 2, createEngine }),
   cpu: new EnginePool({ size: 1, createEngine }),

@@ -2,4 +2,5 @@
 import { simulatedEngines } from '@inkling/react/testing';
 import { hostSharedWorker } from '@inkling/shared-pool';
 
-hostSharedWorker({ createEngine: simulatedEngines(), size: 2 });
+// view: 'all': every tab is the demo itself, and its inspector shows whose each job is.
+hostSharedWorker({ createEngine: simulatedEngines(), size: 2, view: 'all' });

@@ -45,7 +45,11 @@ export interface HostOffscreenPoolOptions extends EnginePoolOptions {
 export function hostOffscreenPool(options: HostOffscreenPoolOptions): PoolHost {
   const { portName = POOL_PORT, chrome, snapshotIntervalMs, view, limits, ...poolOptions } = options;
   const api = chromeApi(chrome, 'hostOffscreenPool()');
-  const host = new PoolHost(new EnginePool(poolOptions), { locks: null, limits, ...(snapshotIntervalMs !== undefined && { snapshotIntervalMs }) });
+  const host = new PoolHost(new EnginePool(poolOptions), {
+    locks: null,
+    limits,
+    ...(snapshotIntervalMs !== undefined && { snapshotIntervalMs }),
+  });
   api.runtime.onConnect.addListener((port) => {
     if (port.name !== portName) return;
     host.serve(runtimePortEndpoint(port, api), { label: labelOf(port.sender), view: view?.(port.sender) ?? 'own' });
