@@ -288,9 +288,11 @@ interface JobSpecBase {
   /** Cancels the job like `cancel(id)` when aborted: it resolves at once. Default: none. */
   signal?: AbortSignal;
   /**
-   * Who submitted the job, as a label the snapshot shows (`JobInfo.owner`);
-   * the pool schedules nothing by it. A shared pool sets it to the tab's id.
-   * Default: none.
+   * Who submitted the job, as a label the snapshot shows (`JobInfo.owner`).
+   * Within a band, jobs of different owners take turns (the owner holding
+   * the fewest lanes first, then the one that started a job longest ago);
+   * one owner's jobs keep their order. A shared pool sets it to the tab's
+   * id. Default: none (every job one owner's: plain FIFO).
    */
   owner?: string;
 }
