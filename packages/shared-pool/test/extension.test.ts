@@ -9,6 +9,7 @@ import {
   extensionPresence,
   hostOffscreenPool,
 } from '../src/extension/index.js';
+import type { HostOffscreenPoolOptions } from '../src/extension/index.js';
 import { fakeExtension } from './fakeChrome.js';
 import { chat, run, useFakeClock } from './helpers.js';
 
@@ -18,7 +19,7 @@ afterEach(() => vi.useRealTimers());
 const focused = { get: () => ({ visible: true, focused: true }), subscribe: () => () => {} };
 
 /** An extension whose offscreen document hosts fake engines; `builds` counts engine builds across documents. */
-function scene(engine = { reply: 'a b c d e f g h', tokenMs: 10 }) {
+function scene(engine = { reply: 'a b c d e f g h', tokenMs: 10 }, view?: HostOffscreenPoolOptions['view']) {
   const builds = { count: 0 };
   const world = fakeExtension({
     setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -27,6 +28,7 @@ function scene(engine = { reply: 'a b c d e f g h', tokenMs: 10 }) {
       hostOffscreenPool({
         chrome,
         size: 1,
+        view,
         createEngine: (index, onProgress, options) => {
           builds.count += 1;
           return engines(index, onProgress, options);
@@ -40,6 +42,21 @@ function scene(engine = { reply: 'a b c d e f g h', tokenMs: 10 }) {
 }
 
 describe('the extension entry', () => {
+  it("shows a content script only its own jobs, and the full view to the extension's page the host chose", async () => {
+    const { world, tab } = scene(undefined, (sender) => (sender?.tab ? 'own' : 'all'));
+    const site = tab();
+    const other = tab();
+    const inspector = extensionPoolClient({ chrome: world.page('popup'), presence: focused });
+    await Promise.all([run(300), site.load(), other.load(), inspector.load()]);
+    void site.submit(chat('private', { id: 'site-job' }));
+    await run(30);
+    expect(site.getSnapshot().jobs.map((j) => j.id)).toEqual(['site-job']);
+    expect(other.getSnapshot().jobs).toEqual([]);
+    expect(other.getSnapshot().others).toEqual({ interactive: 0, high: 0, normal: 1, low: 0 });
+    expect(inspector.getSnapshot().jobs.map((j) => j.id)).toEqual(['tab-1|site-job']);
+    expect(inspector.getSnapshot().others).toBeUndefined();
+  });
+
   it('two ensureOffscreen calls at once both succeed and make one document', async () => {
     const { world, background } = scene();
     const both = Promise.all([background.ensureOffscreen(), background.ensureOffscreen()]);
