@@ -9,7 +9,6 @@ import {
   type JobSpec,
   type Pool,
   type PoolLoadProgress,
-  type PoolStatus,
   Subscribable,
   chunkText,
   isAbortSignal,
