@@ -17,7 +17,8 @@ describe('a shared pool hosted by a tab, on a real wllama engine', () => {
       built.push(index);
       return testEngines('chat')(index, onProgress, options);
     };
-    const options = { name, mode: 'tab', pool: { createEngine, size: 1 }, presence: manualPresence() } as const;
+    // The full view: the host tab watches the other client's job (both are this app).
+    const options = { name, mode: 'tab', pool: { createEngine, size: 1 }, presence: manualPresence(), view: 'all' } as const;
     const host = sharedPool(options);
     const other = sharedPool(options);
     await host.load();
