@@ -35,6 +35,7 @@ const pool = sharedPool({
   pool: { createEngine, size: 1 },
   presence,
   reconnect: { handshakeTimeoutMs: 1000 },
+  view: 'all', // as the worker's: the suite reads every tab's jobs from any tab
 });
 
 /** What a test reads of a finished job. */

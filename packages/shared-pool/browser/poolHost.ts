@@ -11,7 +11,8 @@ const createEngine: CreateEngine = (index, onProgress, options) => {
   builds.postMessage({ where: 'worker' });
   return engines(index, onProgress, options);
 };
-hostSharedWorker({ createEngine, size: 1 });
+// The full view: the suite reads every tab's jobs from any tab (all of them are this test app).
+hostSharedWorker({ createEngine, size: 1, view: 'all' });
 
 // Test only: the suite kills the host the way a crash would, and tabs must notice.
 new BroadcastChannel(CRASH_CHANNEL).addEventListener('message', () => (self as unknown as { close(): void }).close());
