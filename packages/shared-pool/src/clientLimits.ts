@@ -15,7 +15,11 @@ export interface ClientLimits {
   maxKeyLength?: number;
   /** Entries of a chat's `params.messages` (or an embedding's `params.input` list). Default `1000`. */
   maxMessages?: number;
-  /** Characters of every string in a job spec together (the prompt, keys included). Default `1048576` (1 Mi). */
+  /**
+   * Characters of every string in a job spec together (the prompt, keys
+   * included), and in the settings a client sends (`configure()`). Default
+   * `1048576` (1 Mi).
+   */
   maxSpecChars?: number;
   /** Jobs of one client queued or running at once. Default `10000`. */
   maxJobsPerClient?: number;
@@ -80,6 +84,14 @@ export function overLimits(spec: Record<string, unknown>, limits: ResolvedClient
     return `The job has ${list.length} messages; this shared pool takes at most ${limits.maxMessages} (PoolHost "limits.maxMessages").`;
   }
   return tooBig(spec, limits.maxSpecChars);
+}
+
+/**
+ * Why the settings a client sends (`configure()`) are over the host's limits
+ * (more text than `maxSpecChars`, or deeper than a spec may be), or undefined.
+ */
+export function settingsTooBig(patch: unknown, limits: ResolvedClientLimits): string | undefined {
+  return tooBig(patch, limits.maxSpecChars)?.replace('job spec', 'settings');
 }
 
 /** Whether the strings of `value` add up to more than `budget` characters, or it nests deeper than `MAX_DEPTH`. */

@@ -8,7 +8,7 @@ import {
   encodeError,
   jobResult,
 } from '@inkling/scheduler';
-import { type ResolvedClientLimits, longKey, overLimits } from './clientLimits.js';
+import { type ResolvedClientLimits, longKey, overLimits, settingsTooBig } from './clientLimits.js';
 import { type PoolView, ownView } from './clientView.js';
 import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
 import { ClientLimitError } from './errors.js';
@@ -252,6 +252,8 @@ export class ServedClient {
         for (const controller of this.#jobs.values()) controller.abort();
         await this.host.hold(this, false);
       } else {
+        const problem = settingsTooBig(patch, this.host.limits);
+        if (problem) throw new ClientLimitError(problem);
         value = this.host.pool.configure(patch as Record<string, unknown>);
       }
       this.#pushNow();

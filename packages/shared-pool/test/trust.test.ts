@@ -169,6 +169,10 @@ describe('what a host takes from one client', () => {
     expect(() => new PoolHost(new EnginePool({ createEngine: fakeEngines() }), { limits: { maxKeyLength: 0 }, locks: null })).toThrow(
       'PoolHost "limits.maxKeyLength" must be a whole number of characters, 1 or more; it got 0.',
     );
+    // Settings for the engines are bounded the same way; the refusal is that client's reply alone.
+    bad.send({ t: 'call', rid: 9, op: 'configure', patch: { note: 'z'.repeat(1001) } });
+    await run(5);
+    expect(bad.heard.find((m) => m.t === 'reply')).toMatchObject({ rid: 9, error: { name: 'ClientLimitError' } });
     bad.close();
     scene.close();
   });
