@@ -3,6 +3,7 @@ import { type ClientLimits, clientLimits } from './clientLimits.js';
 import type { PoolView } from './clientView.js';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
+import { SCOPE } from './protocol.js';
 import { type ClientHost, ServedClient } from './servedClient.js';
 
 /** Options of `new PoolHost(...)`. */
@@ -127,7 +128,8 @@ export class PoolHost {
   serve(endpoint: MessageEndpoint, info: { label?: string; view?: PoolView } = {}): ServedClient {
     this.#nextClient += 1;
     const taken = (id: string) => [...this.#clients].some((c) => c.id === id);
-    let id = info.label || `tab-${this.#nextClient}`;
+    // The scope separator never appears in a client's id: one id is then never the start of another's keys.
+    let id = info.label?.replaceAll(SCOPE, '-') || `tab-${this.#nextClient}`;
     if (taken(id)) id = `${id}-${this.#nextClient}`;
     const client = new ServedClient(this.#context, endpoint, id, info.view === 'all' || info.view === 'own' ? info.view : this.#view);
     this.#clients.add(client);
