@@ -60,6 +60,7 @@ export class ServedClient {
   #lastPushAt = Number.NEGATIVE_INFINITY;
   #timer: unknown;
   #welcomed = false;
+  #greeted = false;
   #closed = false;
   #unwatch = () => {};
 
@@ -142,6 +143,9 @@ export class ServedClient {
   #handle(message: ClientMessage): void {
     switch (message.t) {
       case 'hello':
+        // Once per endpoint: a reconnecting tab opens a new one, so a second hello is noise (or a lock-watch flood).
+        if (this.#greeted) return;
+        this.#greeted = true;
         this.#see(message.presence);
         // A lock name over the limit is not watched: the tab is then known gone by its port alone.
         if (typeof message.lock === 'string' && message.lock !== '' && !longKey('lock', message.lock, this.host.limits)) {

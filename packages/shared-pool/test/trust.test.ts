@@ -178,6 +178,22 @@ describe('what a host takes from one client', () => {
   });
 });
 
+describe('a client that says hello again', () => {
+  it('is welcomed once, and its lock watched once', async () => {
+    const scene = sharedScene({ reply: 'ok' });
+    const bad = rawClient(scene.host.host);
+    for (let i = 0; i < 10; i += 1) bad.send({ t: 'hello', presence: { visible: true, focused: true }, lock: `lock-${i}` });
+    await run(10);
+    expect(bad.heard.filter((m) => m.t === 'welcome')).toHaveLength(1);
+    // Only the first hello's lock is watched: the others' holders going away closes nothing.
+    scene.locks.drop('lock-5');
+    await run(5);
+    expect(scene.host.host.clients).toBe(1);
+    bad.close();
+    scene.close();
+  });
+});
+
 describe('a client that goes', () => {
   it('takes every job with it: the same id, or the same ref, submitted twice, then bye', async () => {
     const scene = sharedScene({ reply: 'w1 w2 w3 w4 w5 w6 w7 w8 w9', tokenMs: 10 }, { size: 2 });
