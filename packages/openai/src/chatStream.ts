@@ -40,7 +40,7 @@ export async function* chatStream(
   const normalizer = new ChunkNormalizer(endpoint.model);
   const where = `${endpoint.shown}${route.path}`;
   const adapt = route.adapt ?? ((raw: Record<string, unknown>) => raw);
-  const errorContext = { endpoint, where, requestId: requestIdOf(response.headers), midStream: true };
+  const errorContext = { endpoint, where, requestId: requestIdOf(response.headers, (t) => endpoint.redact(t)), midStream: true };
   try {
     if (!response.body || !/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
       // Some servers ignore `stream: true` and answer in one piece (read whole, and checked for an error, by `sendRequest`).

@@ -38,8 +38,8 @@ export async function errorForResponse(
 ): Promise<ServerResponseError> {
   const { status } = response;
   const where = `${endpoint.shown}${path}`;
-  const requestId = requestIdOf(response.headers);
-  const ref = requestId ? ` (request id ${endpoint.redact(requestId)})` : '';
+  const requestId = requestIdOf(response.headers, (t) => endpoint.redact(t));
+  const ref = requestId ? ` (request id ${requestId})` : '';
   // The reason phrase is the server's text too: some echo what they refused.
   const statusText = endpoint.redact(response.statusText);
   if (status === 401 || status === 403) {

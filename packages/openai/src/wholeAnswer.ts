@@ -49,7 +49,7 @@ export async function wholeAnswer(response: Response, context: RequestContext, p
       ? errorInBody(raw as Record<string, unknown>, false, {
           endpoint,
           where: `${endpoint.shown}${path}`,
-          requestId: requestIdOf(response.headers),
+          requestId: requestIdOf(response.headers, (t) => endpoint.redact(t)),
           midStream: false,
         })
       : undefined;
