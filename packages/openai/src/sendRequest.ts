@@ -4,6 +4,7 @@ import { errorForResponse } from './errorForResponse.js';
 import { ConnectTimeoutError, StreamInterruptedError, isRetryableStatus } from './errors.js';
 import { fetchOrUnreachable } from './fetchOrUnreachable.js';
 import { fetchWithin } from './fetchWithin.js';
+import { redirectRefused } from './redirectRefused.js';
 import { serializeBody } from './requestBody.js';
 import { backoffMs, retryAfterMs } from './retryAfter.js';
 import { wholeAnswer } from './wholeAnswer.js';
@@ -156,6 +157,16 @@ async function sendOnce(
     return { kind: 'failed', retryable: true, advisedMs: undefined, error: async () => error, discard: () => {} };
   }
   if (!response) return { kind: 'aborted' };
+  const refused = redirectRefused(response, endpoint, path);
+  if (refused)
+    return {
+      kind: 'failed',
+      retryable: false,
+      status: refused.status,
+      advisedMs: undefined,
+      error: async () => refused,
+      discard: () => {},
+    };
   if (!response.ok) {
     const failed = response;
     const advisedMs = retryAfterMs(failed.headers, context.now());
