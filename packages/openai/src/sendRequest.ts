@@ -20,6 +20,10 @@ export interface RequestContext {
   readonly connectTimeoutMs: number;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
+  /** The most bytes one answer may take (`maxResponseBytes`). */
+  readonly maxResponseBytes: number;
+  /** The longest one answer may take from its headers to its end (`maxResponseMs`). */
+  readonly maxResponseMs: number;
   /** Counts of what was sent, for `OpenAIEngine.requestStats`. */
   readonly stats: RequestStats;
 }
@@ -176,7 +180,7 @@ async function sendOnce(
       status: failed.status,
       advisedMs,
       error: (waitRefused) =>
-        errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
+        errorForResponse(failed, context, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
       discard: () => void failed.body?.cancel().catch(() => {}),
     };
   }
