@@ -107,7 +107,10 @@ export interface OpenAIEnginesOptions {
    * `--scheduling-policy priority`: without it any value but 0 is refused);
    * `'sglang'`: body `priority`, higher first, bands 11 apart to pass its
    * preemption threshold (`--enable-priority-scheduling`); `'dynamo'`:
-   * `nvext.agent_hints.priority`, higher first. Or your own
+   * `nvext.agent_hints.priority`, higher first, for Dynamo 1.1.0 and later
+   * (earlier releases passed the number to the worker unchanged, which
+   * inverts it behind vLLM: send `{ field: 'nvext.agent_hints.priority',
+   * map: PRIORITY_PRESETS.vllm.map }` there). Or your own
    * `{ field, map }` (a dotted path for nested fields) or `{ header, map }`
    * giving each band's number. See `PRIORITY_PRESETS`. Default: off, no
    * field or header is sent.
