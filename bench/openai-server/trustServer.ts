@@ -51,8 +51,8 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 async function slotsBusy(): Promise<boolean[]> {
-  const slots = (await (await fetch(`${root}/slots`)).json()) as Array<{ is_processing?: boolean }>;
-  return slots.map((s) => s.is_processing === true);
+  const states = (await (await fetch(`${root}/slots`)).json()) as Array<{ is_processing?: boolean }>;
+  return states.map((s) => s.is_processing === true);
 }
 
 /** A 307 to another origin: the recorder stands for whoever the redirect names. */
@@ -115,10 +115,12 @@ async function bounds(): Promise<void> {
   await refused.unload();
 }
 
+/** A made-up text, the same for the same seed. */
+const words = (seed: number, n: number) =>
+  Array.from({ length: n }, (_, i) => 'etaoinshrdlucmfwypvbgkqjxz'.slice((i * seed) % 20, ((i * seed) % 20) + 3 + (i % 4))).join(' ');
+
 /** Two editors and their speculations on two slots: which slot warms which prompt. */
 async function slots(): Promise<void> {
-  const words = (seed: number, n: number) =>
-    Array.from({ length: n }, (_, i) => 'etaoinshrdlucmfwypvbgkqjxz'.slice((i * seed) % 20, ((i * seed) % 20) + 3 + (i % 4))).join(' ');
   for (const [label, speculation] of [
     ['speculation in its own session (as before)', (s: string) => `${s}~ahead`],
     ['speculation as speculativeSession (now)', speculativeSession],
