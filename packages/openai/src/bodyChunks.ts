@@ -65,15 +65,27 @@ export async function* bodyChunks(body: ReadableStream<Uint8Array>, bounds: Body
   const reader = body.getReader();
   let finished = false;
   let bytes = 0;
-  // One timer for the whole body; each read races it.
-  let deadline: unknown;
-  const expired = new Promise<never>((_resolve, reject) => {
-    if (maxMs !== Number.POSITIVE_INFINITY) deadline = timers.setTimeout(() => reject(new BodyOverBound('time', maxMs)), maxMs);
-  });
-  expired.catch(() => {});
+  // One timer for the whole body. At the deadline it cancels the reader, which ends the pending read at once
+  // (a cancelled stream is closed, whatever its source does); no per-read race on the hot path.
+  let expired = false;
+  const deadline =
+    maxMs === Number.POSITIVE_INFINITY
+      ? undefined
+      : timers.setTimeout(() => {
+          expired = true;
+          void reader.cancel().catch(() => {});
+        }, maxMs);
   try {
     for (;;) {
-      const { done, value } = await Promise.race([readWithin(reader, timers, stallTimeoutMs), expired]);
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await readWithin(reader, timers, stallTimeoutMs);
+      } catch (error) {
+        if (expired) throw new BodyOverBound('time', maxMs);
+        throw error;
+      }
+      if (expired) throw new BodyOverBound('time', maxMs);
+      const { done, value } = read;
       if (done) break;
       bytes += value.length;
       if (bytes > maxBytes) throw new BodyOverBound('bytes', maxBytes);
