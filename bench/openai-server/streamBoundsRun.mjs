@@ -4,7 +4,7 @@ const before = await import(beforePath);
 const after = await import(afterPath);
 const reps = Number(repsArg ?? 10);
 const events = 20_000;
-const median = (values) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+const median = (values) => values.toSorted((x, y) => x - y)[Math.floor(values.length / 2)];
 const perChunk = (ms) => ((ms * 1000) / events).toFixed(2);
 for (const perRead of [1, 16]) {
   await before.run(2000, perRead);
@@ -15,7 +15,7 @@ for (const perRead of [1, 16]) {
       times[name].push((await (name === 'before' ? before : after).run(events, perRead)).ms);
     }
   }
-  const ratios = times.after.map((a, i) => a / times.before[i]).sort((x, y) => x - y);
+  const ratios = times.after.map((a, i) => a / times.before[i]).toSorted((x, y) => x - y);
   console.log(
     JSON.stringify({
       events,
