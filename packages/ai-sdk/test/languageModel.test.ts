@@ -148,6 +148,31 @@ describe('createInkling with the real AI SDK', () => {
     expect(second.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
 
+  it('embedMany takes providerOptions.inkling (the call over the model), and warns about a key it does not know', async () => {
+    const { inkling, pool } = await ready();
+    const seen: unknown[] = [];
+    pool.subscribe(() => {
+      for (const job of pool.getSnapshot().jobs)
+        seen.push({ kind: job.kind, priority: job.priority, task: job.task, preemptible: job.preemptible });
+    });
+    const model = inkling.embeddingModel('fake', { priority: 'high', task: 'index' });
+    const asked = await embedMany({
+      model,
+      values: ['a', 'bb'],
+      providerOptions: { inkling: { priority: 'low', task: 'reindex', preemptible: false } },
+    });
+    expect(asked.embeddings).toHaveLength(2);
+    expect(seen).toContainEqual({ kind: 'embedding', priority: 'low', task: 'reindex', preemptible: false });
+    expect(seen).not.toContainEqual(expect.objectContaining({ priority: 'normal' }));
+    expect(asked.warnings).toEqual([]);
+    const odd = await embedMany({ model, values: ['a'], providerOptions: { inkling: { prio: 'low' } } });
+    expect(odd.embeddings).toHaveLength(1);
+    expect(odd.warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'providerOptions.inkling.prio' }));
+    expect(seen).toContainEqual({ kind: 'embedding', priority: 'high', task: 'index', preemptible: true });
+    const withHeader = await embedMany({ model, values: ['a'], headers: { 'x-trace': '1' } });
+    expect(withHeader.warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'headers' }));
+  });
+
   it('embedMany through the embedding model', async () => {
     const { inkling } = await ready();
     const { embeddings } = await embedMany({ model: inkling.embeddingModel('fake'), values: ['a', 'bb', 'ccc'] });

@@ -10,6 +10,7 @@ export interface BodyErrorContext {
   endpoint: Endpoint;
   /** The URL as errors show it. */
   where: string;
+  /** The server's id for the request, already redacted (see `requestIdOf`). */
   requestId: string | undefined;
   /** True inside a stream that had begun; false for a whole JSON answer. */
   midStream: boolean;
@@ -36,7 +37,7 @@ export function errorInBody(raw: Record<string, unknown>, namedError: boolean, c
   const status = code ?? 500;
   const said = context.endpoint.redact(messageIn(JSON.stringify(raw))).slice(0, 300);
   const retryable = isRetryableStatus(status) || NOT_READY.test(said);
-  const ref = context.requestId ? ` (request id ${context.endpoint.redact(context.requestId)})` : '';
+  const ref = context.requestId ? ` (request id ${context.requestId})` : '';
   const where = context.midStream
     ? `reported an error in the middle of the stream${ref}: ${said}.`
     : `answered with an error instead of a stream${ref}: ${said}.`;

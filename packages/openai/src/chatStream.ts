@@ -1,11 +1,12 @@
 import type { ChatCompletionChunk } from '@inkling/scheduler';
 import { errorInBody } from './bodyError.js';
-import { StreamStalled, bodyChunks } from './bodyChunks.js';
+import { BodyOverBound, StreamStalled, bodyChunks } from './bodyChunks.js';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import type { Endpoint } from './endpoint.js';
 import { MalformedStreamError, ServerError, StreamInterruptedError } from './errors.js';
 import { redactedCopy } from './redactedCopy.js';
 import { requestIdOf } from './requestId.js';
+import { answerBounds, overBound } from './responseBounds.js';
 import type { RequestContext } from './sendRequest.js';
 import { sseEvents } from './sseEvents.js';
 
@@ -18,6 +19,14 @@ const QUOTE = 80;
  * stream is read the same way. `route` names another path the stream came
  * from (a fill-in-the-middle route) and how to turn its events into
  * OpenAI's chunk shape first.
+ *
+ * The request's bounds hold whatever the server does: past `maxTokens` (the
+ * request's `max_tokens`) pieces of output the request is closed and the
+ * stream ends with `finish_reason: 'length'`, the pieces over the bound
+ * dropped (a piece is an event with output in it, at least one token on
+ * every server, so an honest server never meets this); past
+ * `maxResponseBytes` or `maxResponseMs` it is closed with a
+ * `StreamInterruptedError`.
  *
  * Ends with a `finish_reason: 'abort'` chunk when `signal` aborts, as a
  * WebLLM generation does when interrupted. Throws `StreamInterruptedError`
@@ -34,13 +43,17 @@ export async function* chatStream(
   response: Response,
   context: RequestContext,
   signal: AbortSignal,
-  route: { path: string; adapt?: (raw: Record<string, unknown>) => Record<string, unknown> } = { path: '/chat/completions' },
+  route: { path: string; adapt?: (raw: Record<string, unknown>) => Record<string, unknown>; maxTokens?: number } = {
+    path: '/chat/completions',
+  },
 ): AsyncGenerator<ChatCompletionChunk, void, undefined> {
   const { endpoint } = context;
   const normalizer = new ChunkNormalizer(endpoint.model);
   const where = `${endpoint.shown}${route.path}`;
   const adapt = route.adapt ?? ((raw: Record<string, unknown>) => raw);
-  const errorContext = { endpoint, where, requestId: requestIdOf(response.headers), midStream: true };
+  const errorContext = { endpoint, where, requestId: requestIdOf(response.headers, (t) => endpoint.redact(t)), midStream: true };
+  const maxTokens = route.maxTokens ?? Number.POSITIVE_INFINITY;
+  let pieces = 0;
   try {
     if (!response.body || !/text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
       // Some servers ignore `stream: true` and answer in one piece (read whole, and checked for an error, by `sendRequest`).
@@ -49,7 +62,7 @@ export async function* chatStream(
       return;
     }
     let done = false;
-    const events = sseEvents(bodyChunks(response.body, context), {
+    const events = sseEvents(bodyChunks(response.body, answerBounds(context)), {
       maxEventBytes: context.maxEventBytes,
       source: `the server at ${where}`,
     });
@@ -61,7 +74,13 @@ export async function* chatStream(
       const raw = parseEvent(event.data, endpoint, where, normalizer.chars);
       const error = errorInBody(raw, event.event === 'error', errorContext);
       if (error) throw error;
-      yield* normalizer.push(adapt(raw));
+      const adapted = adapt(raw);
+      if (!normalizer.finished && hasOutput(adapted) && ++pieces > maxTokens) {
+        // The server ignored max_tokens: the request is closed here (leaving the loop cancels the body).
+        yield* normalizer.end('length');
+        return;
+      }
+      yield* normalizer.push(adapted);
     }
     if (!done && !normalizer.finished) throw interrupted(where, normalizer.chars, undefined, endpoint);
     yield* normalizer.end();
@@ -71,6 +90,7 @@ export async function* chatStream(
       return;
     }
     if (error instanceof MalformedStreamError || error instanceof ServerError || error instanceof StreamInterruptedError) throw error;
+    if (error instanceof BodyOverBound) throw overBound(error, where, normalizer.chars);
     // The body broke off. After the finish that only cost the usage report.
     if (normalizer.finished) {
       yield* normalizer.end();
@@ -78,6 +98,16 @@ export async function* chatStream(
     }
     throw interrupted(where, normalizer.chars, error, endpoint);
   }
+}
+
+/** Whether a chunk carries output of the first choice: text, reasoning or a tool call's fragment. */
+function hasOutput(raw: Record<string, unknown>): boolean {
+  const choices = Array.isArray(raw.choices) ? (raw.choices as Array<Record<string, unknown>>) : [];
+  const choice = choices.find((c) => (c.index ?? 0) === 0);
+  if (!choice) return false;
+  const delta = (choice.delta ?? choice.message ?? {}) as Record<string, unknown>;
+  const text = [delta.content, delta.reasoning_content, delta.reasoning, choice.text];
+  return text.some((t) => typeof t === 'string' && t !== '') || (Array.isArray(delta.tool_calls) && delta.tool_calls.length > 0);
 }
 
 function parseEvent(data: string, endpoint: Endpoint, where: string, chars: number): Record<string, unknown> {

@@ -44,8 +44,9 @@ export class Endpoint {
   }
 
   /**
-   * Calls `fetch` with the endpoint's headers added; `body` is JSON text (see
-   * `serializeBody`); `headers` are the request's own (the job's hints).
+   * Calls `fetch` with the endpoint's headers added and `redirect: 'manual'`;
+   * `body` is JSON text (see `serializeBody`); `headers` are the request's
+   * own (the job's hints).
    */
   fetch(
     path: string,
@@ -60,7 +61,8 @@ export class Endpoint {
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...this.#headers, ...init.headers };
     if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    const request: RequestInit = { method: init.method, headers, signal: init.signal ?? null };
+    // Never followed: a redirect would carry the key and headers to wherever it points (see `redirectRefused`).
+    const request: RequestInit = { method: init.method, headers, signal: init.signal ?? null, redirect: 'manual' };
     if (init.body !== undefined) request.body = init.body;
     // Looked up per call, never captured at import, so tests and polyfills can swap it.
     const call = this.#fetch ?? ((input: string, options: RequestInit) => globalThis.fetch(input, options));

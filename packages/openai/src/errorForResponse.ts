@@ -1,4 +1,6 @@
-import type { Endpoint } from './endpoint.js';
+import { boundedText } from './bodyChunks.js';
+import { smallBodyBounds } from './responseBounds.js';
+import type { RequestContext } from './sendRequest.js';
 import { requestIdOf } from './requestId.js';
 import {
   AuthenticationError,
@@ -13,10 +15,14 @@ import {
 /** The most of a server's error text kept in a message. */
 const MAX_DETAIL = 300;
 
+/** The most of an error body read: its message is near the start. */
+const MAX_ERROR_BODY = 64 * 1024;
+
 /**
  * The typed error for a response with an error status. Reads (and so consumes)
- * the body, except for 401/403, whose body is never read: some servers put the
- * key they refused in it. Every error carries the status, the server's request
+ * the start of the body, at most 64 KiB and within `smallBodyBounds` (a body
+ * that never ends holds nothing), except for 401/403, whose body is never
+ * read: some servers put the key they refused in it. Every error carries the status, the server's request
  * id and whether retrying can help; `retryAfter` is the server's advice (ms),
  * and `waitRefused` says it was longer than the engine waits, which makes any
  * status a `RateLimitError` carrying that wait. `interactive` says the job
@@ -24,11 +30,11 @@ const MAX_DETAIL = 300;
  * is then a `RateLimitError` too, with the server's wait.
  *
  * @example
- * if (!response.ok) throw await errorForResponse(response, endpoint, '/chat/completions', { retryAfter: undefined });
+ * if (!response.ok) throw await errorForResponse(response, context, '/chat/completions', { retryAfter: undefined });
  */
 export async function errorForResponse(
   response: Response,
-  endpoint: Endpoint,
+  context: Pick<RequestContext, 'endpoint' | 'timers' | 'stallTimeoutMs' | 'maxResponseMs'>,
   path: string,
   {
     retryAfter,
@@ -37,9 +43,10 @@ export async function errorForResponse(
   }: { retryAfter: number | undefined; waitRefused?: boolean; interactive?: boolean },
 ): Promise<ServerResponseError> {
   const { status } = response;
+  const { endpoint } = context;
   const where = `${endpoint.shown}${path}`;
-  const requestId = requestIdOf(response.headers);
-  const ref = requestId ? ` (request id ${endpoint.redact(requestId)})` : '';
+  const requestId = requestIdOf(response.headers, (t) => endpoint.redact(t));
+  const ref = requestId ? ` (request id ${requestId})` : '';
   // The reason phrase is the server's text too: some echo what they refused.
   const statusText = endpoint.redact(response.statusText);
   if (status === 401 || status === 403) {
@@ -52,7 +59,7 @@ export async function errorForResponse(
       { cause: { status, statusText }, requestId },
     );
   }
-  const detail = await readDetail(response, endpoint);
+  const detail = await readDetail(response, context);
   const cause = { status, statusText, body: detail };
   const said = `${ref}.${detail ? ` The server said: ${detail}` : ''}`;
   const options = { cause, requestId };
@@ -97,14 +104,12 @@ export async function errorForResponse(
 }
 
 /** The server's own words about the error, shortened and with secrets removed. */
-async function readDetail(response: Response, endpoint: Endpoint): Promise<string> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    return '';
-  }
-  return endpoint.redact(messageIn(text)).slice(0, MAX_DETAIL);
+async function readDetail(
+  response: Response,
+  context: Pick<RequestContext, 'endpoint' | 'timers' | 'stallTimeoutMs' | 'maxResponseMs'>,
+): Promise<string> {
+  const { text } = await boundedText(response.body, smallBodyBounds(context, MAX_ERROR_BODY));
+  return context.endpoint.redact(messageIn(text)).slice(0, MAX_DETAIL);
 }
 
 /**

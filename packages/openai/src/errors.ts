@@ -22,9 +22,9 @@
  *   stream is about one response: if the server really went away, the next
  *   request finds it unreachable, and that one is fatal.
  *
- * None of these messages, causes or stacks holds the API key or the header
- * values given: server text (reason phrases included) is redacted by value
- * before it is kept, a foreign error is kept only as a redacted copy, and
+ * None of these messages, causes, stacks or fields (`requestId`, `location`)
+ * holds the API key or the header values given: server text (reason phrases
+ * and request ids included) is redacted by value before it is kept, a foreign error is kept only as a redacted copy, and
  * 401/403 bodies (which some servers fill with the key they refused) are not
  * read at all.
  */
@@ -158,6 +158,29 @@ export class ServerError extends ServerResponseError {
  */
 export class BadRequestError extends ServerResponseError {
   override name = 'BadRequestError';
+}
+
+/**
+ * The server answered with a redirect (3xx), which is never followed: a
+ * redirect would carry the API key and every header given to
+ * `openaiEngines()` to the address it names, possibly another origin's. Also
+ * an answer that a `fetch` of your own got by following one anyway. Not
+ * retried and not fatal to the engine; the fix is a setting: `baseURL` set to
+ * the address the server really serves from. `location` is where it pointed
+ * (no query, no credentials; `undefined` when the browser hides it).
+ *
+ * @example
+ * if (result.error instanceof RedirectRefusedError) console.warn(`Set baseURL to ${result.error.location}`);
+ */
+export class RedirectRefusedError extends ServerResponseError {
+  override name = 'RedirectRefusedError';
+  override readonly kind: ErrorKind = 'setup';
+  readonly location: string | undefined;
+
+  constructor(message: string, status: number, location: string | undefined, options: ServerResponseErrorOptions = {}) {
+    super(message, status, { retryable: false, ...options });
+    this.location = location;
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ export {
   ConnectTimeoutError,
   MalformedStreamError,
   RateLimitError,
+  RedirectRefusedError,
   ServerError,
   ServerModelNotFoundError,
   ServerResponseError,

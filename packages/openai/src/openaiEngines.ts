@@ -50,6 +50,8 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
     stallTimeoutMs: options.stallTimeoutMs ?? 60_000,
     maxEventBytes: options.maxEventBytes ?? 4 * 1024 * 1024,
+    maxResponseBytes: options.maxResponseBytes ?? 64 * 1024 * 1024,
+    maxResponseMs: options.maxResponseMs ?? 600_000,
     stats: { attempts: 0, retries: 0, busy: 0, surfaced: 0 },
   };
   const priority = resolvePriority(options.priority);
@@ -60,7 +62,7 @@ export function openaiEngines(options: OpenAIEnginesOptions): CreateEngine {
     onProgress({ progress: 0, text: `Connecting to ${endpoint.shown}` });
     await probe(context);
     const { slots } = options;
-    const count = slots === 'auto' ? await discoverSlots(endpoint, signal) : slots;
+    const count = slots === 'auto' ? await discoverSlots(context, signal) : slots;
     const hints: RequestHints = {
       priority,
       promptCacheKey: options.sessionAffinity?.promptCacheKey === true,

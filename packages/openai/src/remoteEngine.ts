@@ -107,7 +107,9 @@ export class RemoteEngine implements OpenAIEngine {
       release();
       return abortedStream(this.model);
     }
-    const route = path === '/infill' ? { path, adapt: infillChunk } : { path };
+    const maxTokens = request.max_tokens ?? (request as { max_completion_tokens?: number | null }).max_completion_tokens;
+    const bound = typeof maxTokens === 'number' && maxTokens >= 0 ? { maxTokens } : {};
+    const route = path === '/infill' ? { path, adapt: infillChunk, ...bound } : { path, ...bound };
     return releasing(chatStream(response, this.#context, signal, route), release);
   }
 

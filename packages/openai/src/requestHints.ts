@@ -1,4 +1,4 @@
-import type { JobIdentity } from '@inkling/scheduler';
+import { type JobIdentity, cacheSessionOf } from '@inkling/scheduler';
 import { type PriorityMapping, setPath } from './serverPriority.js';
 import type { SessionSlots } from './sessionSlots.js';
 
@@ -21,7 +21,8 @@ export interface RequestHints {
  * to send with it. A job called by hand (no `job`) gets the fixed hints
  * (`cache_salt`, `cache_prompt`) and no per-job ones. Nothing is added for
  * an option that is off, so a server that rejects unknown fields sees the
- * same body as before.
+ * same body as before. The session sent (cache key, affinity header, slot)
+ * is `cacheSessionOf(job.session)`: a speculation shares its editor's.
  *
  * @example
  * const headers = applyHints(body, options.job, hints);
@@ -34,8 +35,9 @@ export function applyHints(body: Record<string, unknown>, job: JobIdentity | und
   if (!job) return headers;
   if (priority?.field !== undefined) setPath(body, priority.field, priority.map[job.priority]);
   if (priority?.header !== undefined) headers[priority.header] = String(priority.map[job.priority]);
-  const session = job.session;
-  if (session === undefined) return headers;
+  if (job.session === undefined) return headers;
+  // A speculative request (ghost text's next suggestion) uses its editor's slot and cache: it warms them for what comes next.
+  const session = cacheSessionOf(job.session);
   if (hints.promptCacheKey) body.prompt_cache_key = session;
   // Percent-encoded: fetch refuses a header value with a line break or a character past Latin-1.
   if (hints.affinityHeader !== undefined) headers[hints.affinityHeader] = encodeURIComponent(session);

@@ -4,6 +4,7 @@ import { errorForResponse } from './errorForResponse.js';
 import { ConnectTimeoutError, StreamInterruptedError, isRetryableStatus } from './errors.js';
 import { fetchOrUnreachable } from './fetchOrUnreachable.js';
 import { fetchWithin } from './fetchWithin.js';
+import { redirectRefused } from './redirectRefused.js';
 import { serializeBody } from './requestBody.js';
 import { backoffMs, retryAfterMs } from './retryAfter.js';
 import { wholeAnswer } from './wholeAnswer.js';
@@ -19,6 +20,10 @@ export interface RequestContext {
   readonly connectTimeoutMs: number;
   readonly stallTimeoutMs: number;
   readonly maxEventBytes: number;
+  /** The most bytes one answer may take (`maxResponseBytes`). */
+  readonly maxResponseBytes: number;
+  /** The longest one answer may take from its headers to its end (`maxResponseMs`). */
+  readonly maxResponseMs: number;
   /** Counts of what was sent, for `OpenAIEngine.requestStats`. */
   readonly stats: RequestStats;
 }
@@ -156,6 +161,16 @@ async function sendOnce(
     return { kind: 'failed', retryable: true, advisedMs: undefined, error: async () => error, discard: () => {} };
   }
   if (!response) return { kind: 'aborted' };
+  const refused = redirectRefused(response, endpoint, path);
+  if (refused)
+    return {
+      kind: 'failed',
+      retryable: false,
+      status: refused.status,
+      advisedMs: undefined,
+      error: async () => refused,
+      discard: () => {},
+    };
   if (!response.ok) {
     const failed = response;
     const advisedMs = retryAfterMs(failed.headers, context.now());
@@ -165,7 +180,7 @@ async function sendOnce(
       status: failed.status,
       advisedMs,
       error: (waitRefused) =>
-        errorForResponse(failed, endpoint, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
+        errorForResponse(failed, context, path, { retryAfter: advisedMs, waitRefused, interactive: options.priority === 'interactive' }),
       discard: () => void failed.body?.cancel().catch(() => {}),
     };
   }

@@ -19,22 +19,34 @@ export type PriorityMapping =
 export type ServerPriority = 'vllm' | 'sglang' | 'dynamo' | PriorityMapping;
 
 /**
- * The presets, each as its server documents the field:
+ * The presets, each as its server documents the field, and the releases it
+ * is for:
  *
- * - `vllm`: body `priority`, an integer, **lower runs first**, default `0`;
- *   any value but `0` is an error unless the server runs
- *   `--scheduling-policy priority`. `normal` is sent as that default, so the
- *   pool's batch ranks level with other clients that send nothing.
- * - `sglang`: body `priority`, **higher runs first** (with
- *   `--enable-priority-scheduling`, without `--schedule-low-priority-values-first`);
- *   a queued request preempts a running one only when its priority is more
- *   than `--priority-scheduling-preemption-threshold` (default 10) higher, so
- *   the bands are 11 apart. A request without a priority ranks below all of these.
- * - `dynamo`: body `nvext.agent_hints.priority`, higher runs first, forwarded
- *   to the backend (spaced as `sglang`, since Dynamo may pass it to SGLang).
+ * - `vllm` (vLLM 0.6.3 and later, the first with priority scheduling): body
+ *   `priority`, an integer, **lower runs first**, default `0`; any value but
+ *   `0` is an error unless the server runs `--scheduling-policy priority`.
+ *   `normal` is sent as that default, so the pool's batch ranks level with
+ *   other clients that send nothing.
+ * - `sglang` (SGLang releases with `--enable-priority-scheduling`, added in
+ *   September 2025): body `priority`, **higher runs first** (without
+ *   `--schedule-low-priority-values-first`); a queued request preempts a
+ *   running one only when its priority is more than
+ *   `--priority-scheduling-preemption-threshold` (default 10) higher, so the
+ *   bands are 11 apart. A request without a priority ranks below all of these.
+ * - `dynamo` (Dynamo 1.1.0 and later): body `nvext.agent_hints.priority`,
+ *   **higher runs first** at Dynamo's API, which turns it into each
+ *   backend's own order (it negates it for vLLM); spaced as `sglang`, since
+ *   Dynamo may pass it to SGLang. **Not for Dynamo before 1.1.0**: those
+ *   releases forwarded the number unchanged to the worker, where vLLM (and
+ *   SGLang started with `--schedule-low-priority-values-first`, as they
+ *   advised) runs lower first, so this preset would put ghost text last.
+ *   There, send vLLM's order in Dynamo's field:
+ *   `{ field: 'nvext.agent_hints.priority', map: PRIORITY_PRESETS.vllm.map }`.
  *
  * @example
  * PRIORITY_PRESETS.vllm.map.interactive; // -2
+ * // Dynamo before 1.1.0 in front of vLLM workers:
+ * openaiEngines({ baseURL, model, priority: { field: 'nvext.agent_hints.priority', map: PRIORITY_PRESETS.vllm.map } });
  */
 export const PRIORITY_PRESETS = {
   vllm: { field: 'priority', map: { interactive: -2, high: -1, normal: 0, low: 1 } },

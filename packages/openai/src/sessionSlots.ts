@@ -1,4 +1,7 @@
-import type { Endpoint } from './endpoint.js';
+import { boundedText } from './bodyChunks.js';
+import { fetchWithin } from './fetchWithin.js';
+import { smallBodyBounds } from './responseBounds.js';
+import type { RequestContext } from './sendRequest.js';
 
 /** The most sessions remembered; the one unused longest is forgotten first. */
 const MAX_SESSIONS = 1024;
@@ -44,20 +47,29 @@ export class SessionSlots {
  * How many slots a llama.cpp server has (`--parallel`): `total_slots` of
  * `GET /props`, else the length of `GET /slots`; `undefined` when neither
  * answers with one (not llama.cpp, or `--no-slots`), and then no `id_slot`
- * is sent. Asked once, when the engine is built.
+ * is sent. Asked once, when the engine is built, each answer within
+ * `connectTimeoutMs` and read within `smallBodyBounds` (a server that never
+ * ends one is answered as one that has no slots).
  *
  * @example
- * const count = await discoverSlots(endpoint, signal); // 2 for `llama-server --parallel 2`
+ * const count = await discoverSlots(context, signal); // 2 for `llama-server --parallel 2`
  */
-export async function discoverSlots(endpoint: Endpoint, signal: AbortSignal | undefined): Promise<number | undefined> {
+export async function discoverSlots(context: RequestContext, signal: AbortSignal | undefined): Promise<number | undefined> {
+  const { endpoint, timers, connectTimeoutMs } = context;
   const read = async (path: string): Promise<unknown> => {
     try {
-      const response = await endpoint.fetch(path, { method: 'GET', root: true, ...(signal ? { signal } : {}) });
+      const response = await fetchWithin((linked) => endpoint.fetch(path, { method: 'GET', root: true, signal: linked }), {
+        timers,
+        ms: connectTimeoutMs,
+        signal,
+        onTimeout: () => new Error(`No answer from ${path} in time.`),
+      });
       if (!response.ok) {
         await response.body?.cancel().catch(() => {});
         return undefined;
       }
-      return await response.json();
+      const { text, cut } = await boundedText(response.body, smallBodyBounds(context));
+      return cut ? undefined : JSON.parse(text);
     } catch {
       return undefined;
     }

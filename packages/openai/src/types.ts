@@ -75,6 +75,26 @@ export interface OpenAIEnginesOptions {
    * `4 * 1024 * 1024` (4 MiB; a chunk of one token is a few hundred bytes).
    */
   maxEventBytes?: number;
+  /**
+   * The most bytes one answer may take, a stream's events or a whole JSON
+   * answer (embeddings) alike. Past it the request is closed and the job
+   * ends with a `StreamInterruptedError` that keeps the text so far: a
+   * server that ignores `max_tokens` or loops holds no memory past it.
+   * `Infinity`: no limit. Default `64 * 1024 * 1024` (64 MiB).
+   */
+  maxResponseBytes?: number;
+  /**
+   * The longest one answer may take, in ms, from its response headers to its
+   * end (the wait for the headers is `connectTimeoutMs`). Past it the
+   * request is closed and the job ends with a `StreamInterruptedError` that
+   * keeps the text so far: a server that trickles tokens without end holds
+   * no lane past it. `Infinity`: no limit. Default `600_000` (10 minutes).
+   *
+   * Besides these, a stream ends at the request's own `max_tokens`
+   * whatever the server does: past that many pieces of output the request
+   * is closed and the job finishes with `finishReason: 'length'`.
+   */
+  maxResponseMs?: number;
   /** Timers for the retry waits and the timeouts, injectable for tests. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   /** Random numbers in [0, 1) for the jitter of retry waits, injectable for tests. Default `Math.random`. */
@@ -87,7 +107,10 @@ export interface OpenAIEnginesOptions {
    * `--scheduling-policy priority`: without it any value but 0 is refused);
    * `'sglang'`: body `priority`, higher first, bands 11 apart to pass its
    * preemption threshold (`--enable-priority-scheduling`); `'dynamo'`:
-   * `nvext.agent_hints.priority`, higher first. Or your own
+   * `nvext.agent_hints.priority`, higher first, for Dynamo 1.1.0 and later
+   * (earlier releases passed the number to the worker unchanged, which
+   * inverts it behind vLLM: send `{ field: 'nvext.agent_hints.priority',
+   * map: PRIORITY_PRESETS.vllm.map }` there). Or your own
    * `{ field, map }` (a dotted path for nested fields) or `{ header, map }`
    * giving each band's number. See `PRIORITY_PRESETS`. Default: off, no
    * field or header is sent.

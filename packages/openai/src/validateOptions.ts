@@ -17,7 +17,7 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
       "openaiEngines() takes an options object, e.g. openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' }).",
     );
   }
-  const { baseURL, model, apiKey, headers, concurrency, maxRetries, maxEventBytes, timers } = options;
+  const { baseURL, model, apiKey, headers, concurrency, maxRetries, timers } = options;
   if (typeof baseURL !== 'string' || !/^https?:\/\/[^/]/i.test(baseURL)) {
     throw new InvalidOptionError(
       `openaiEngines() needs "baseURL", the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got ${typeof baseURL === 'string' ? JSON.stringify(baseURL) : String(baseURL)}.`,
@@ -56,16 +56,16 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
     throw new InvalidOptionError(`openaiEngines() "maxRetries" must be a whole number, 0 or more; it got ${String(maxRetries)}.`);
   }
-  for (const key of ['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs'] as const) {
+  for (const key of ['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs', 'maxResponseMs'] as const) {
     checkDuration(options[key], `openaiEngines() "${key}"`);
   }
-  if (
-    maxEventBytes !== undefined &&
-    !(maxEventBytes === Number.POSITIVE_INFINITY || (Number.isInteger(maxEventBytes) && maxEventBytes >= 1))
-  ) {
-    throw new InvalidOptionError(
-      `openaiEngines() "maxEventBytes" must be a whole number of bytes, 1 or more, or Infinity for no limit; it got ${String(maxEventBytes)}.`,
-    );
+  for (const key of ['maxEventBytes', 'maxResponseBytes'] as const) {
+    const bytes = options[key];
+    if (bytes !== undefined && !(bytes === Number.POSITIVE_INFINITY || (Number.isInteger(bytes) && bytes >= 1))) {
+      throw new InvalidOptionError(
+        `openaiEngines() "${key}" must be a whole number of bytes, 1 or more, or Infinity for no limit; it got ${String(bytes)}.`,
+      );
+    }
   }
   if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers?.clearTimeout !== 'function')) {
     throw new InvalidOptionError(

@@ -1,8 +1,9 @@
 import { errorInBody } from './bodyError.js';
-import { StreamStalled, bodyChunks } from './bodyChunks.js';
+import { BodyOverBound, StreamStalled, bodyChunks } from './bodyChunks.js';
 import { StreamInterruptedError } from './errors.js';
 import { redactedCopy } from './redactedCopy.js';
 import { requestIdOf } from './requestId.js';
+import { answerBounds, overBound } from './responseBounds.js';
 import type { Attempt, RequestContext } from './sendRequest.js';
 
 /**
@@ -11,7 +12,7 @@ import type { Attempt, RequestContext } from './sendRequest.js';
  * `200` and `{"error": {...}}` ("Model is loading"): that is a failed attempt,
  * retryable when the error says so. Any other body is handed on as a fresh
  * `Response` with the same text and headers. Reading honours
- * `stallTimeoutMs`.
+ * `stallTimeoutMs`, `maxResponseBytes` and `maxResponseMs`.
  *
  * @example
  * const attempt = await wholeAnswer(response, context, '/embeddings', signal);
@@ -23,12 +24,13 @@ export async function wholeAnswer(response: Response, context: RequestContext, p
     if (response.body) {
       const decoder = new TextDecoder();
       const parts: string[] = [];
-      for await (const bytes of bodyChunks(response.body, context)) parts.push(decoder.decode(bytes, { stream: true }));
+      for await (const bytes of bodyChunks(response.body, answerBounds(context))) parts.push(decoder.decode(bytes, { stream: true }));
       parts.push(decoder.decode());
       text = parts.join('');
     }
   } catch (error) {
     if (signal.aborted) return { kind: 'aborted' };
+    if (error instanceof BodyOverBound) throw overBound(error, `${endpoint.shown}${path}`, 0);
     const why = error instanceof StreamStalled ? `sent nothing for ${error.stallTimeoutMs} ms (stallTimeoutMs)` : 'broke off';
     throw new StreamInterruptedError(
       `The server at ${endpoint.shown}${path} ${why} in the middle of its answer. Try again; if it keeps happening, check the server's log and any proxy's read timeout.`,
@@ -49,7 +51,7 @@ export async function wholeAnswer(response: Response, context: RequestContext, p
       ? errorInBody(raw as Record<string, unknown>, false, {
           endpoint,
           where: `${endpoint.shown}${path}`,
-          requestId: requestIdOf(response.headers),
+          requestId: requestIdOf(response.headers, (t) => endpoint.redact(t)),
           midStream: false,
         })
       : undefined;

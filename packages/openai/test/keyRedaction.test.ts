@@ -118,6 +118,39 @@ describe('the API key is nowhere reachable from an error', () => {
     await pool.unload();
   });
 
+  it.each([
+    ['an error status', 500, 'ServerError'],
+    ['a refused key', 401, 'AuthenticationError'],
+    ['an error in a 200 answer', 200, 'ServerError'],
+  ] as const)('a request-id header that echoes the key is redacted in error.requestId too (%s)', async (_what, status, name) => {
+    const pool = await poolWith({
+      chat: (_req, res) => {
+        const headers = { 'Content-Type': 'application/json', 'x-request-id': `req-${KEY}` };
+        if (status === 200) json(res, 200, { error: { message: 'broken' } }, headers);
+        else json(res, status, { error: { message: 'no' } }, headers);
+      },
+    });
+    const { error } = await pool.submit(ask);
+    expect(error?.name).toBe(name);
+    expect((error as ServerError).requestId).toBe('req-[redacted]');
+    expectNoSecret(error, KEY);
+    await pool.unload();
+  });
+
+  it('a request id that echoes the key in the middle of a stream is redacted too', async () => {
+    const pool = await poolWith({
+      chat: (_req, res) => {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'x-request-id': KEY });
+        res.end(`data: ${JSON.stringify({ error: { message: 'overloaded', code: 503 } })}\n\n`);
+      },
+    });
+    const { error } = await pool.submit(ask);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).requestId).toBe('[redacted]');
+    expectNoSecret(error, KEY);
+    await pool.unload();
+  });
+
   it('a key passed in custom headers (Authorization: Bearer, x-api-key) is redacted by value, also when echoed alone', async () => {
     const bearer = 'tok-BEARER-SECRET-987654';
     const apiKeyHeader = 'xk-HEADER-SECRET-123456';

@@ -1,4 +1,4 @@
-import { EnginePool } from '@inkling/scheduler';
+import { EnginePool, speculativeSession } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIEnginesOptions, fimParams, openaiEngines } from '../src/index.js';
 import { type Routes, type TestServer, chunk, gate, json, openStream, send, startServer, streamReply, until } from './openaiServer.js';
@@ -64,6 +64,24 @@ describe('what the engine tells the server about each job', () => {
     expect(bodies().every((b) => b.cache_prompt === true)).toBe(true);
     // Asked once, at the server's root (not under /v1).
     expect(server!.requests.filter((r) => r.path === '/props')).toHaveLength(1);
+    await pool.unload();
+  });
+
+  it("ghost text's speculation shares its editor's slot and cache key, so two editors keep a slot each", async () => {
+    const { pool, bodies } = await setup(
+      { slots: 'auto', sessionAffinity: { promptCacheKey: true, header: 'x-session-affinity' } },
+      { other: (req, res) => (req.path === '/props' ? json(res, 200, { total_slots: 2 }) : json(res, 404, {})) },
+    );
+    // What useGhostText sends with its defaults: a keystroke, then the next suggestion asked ahead, low and preemptible.
+    await pool.submit({ session: 'editor-a', priority: 'interactive', params: say('a') });
+    await pool.submit({ session: speculativeSession('editor-a'), priority: 'low', preemptible: true, params: say('a next') });
+    await pool.submit({ session: 'editor-b', priority: 'interactive', params: say('b') });
+    await pool.submit({ session: speculativeSession('editor-b'), priority: 'low', preemptible: true, params: say('b next') });
+    await pool.submit({ session: 'editor-a', priority: 'interactive', params: say('a again') });
+    expect(bodies().map((b) => b.id_slot)).toEqual([0, 0, 1, 1, 0]);
+    expect(bodies().map((b) => b.prompt_cache_key)).toEqual(['editor-a', 'editor-a', 'editor-b', 'editor-b', 'editor-a']);
+    const chats = server!.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(chats.map((r) => r.headers['x-session-affinity'])).toEqual(['editor-a', 'editor-a', 'editor-b', 'editor-b', 'editor-a']);
     await pool.unload();
   });
 

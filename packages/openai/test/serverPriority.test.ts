@@ -1,3 +1,5 @@
+/// <reference types="node" />
+import { readFileSync } from 'node:fs';
 import { EnginePool, InvalidOptionError, type JobResult, type JobSpec, PRIORITY_ORDER } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PRIORITY_PRESETS, type ServerPriority, openaiEngines } from '../src/index.js';
@@ -33,6 +35,24 @@ describe('the priority presets, against what each server documents', () => {
     expect(field).toBe('nvext.agent_hints.priority');
     const values = PRIORITY_ORDER.map((band) => map[band]);
     for (let i = 1; i < values.length; i += 1) expect(values[i - 1]! - values[i]!).toBeGreaterThan(10);
+  });
+
+  it('each preset names the releases it is for; the docs say what to send to a Dynamo before 1.1.0 behind vLLM', () => {
+    const source = readFileSync(new URL('../src/serverPriority.ts', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const recipe = readFileSync(new URL('../../../docs/recipes/outgrowing-one-server.md', import.meta.url), 'utf8');
+    expect(source).toMatch(/`vllm` \(vLLM 0\.6\.3 and later/);
+    expect(source).toMatch(/`sglang` \(SGLang releases with `--enable-priority-scheduling`/);
+    expect(source).toMatch(/`dynamo` \(Dynamo 1\.1\.0 and later\)/);
+    const advice = "{ field: 'nvext.agent_hints.priority', map: PRIORITY_PRESETS.vllm.map }";
+    for (const text of [source, readme, recipe]) {
+      expect(text).toMatch(/before 1\.1\.0/);
+      expect(text).toContain(advice);
+    }
+    // What that advice sends: Dynamo's field, in vLLM's order (lower first).
+    const old = { field: 'nvext.agent_hints.priority', map: PRIORITY_PRESETS.vllm.map } as const;
+    expect(make(old)).not.toThrow();
+    expect(old.map.interactive).toBeLessThan(old.map.low);
   });
 
   it('a wrong mapping fails at once with an InvalidOptionError that says what is wrong', () => {

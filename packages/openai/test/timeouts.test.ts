@@ -17,7 +17,15 @@ async function setup(routes: Routes, extra: Partial<Parameters<typeof openaiEngi
   server = await startServer(routes);
   const timers = manualTimers();
   const built: number[] = [];
-  const createEngine = openaiEngines({ baseURL: server.baseURL, model: 'test-model', timers, maxRetries: 0, ...extra });
+  // The whole-answer bound (its own tests are in responseBounds.test.ts) is off, so each test sees only its own timer.
+  const createEngine = openaiEngines({
+    baseURL: server.baseURL,
+    model: 'test-model',
+    timers,
+    maxRetries: 0,
+    maxResponseMs: NEVER,
+    ...extra,
+  });
   const pool = new EnginePool({ createEngine: (i, p) => (built.push(i), createEngine(i, p)), size: 1 });
   await pool.load();
   const chats = () => server!.requests.filter((r) => r.path.endsWith('/chat/completions'));

@@ -20,6 +20,7 @@ export { chunkText, isFinalChunk, streamChunk, usageChunk } from './chunk.js';
 export { jobResult } from './jobResult.js';
 export { isAbortSignal } from './isAbortSignal.js';
 export { messageMatcher } from './messageMatcher.js';
+export { cacheSessionOf, speculativeSession } from './speculation.js';
 export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export {
   EngineCrashedError,

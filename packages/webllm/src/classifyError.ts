@@ -11,7 +11,27 @@ import { f32Variant } from './modelCatalogue.js';
 import type { WebLLMModelRecord } from './types.js';
 
 /**
- * The typed error for a failed load, with the original as `cause`. It runs in
+ * What a `fetch` that got no answer says (Chrome, Firefox, Safari, Node's
+ * undici, Chrome's net error codes, system error codes): the network failed,
+ * whatever file was asked for.
+ */
+const NO_ANSWER =
+  /failed to fetch|networkerror when attempting to fetch|^load failed$|^fetch failed$|network ?error|network connection was lost|ERR_(INTERNET_DISCONNECTED|NETWORK_\w+|CONNECTION_\w+|NAME_NOT_RESOLVED|TIMED_OUT|ADDRESS_UNREACHABLE)|\b(ECONNRESET|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|UND_ERR_SOCKET)\b/i;
+
+/** Whether `error`, or an error it wraps, says the network failed rather than the file. */
+function isNetworkFailure(error: Error, depth = 0): boolean {
+  if (error.name === 'NetworkError' || NO_ANSWER.test(error.message)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && NO_ANSWER.test(code)) return true;
+  return depth < 4 && error.cause !== undefined && isNetworkFailure(asError(error.cause), depth + 1);
+}
+
+/**
+ * The typed error for a failed load, with the original as `cause`.
+ * Classified by what happened: a network failure while downloading (`Failed
+ * to fetch` and the like, even with no URL in the message) is a
+ * `ModelLoadError` of kind `'network'` (retryable, naming the record's URL),
+ * not a stored file that cannot be read. It runs in
  * the engine worker, which knows WebLLM's errors and the model's record; the
  * page receives the typed error as it is.
  *
@@ -31,6 +51,9 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
     return new OutOfMemoryError(model, record?.vram_required_MB, { cause: error });
   }
   const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0];
+  if (url === undefined && isNetworkFailure(error)) {
+    return new ModelLoadError(model, `${name}: ${message}`, record?.model ?? `the files of "${model}"`, { cause: error });
+  }
   return new ModelLoadError(model, `${name}: ${message}`, url, { cause: error });
 }
 

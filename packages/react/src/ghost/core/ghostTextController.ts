@@ -1,4 +1,5 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, globalTimers } from '@inkling/scheduler';
+import { speculativeSession } from '@inkling/scheduler';
 import { Store, type Urgency } from '../../core/store.js';
 import { StreamedJob } from '../../core/streamedJob.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
@@ -288,7 +289,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#next = { request, from };
     this.#stats.speculations += 1;
     // Its own session, so it never supersedes the interactive one; the next speculation supersedes it.
-    const spec = { session: `${this.#options.session}:next`, priority: 'low', preemptible: true, params: built.params } as const;
+    const spec = { session: speculativeSession(this.#options.session), priority: 'low', preemptible: true, params: built.params } as const;
     void this.#nextJob.start(this.#pool, spec, this.#handlers(request));
   }
 
