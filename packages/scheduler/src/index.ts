@@ -5,6 +5,7 @@ export { globalTimers } from './globalTimers.js';
 export { languageName, translationRequest } from './translationRequest.js';
 export { Subscribable } from './subscribable.js';
 export { checkJsonSchema, validateJson } from './jsonSchema.js';
+export { MAX_JSON_DEPTH, jsonDepth } from './jsonDepth.js';
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
 export { requestedSchema } from './responseFormat.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';

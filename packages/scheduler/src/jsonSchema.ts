@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from './jsonDepth.js';
 import { show } from './rules.js';
 
 /**
@@ -61,6 +62,8 @@ export interface ValueProblem extends SchemaProblem {
   readonly value: unknown;
 }
 
+/** The most `$ref`, `anyOf` and `oneOf` steps a schema may take at one place of a value before it counts as a loop. */
+const MAX_SCHEMA_STEPS = 16;
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment']);
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions'] as const;
@@ -104,8 +107,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * // { path: 'properties.n.type', message: 'type must be one of string, ...; it got "nummber".' }
  */
 export function checkJsonSchema(schema: unknown, path = '', root: unknown = schema): SchemaProblem | undefined {
+  return checkSchema(schema, path, root, 0);
+}
+
+function checkSchema(schema: unknown, path: string, root: unknown, depth: number): SchemaProblem | undefined {
   if (typeof schema === 'boolean') return undefined;
   if (!isRecord(schema)) return { path, message: `a schema must be an object or a boolean; it got ${show(schema)}.` };
+  if (depth >= MAX_JSON_DEPTH) {
+    return { path, message: `the schema nests more than ${MAX_JSON_DEPTH} levels deep; no engine constrains to one this deep.` };
+  }
   for (const key of Object.keys(schema)) {
     if (!KNOWN.has(key)) {
       return {
@@ -130,7 +140,7 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (map === undefined) continue;
     if (!isRecord(map)) return { path: at(path, key), message: `${key} must be an object of schemas; it got ${show(map)}.` };
     for (const [name, sub] of Object.entries(map)) {
-      const problem = checkJsonSchema(sub, at(at(path, key), name), root);
+      const problem = checkSchema(sub, at(at(path, key), name), root, depth + 1);
       if (problem) return problem;
     }
   }
@@ -140,13 +150,13 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (!Array.isArray(list) || list.length === 0)
       return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
     for (let i = 0; i < list.length; i += 1) {
-      const problem = checkJsonSchema(list[i], at(at(path, key), i), root);
+      const problem = checkSchema(list[i], at(at(path, key), i), root, depth + 1);
       if (problem) return problem;
     }
   }
   for (const key of SCHEMAS) {
     if (schema[key] === undefined) continue;
-    const problem = checkJsonSchema(schema[key], at(path, key), root);
+    const problem = checkSchema(schema[key], at(path, key), root, depth + 1);
     if (problem) return problem;
   }
   for (const key of COUNTS) {
@@ -166,7 +176,7 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (!Array.isArray(required) || required.some((name) => typeof name !== 'string')) {
       return { path: at(path, 'required'), message: `required must be a list of property names; it got ${show(required)}.` };
     }
-    const missing = required.find((name) => !isRecord(properties) || !(name in properties));
+    const missing = required.find((name) => !isRecord(properties) || !Object.hasOwn(properties, name));
     if (missing !== undefined) {
       return {
         path: at(path, 'required'),
@@ -184,22 +194,51 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
       return { path: at(path, 'pattern'), message: `pattern must be a regular expression; it got ${show(schema.pattern)}.` };
     }
   }
-  if (schema.$ref !== undefined && resolveRef(root, schema.$ref) === undefined) {
-    return {
-      path: at(path, '$ref'),
-      message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
-    };
+  if (schema.$ref !== undefined) {
+    if (resolveRef(root, schema.$ref) === undefined) {
+      return {
+        path: at(path, '$ref'),
+        message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
+      };
+    }
+    if (loops(schema, root, new Set())) {
+      return {
+        path: at(path, '$ref'),
+        message: `$ref ${show(schema.$ref)} comes back to itself (through $ref, anyOf or oneOf) without a property or an item in between, so it describes no value; recurse through properties or items instead.`,
+      };
+    }
   }
   return undefined;
 }
 
+/**
+ * Whether following `$ref`, `anyOf` and `oneOf` from `schema`, without going
+ * down into a property or an item, reaches a schema already on the way: a
+ * loop that describes nothing (`{ $ref: '#' }`) and that no grammar and no
+ * validator could ever leave.
+ */
+function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>): boolean {
+  if (!isRecord(schema)) return false;
+  if (onTheWay.has(schema)) return true;
+  if (onTheWay.size >= MAX_SCHEMA_STEPS) return true;
+  const next = new Set(onTheWay).add(schema);
+  const target = schema.$ref === undefined ? undefined : resolveRef(root, schema.$ref);
+  if (target !== undefined && loops(target, root, next)) return true;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list) && list.some((option) => loops(option, root, next))) return true;
+  }
+  return false;
+}
+
+/** The schema a local `$ref` points at, through the schema's own properties only (never `Object.prototype`'s). */
 function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
   if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').slice(1)) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isRecord(node) || !(part in node)) return undefined;
-    node = node[part];
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
+    node = (node as Record<string, unknown>)[part];
   }
   return typeof node === 'boolean' || isRecord(node) ? (node as JsonSchema) : undefined;
 }
@@ -212,14 +251,15 @@ function typeOf(value: unknown): JsonSchemaType | 'other' {
   return 'other';
 }
 
-function sameJson(a: unknown, b: unknown): boolean {
+function sameJson(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
+  if (depth > MAX_JSON_DEPTH) return false;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
 }
 
 /**
@@ -231,13 +271,51 @@ function sameJson(a: unknown, b: unknown): boolean {
  * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
  */
 export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
+  return tooDeep(value, path) ?? validateAt(value, schema, { path, root, depth: 0, steps: 0 });
+}
+
+/** The first object or array nested more than `MAX_JSON_DEPTH` levels deep, found without recursion. */
+function tooDeep(value: unknown, path: string): ValueProblem | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 1 }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth > MAX_JSON_DEPTH) {
+      return { path: next.path, value: next.value, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.` };
+    }
+    const entries = Array.isArray(next.value) ? next.value.entries() : Object.entries(next.value);
+    for (const [key, item] of entries) stack.push({ value: item, path: at(next.path, key), depth: next.depth + 1 });
+  }
+  return undefined;
+}
+
+/**
+ * Where `validateAt` is: `depth` counts the objects and arrays around the
+ * value, `steps` the `$ref`, `anyOf` and `oneOf` taken at this value; both
+ * are bounded, so no value and no schema can exhaust the stack.
+ */
+interface Place {
+  readonly path: string;
+  readonly root: JsonSchema;
+  readonly depth: number;
+  readonly steps: number;
+}
+
+function validateAt(value: unknown, schema: JsonSchema, place: Place): ValueProblem | undefined {
+  const { path, root } = place;
   if (schema === true) return undefined;
   if (schema === false) return { path, value, message: 'no value is allowed here.' };
   const fail = (message: string): ValueProblem => ({ path, value, message });
+  if (typeof value === 'object' && value !== null && place.depth >= MAX_JSON_DEPTH) {
+    return fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
+  if (place.steps >= MAX_SCHEMA_STEPS) {
+    return fail(`the schema takes more than ${MAX_SCHEMA_STEPS} $ref, anyOf or oneOf steps here without reaching a value: it loops.`);
+  }
+  const step: Place = { ...place, steps: place.steps + 1 };
   if (schema.$ref !== undefined) {
     const target = resolveRef(root, schema.$ref);
     if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
-    const problem = validateJson(value, target, path, root);
+    const problem = validateAt(value, target, step);
     if (problem) return problem;
   }
   const actual = typeOf(value);
@@ -256,7 +334,7 @@ export function validateJson(value: unknown, schema: JsonSchema, path = '', root
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = schema[key];
     if (options === undefined) continue;
-    const matches = options.filter((option) => validateJson(value, option, path, root) === undefined).length;
+    const matches = options.filter((option) => validateAt(value, option, step) === undefined).length;
     if (matches === 0 || (key === 'oneOf' && matches > 1)) {
       return fail(
         matches === 0
@@ -267,8 +345,9 @@ export function validateJson(value: unknown, schema: JsonSchema, path = '', root
   }
   if (typeof value === 'string') return stringProblem(value, schema, fail);
   if (typeof value === 'number') return numberProblem(value, schema, fail);
-  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, fail);
-  if (isRecord(value)) return objectProblem(value, schema, path, root, fail);
+  const inside: Place = { ...place, depth: place.depth + 1, steps: 0 };
+  if (Array.isArray(value)) return arrayProblem(value, schema, inside, fail);
+  if (isRecord(value)) return objectProblem(value, schema, inside, fail);
   return undefined;
 }
 
@@ -295,13 +374,7 @@ function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): Val
   return undefined;
 }
 
-function arrayProblem(
-  value: readonly unknown[],
-  schema: JsonSchemaObject,
-  path: string,
-  root: JsonSchema,
-  fail: Fail,
-): ValueProblem | undefined {
+function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
   if (schema.minItems !== undefined && value.length < schema.minItems)
     return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
   if (schema.maxItems !== undefined && value.length > schema.maxItems)
@@ -310,28 +383,23 @@ function arrayProblem(
   for (let i = 0; i < value.length; i += 1) {
     const itemSchema = i < prefix.length ? prefix[i] : schema.items;
     if (itemSchema === undefined) continue;
-    const problem = validateJson(value[i], itemSchema as JsonSchema, at(path, i), root);
+    const problem = validateAt(value[i], itemSchema as JsonSchema, { ...inside, path: at(inside.path, i) });
     if (problem) return problem;
   }
   return undefined;
 }
 
-function objectProblem(
-  value: Record<string, unknown>,
-  schema: JsonSchemaObject,
-  path: string,
-  root: JsonSchema,
-  fail: Fail,
-): ValueProblem | undefined {
+function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
+  const { path } = inside;
   for (const name of schema.required ?? []) {
-    if (!(name in value)) return fail(`is missing the required property "${name}".`);
+    if (!Object.hasOwn(value, name)) return fail(`is missing the required property "${name}".`);
   }
   const properties = schema.properties ?? {};
   for (const [name, item] of Object.entries(value)) {
     const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
     if (sub === undefined) continue;
     if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
-    const problem = validateJson(item, sub, at(path, name), root);
+    const problem = validateAt(item, sub, { ...inside, path: at(path, name) });
     if (problem) return problem;
   }
   return undefined;
