@@ -4,7 +4,7 @@ export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
 export { languageName, translationRequest } from './translationRequest.js';
 export { Subscribable } from './subscribable.js';
-export { checkJsonSchema, validateJson } from './jsonSchema.js';
+export { JSON_SCHEMA_KEYWORDS, checkJsonSchema, validateJson } from './jsonSchema.js';
 export { MAX_JSON_DEPTH, jsonDepth } from './jsonDepth.js';
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
 export { requestedSchema } from './responseFormat.js';

@@ -2,15 +2,20 @@ import { MAX_JSON_DEPTH } from './jsonDepth.js';
 import { show } from './rules.js';
 
 /**
- * A JSON Schema, in the subset every engine of the kit can turn into
- * constrained decoding (llama.cpp's and WebLLM's grammars, vLLM's and OpenAI's
- * `json_schema`, the Prompt API's `responseConstraint`): `type` (one or a
- * list), `properties`, `required`, `additionalProperties`, `items`,
- * `prefixItems`, `minItems`, `maxItems`, `enum`, `const`, `anyOf`, `oneOf`,
- * `minLength`, `maxLength`, `pattern`, `format`, `minimum`, `maximum`,
- * `exclusiveMinimum`, `exclusiveMaximum`, local `$ref`s into `$defs` or
- * `definitions`, and the annotations (`title`, `description`, `default`,
- * `examples`, `$schema`, `$id`, `$comment`).
+ * A JSON Schema, in the subset every engine of the kit accepts (llama.cpp's
+ * and WebLLM's grammars, vLLM's and OpenAI's `json_schema`, the Prompt API's
+ * `responseConstraint`): `type` (one or a list), `properties`, `required`,
+ * `additionalProperties`, `items`, `prefixItems`, `minItems`, `maxItems`,
+ * `enum`, `const`, `anyOf`, `oneOf`, `minLength`, `maxLength`, `pattern`,
+ * `format`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+ * local `$ref`s into `$defs` or `definitions`, and the annotations (`title`,
+ * `description`, `default`, `examples`, `$schema`, `$id`, `$comment`).
+ *
+ * Accepted is not always enforced while the model writes: llama.cpp's
+ * grammar, for one, bounds integers but not fractional numbers. Which keyword
+ * each engine enforces during generation, and which only `validateJson` (and
+ * so `useObject` and tool calls) checks after, is in the kit's
+ * `docs/json-schema.md`.
  */
 export type JsonSchema = boolean | JsonSchemaObject;
 
@@ -87,6 +92,15 @@ const KNOWN = new Set<string>([
   '$ref',
 ]);
 
+/**
+ * The keywords `checkJsonSchema` accepts (the `JsonSchema` subset). Which of
+ * them each engine enforces during generation is in `docs/json-schema.md`.
+ *
+ * @example
+ * JSON_SCHEMA_KEYWORDS.includes('prefixItems'); // true
+ */
+export const JSON_SCHEMA_KEYWORDS: readonly string[] = Object.freeze([...KNOWN]);
+
 function at(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
@@ -120,7 +134,7 @@ function checkSchema(schema: unknown, path: string, root: unknown, depth: number
     if (!KNOWN.has(key)) {
       return {
         path: at(path, key),
-        message: `"${key}" is not in the JSON Schema subset every engine can enforce; leave it out or express it with the supported keywords (type, properties, required, items, enum, anyOf, min/max...).`,
+        message: `"${key}" is not in the JSON Schema subset every engine accepts; leave it out or express it with the supported keywords (type, properties, required, items, enum, anyOf, min/max...).`,
       };
     }
   }
