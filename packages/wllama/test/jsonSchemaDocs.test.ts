@@ -1,6 +1,7 @@
+/// <reference types="node" />
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { JSON_SCHEMA_KEYWORDS, checkJsonSchema } from '../src/index.js';
+import { JSON_SCHEMA_KEYWORDS, checkJsonSchema } from '@inkling/scheduler';
 
 const doc = readFileSync(new URL('../../../docs/json-schema.md', import.meta.url), 'utf8');
 
@@ -15,7 +16,7 @@ const rows = doc
 
 it('docs/json-schema.md lists exactly the keywords checkJsonSchema accepts, each with every engine', () => {
   const documented = rows.flatMap((row) => row.keywords);
-  expect([...documented].sort()).toEqual([...JSON_SCHEMA_KEYWORDS].sort());
+  expect(documented.toSorted()).toEqual(JSON_SCHEMA_KEYWORDS.toSorted());
   for (const row of rows) expect({ row: row.keywords, engines: row.cells.length }).toEqual({ row: row.keywords, engines: 4 });
   for (const keyword of JSON_SCHEMA_KEYWORDS) {
     // Each keyword it documents is one checkJsonSchema takes (a wrong value may be refused, an unknown keyword is).
