@@ -167,8 +167,9 @@ export class ChatController extends Store<ChatState> {
 
   /**
    * Appends a user message (a string or a message) and streams the reply,
-   * cutting short a reply still streaming. Resolves with the job's result;
-   * never rejects. Bound.
+   * cutting short a reply still streaming; tool calls still waiting are
+   * answered as cancelled first, so the model reads every call answered.
+   * Resolves with the job's result; never rejects. Bound.
    */
   readonly sendMessage = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
@@ -202,7 +203,7 @@ export class ChatController extends Store<ChatState> {
     if (this.#job.stop() || tools) this.#dispatch({ type: 'stop' });
   };
 
-  /** Lets a call that waits for approval run. Bound. */
+  /** Lets the call with this id (the kit's own, never the model's) run, with the frozen arguments it showed. Bound. */
   readonly approveToolCall = (id: string): void => {
     const call = this.#waiting(id, 'awaiting-approval');
     if (!call) return;
