@@ -1,4 +1,5 @@
 import {
+  InvalidSchemaError,
   type ChatCompletionChunk,
   type ChatMessage,
   type Engine,
@@ -177,5 +178,21 @@ describeEachReactMode('useChat tool calls', (mode) => {
     expect(result.current.toolCalls[0]).toMatchObject({ status: 'error', error: expect.stringContaining('64 levels deep') });
     const answer = result.current.messages.find((m) => m.role === 'tool');
     expect(String(answer?.content)).toContain('64 levels deep');
+  });
+
+  it('a tool whose parameters loop ({ $ref: "#" }) ends the reply with InvalidSchemaError; sendMessage() resolves', async () => {
+    const { pool, requests } = scriptedPool(['never asked']);
+    const { result } = renderHookWithPool(() => useChat({ tools: { pay: { parameters: { $ref: '#' } } } }), pool, mode);
+    let sent: Promise<unknown> | undefined;
+    await act(async () => {
+      sent = result.current.sendMessage('Pay');
+    });
+    await settle();
+    await expect(sent).resolves.toMatchObject({ status: 'error' });
+    expect(result.current.status).toBe('error');
+    expect(result.current.error).toBeInstanceOf(InvalidSchemaError);
+    expect((result.current.error as InvalidSchemaError).path).toBe('$ref');
+    expect(result.current.messages).toEqual([{ role: 'user', content: 'Pay' }]);
+    expect(requests).toHaveLength(0);
   });
 });

@@ -1,4 +1,12 @@
-import { type ChatCompletionRequest, type ChatMessage, InklingError, type JobResult, type Pool, type Priority } from '@inkling/scheduler';
+import {
+  type ChatCompletionRequest,
+  type ChatMessage,
+  InklingError,
+  type JobResult,
+  type Pool,
+  type Priority,
+  jobResult,
+} from '@inkling/scheduler';
 import { type ChatTool, type ToolCallState, askedMessage, isPending, startCalls, toolMessages, toolsParam } from './chatTools.js';
 import { type CompletionState, type StreamStatus, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
@@ -297,7 +305,19 @@ export class ChatController extends Store<ChatState> {
     const { system, params, priority = 'high', session, task } = this.#options;
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
     const { tools } = this.#options;
-    const request = { ...params, messages: history, ...(tools && Object.keys(tools).length > 0 ? { tools: toolsParam(tools) } : {}) };
+    let offered: ReturnType<typeof toolsParam> | undefined;
+    try {
+      offered = tools && Object.keys(tools).length > 0 ? toolsParam(tools) : undefined;
+    } catch (cause) {
+      // A tool the model could not be offered: the reply ends with that error, and the chat settles.
+      const now = Date.now();
+      const error = cause instanceof InklingError ? cause : new InklingError(String(cause), { cause });
+      const result = jobResult({ id: '', status: 'error', error, submittedAt: now, finishedAt: now });
+      this.#dispatch({ type: 'finish', result });
+      this.#options.onFinish?.(result);
+      return Promise.resolve(result);
+    }
+    const request = { ...params, messages: history, ...(offered ? { tools: offered } : {}) };
     return this.#job.start(
       this.#pool,
       { params: request, priority, session, task },

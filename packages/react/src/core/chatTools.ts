@@ -1,5 +1,6 @@
 import {
   type ChatMessage,
+  InvalidSchemaError,
   type JsonSchema,
   MAX_JSON_DEPTH,
   type ToolCall,
@@ -63,14 +64,16 @@ export function isPending(call: ToolCallState): boolean {
   return call.status === 'awaiting-approval' || call.status === 'running' || call.status === 'awaiting-result';
 }
 
-/** The request's `tools`, in OpenAI's shape. */
+/**
+ * The request's `tools`, in OpenAI's shape.
+ *
+ * @throws InvalidSchemaError when a tool's `parameters` is not a usable JSON Schema.
+ */
 export function toolsParam(tools: Readonly<Record<string, ChatTool>>): Array<Record<string, unknown>> {
   return Object.entries(tools).map(([name, tool]) => {
     const problem = checkJsonSchema(tool.parameters);
     if (problem)
-      throw new TypeError(
-        `The parameters of tool "${name}" are not a usable JSON Schema at ${problem.path || 'its root'}: ${problem.message}`,
-      );
+      throw new InvalidSchemaError(problem.path, `the parameters of tool "${name}" are not a usable JSON Schema: ${problem.message}`);
     return {
       type: 'function',
       function: { name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.parameters },
