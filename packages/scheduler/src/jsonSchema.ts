@@ -68,7 +68,7 @@ export interface ValueProblem extends SchemaProblem {
 }
 
 /** The most `$ref`, `anyOf` and `oneOf` steps a schema may take at one place of a value before it counts as a loop. */
-const MAX_SCHEMA_STEPS = 16;
+export const MAX_SCHEMA_STEPS = 16;
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment']);
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions'] as const;
@@ -101,12 +101,13 @@ const KNOWN = new Set<string>([
  */
 export const JSON_SCHEMA_KEYWORDS: readonly string[] = Object.freeze([...KNOWN]);
 
-function at(path: string, key: string | number): string {
+/** The path of `key` below `path`, as problems name places: `items[2].name`. */
+export function at(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -246,7 +247,7 @@ function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>): boolean 
 }
 
 /** The schema a local `$ref` points at, through the schema's own properties only (never `Object.prototype`'s). */
-function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
+export function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
   if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(1).split('/').slice(1)) {
@@ -255,166 +256,4 @@ function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
     node = (node as Record<string, unknown>)[part];
   }
   return typeof node === 'boolean' || isRecord(node) ? (node as JsonSchema) : undefined;
-}
-
-function typeOf(value: unknown): JsonSchemaType | 'other' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonSchemaType;
-  return 'other';
-}
-
-function sameJson(a: unknown, b: unknown, depth = 0): boolean {
-  if (a === b) return true;
-  if (depth > MAX_JSON_DEPTH) return false;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1));
-}
-
-/**
- * Checks `value` against `schema` (a schema `checkJsonSchema` accepts) and
- * returns the first place it does not match, or `undefined` when it does.
- *
- * @example
- * validateJson({ tags: ['a', 3] }, { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } });
- * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
- */
-export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
-  return tooDeep(value, path) ?? validateAt(value, schema, { path, root, depth: 0, steps: 0 });
-}
-
-/** The first object or array nested more than `MAX_JSON_DEPTH` levels deep, found without recursion. */
-function tooDeep(value: unknown, path: string): ValueProblem | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 1 }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth > MAX_JSON_DEPTH) {
-      return { path: next.path, value: next.value, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.` };
-    }
-    const entries = Array.isArray(next.value) ? next.value.entries() : Object.entries(next.value);
-    for (const [key, item] of entries) stack.push({ value: item, path: at(next.path, key), depth: next.depth + 1 });
-  }
-  return undefined;
-}
-
-/**
- * Where `validateAt` is: `depth` counts the objects and arrays around the
- * value, `steps` the `$ref`, `anyOf` and `oneOf` taken at this value; both
- * are bounded, so no value and no schema can exhaust the stack.
- */
-interface Place {
-  readonly path: string;
-  readonly root: JsonSchema;
-  readonly depth: number;
-  readonly steps: number;
-}
-
-function validateAt(value: unknown, schema: JsonSchema, place: Place): ValueProblem | undefined {
-  const { path, root } = place;
-  if (schema === true) return undefined;
-  if (schema === false) return { path, value, message: 'no value is allowed here.' };
-  const fail = (message: string): ValueProblem => ({ path, value, message });
-  if (typeof value === 'object' && value !== null && place.depth >= MAX_JSON_DEPTH) {
-    return fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
-  }
-  if (place.steps >= MAX_SCHEMA_STEPS) {
-    return fail(`the schema takes more than ${MAX_SCHEMA_STEPS} $ref, anyOf or oneOf steps here without reaching a value: it loops.`);
-  }
-  const step: Place = { ...place, steps: place.steps + 1 };
-  if (schema.$ref !== undefined) {
-    const target = resolveRef(root, schema.$ref);
-    if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
-    const problem = validateAt(value, target, step);
-    if (problem) return problem;
-  }
-  const actual = typeOf(value);
-  if (schema.type !== undefined) {
-    const allowed: readonly string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const ok = allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'));
-    if (!ok)
-      return fail(
-        `must be ${allowed.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`)).join(' or ')}; it got ${show(value)}.`,
-      );
-  }
-  if (schema.const !== undefined && !sameJson(value, schema.const)) return fail(`must be ${show(schema.const)}; it got ${show(value)}.`);
-  if (schema.enum !== undefined && !schema.enum.some((option) => sameJson(value, option))) {
-    return fail(`must be one of ${schema.enum.map((option) => show(option)).join(', ')}; it got ${show(value)}.`);
-  }
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = schema[key];
-    if (options === undefined) continue;
-    const matches = options.filter((option) => validateAt(value, option, step) === undefined).length;
-    if (matches === 0 || (key === 'oneOf' && matches > 1)) {
-      return fail(
-        matches === 0
-          ? `matches none of the ${options.length} allowed shapes; it got ${show(value)}.`
-          : `matches ${matches} of the oneOf shapes; it must match exactly one.`,
-      );
-    }
-  }
-  if (typeof value === 'string') return stringProblem(value, schema, fail);
-  if (typeof value === 'number') return numberProblem(value, schema, fail);
-  const inside: Place = { ...place, depth: place.depth + 1, steps: 0 };
-  if (Array.isArray(value)) return arrayProblem(value, schema, inside, fail);
-  if (isRecord(value)) return objectProblem(value, schema, inside, fail);
-  return undefined;
-}
-
-type Fail = (message: string) => ValueProblem;
-
-function stringProblem(value: string, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
-  const length = [...value].length;
-  if (schema.minLength !== undefined && length < schema.minLength)
-    return fail(`must be at least ${schema.minLength} characters long; it has ${length}.`);
-  if (schema.maxLength !== undefined && length > schema.maxLength)
-    return fail(`must be at most ${schema.maxLength} characters long; it has ${length}.`);
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
-    return fail(`must match /${schema.pattern}/; it got ${show(value)}.`);
-  return undefined;
-}
-
-function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
-  if (schema.minimum !== undefined && value < schema.minimum) return fail(`must be ${schema.minimum} or more; it got ${value}.`);
-  if (schema.maximum !== undefined && value > schema.maximum) return fail(`must be ${schema.maximum} or less; it got ${value}.`);
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
-    return fail(`must be more than ${schema.exclusiveMinimum}; it got ${value}.`);
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
-    return fail(`must be less than ${schema.exclusiveMaximum}; it got ${value}.`);
-  return undefined;
-}
-
-function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
-  if (schema.minItems !== undefined && value.length < schema.minItems)
-    return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
-  if (schema.maxItems !== undefined && value.length > schema.maxItems)
-    return fail(`must have at most ${schema.maxItems} items; it has ${value.length}.`);
-  const prefix = schema.prefixItems ?? [];
-  for (let i = 0; i < value.length; i += 1) {
-    const itemSchema = i < prefix.length ? prefix[i] : schema.items;
-    if (itemSchema === undefined) continue;
-    const problem = validateAt(value[i], itemSchema as JsonSchema, { ...inside, path: at(inside.path, i) });
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
-  const { path } = inside;
-  for (const name of schema.required ?? []) {
-    if (!Object.hasOwn(value, name)) return fail(`is missing the required property "${name}".`);
-  }
-  const properties = schema.properties ?? {};
-  for (const [name, item] of Object.entries(value)) {
-    const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
-    if (sub === undefined) continue;
-    if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
-    const problem = validateAt(item, sub, { ...inside, path: at(path, name) });
-    if (problem) return problem;
-  }
-  return undefined;
 }
