@@ -39,51 +39,76 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
  * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
  */
 export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
-  return tooDeep(value, path) ?? validateAt(value, schema, { path, root, depth: 0, steps: 0 });
+  return tooDeep(value, path) ?? validateAt(value, schema, path, root, 0, 0);
 }
 
-/** The first object or array nested more than `MAX_JSON_DEPTH` levels deep, found without recursion. */
+/**
+ * The first object or array nested more than `MAX_JSON_DEPTH` levels deep,
+ * found without recursion. Only containers are visited, and a path is spelled
+ * out only for the one found.
+ */
 function tooDeep(value: unknown, path: string): ValueProblem | undefined {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path, depth: 1 }];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth > MAX_JSON_DEPTH) {
-      return { path: next.path, value: next.value, message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.` };
+  interface Node {
+    readonly value: object;
+    readonly depth: number;
+    readonly parent: Node | undefined;
+    readonly key: string | number;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: Node[] = [{ value, depth: 1, parent: undefined, key: '' }];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.depth > MAX_JSON_DEPTH) {
+      const keys: Array<string | number> = [];
+      for (let up: Node | undefined = node; up?.parent !== undefined; up = up.parent) keys.push(up.key);
+      return {
+        path: keys.reduceRight<string>((whole, key) => at(whole, key), path),
+        value: node.value,
+        message: `nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`,
+      };
     }
-    const entries = Array.isArray(next.value) ? next.value.entries() : Object.entries(next.value);
-    for (const [key, item] of entries) stack.push({ value: item, path: at(next.path, key), depth: next.depth + 1 });
+    if (Array.isArray(node.value)) {
+      for (let i = 0; i < node.value.length; i += 1) {
+        const item: unknown = node.value[i];
+        if (typeof item === 'object' && item !== null) stack.push({ value: item, depth: node.depth + 1, parent: node, key: i });
+      }
+    } else {
+      for (const key in node.value) {
+        if (!Object.hasOwn(node.value, key)) continue;
+        const item: unknown = (node.value as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null) stack.push({ value: item, depth: node.depth + 1, parent: node, key });
+      }
+    }
   }
   return undefined;
 }
 
 /**
- * Where `validateAt` is: `depth` counts the objects and arrays around the
- * value, `steps` the `$ref`, `anyOf` and `oneOf` taken at this value; both
- * are bounded, so no value and no schema can exhaust the stack.
+ * `validateJson` at one place: `depth` counts the objects and arrays around
+ * the value, `steps` the `$ref`, `anyOf` and `oneOf` taken at this value; both
+ * are bounded, so no value and no schema can exhaust the stack. (Positional,
+ * not an object: this runs once per value, and a spread each time tripled it.)
  */
-interface Place {
-  readonly path: string;
-  readonly root: JsonSchema;
-  readonly depth: number;
-  readonly steps: number;
-}
-
-function validateAt(value: unknown, schema: JsonSchema, place: Place): ValueProblem | undefined {
-  const { path, root } = place;
+function validateAt(
+  value: unknown,
+  schema: JsonSchema,
+  path: string,
+  root: JsonSchema,
+  depth: number,
+  steps: number,
+): ValueProblem | undefined {
   if (schema === true) return undefined;
   if (schema === false) return { path, value, message: 'no value is allowed here.' };
   const fail = (message: string): ValueProblem => ({ path, value, message });
-  if (typeof value === 'object' && value !== null && place.depth >= MAX_JSON_DEPTH) {
+  if (typeof value === 'object' && value !== null && depth >= MAX_JSON_DEPTH) {
     return fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  if (place.steps >= MAX_SCHEMA_STEPS) {
+  if (steps >= MAX_SCHEMA_STEPS) {
     return fail(`the schema takes more than ${MAX_SCHEMA_STEPS} $ref, anyOf or oneOf steps here without reaching a value: it loops.`);
   }
-  const step: Place = { ...place, steps: place.steps + 1 };
   if (schema.$ref !== undefined) {
     const target = resolveRef(root, schema.$ref);
     if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
-    const problem = validateAt(value, target, step);
+    const problem = validateAt(value, target, path, root, depth, steps + 1);
     if (problem) return problem;
   }
   const actual = typeOf(value);
@@ -102,7 +127,7 @@ function validateAt(value: unknown, schema: JsonSchema, place: Place): ValueProb
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = schema[key];
     if (options === undefined) continue;
-    const matches = options.filter((option) => validateAt(value, option, step) === undefined).length;
+    const matches = options.filter((option) => validateAt(value, option, path, root, depth, steps + 1) === undefined).length;
     if (matches === 0 || (key === 'oneOf' && matches > 1)) {
       return fail(
         matches === 0
@@ -113,9 +138,8 @@ function validateAt(value: unknown, schema: JsonSchema, place: Place): ValueProb
   }
   if (typeof value === 'string') return stringProblem(value, schema, fail);
   if (typeof value === 'number') return numberProblem(value, schema, fail);
-  const inside: Place = { ...place, depth: place.depth + 1, steps: 0 };
-  if (Array.isArray(value)) return arrayProblem(value, schema, inside, fail);
-  if (isRecord(value)) return objectProblem(value, schema, inside, fail);
+  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, depth + 1, fail);
+  if (isRecord(value)) return objectProblem(value, schema, path, root, depth + 1, fail);
   return undefined;
 }
 
@@ -142,7 +166,14 @@ function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): Val
   return undefined;
 }
 
-function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
+function arrayProblem(
+  value: readonly unknown[],
+  schema: JsonSchemaObject,
+  path: string,
+  root: JsonSchema,
+  depth: number,
+  fail: Fail,
+): ValueProblem | undefined {
   if (schema.minItems !== undefined && value.length < schema.minItems)
     return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
   if (schema.maxItems !== undefined && value.length > schema.maxItems)
@@ -151,14 +182,20 @@ function arrayProblem(value: readonly unknown[], schema: JsonSchemaObject, insid
   for (let i = 0; i < value.length; i += 1) {
     const itemSchema = i < prefix.length ? prefix[i] : schema.items;
     if (itemSchema === undefined) continue;
-    const problem = validateAt(value[i], itemSchema as JsonSchema, { ...inside, path: at(inside.path, i) });
+    const problem = validateAt(value[i], itemSchema as JsonSchema, at(path, i), root, depth, 0);
     if (problem) return problem;
   }
   return undefined;
 }
 
-function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject, inside: Place, fail: Fail): ValueProblem | undefined {
-  const { path } = inside;
+function objectProblem(
+  value: Record<string, unknown>,
+  schema: JsonSchemaObject,
+  path: string,
+  root: JsonSchema,
+  depth: number,
+  fail: Fail,
+): ValueProblem | undefined {
   for (const name of schema.required ?? []) {
     if (!Object.hasOwn(value, name)) return fail(`is missing the required property "${name}".`);
   }
@@ -167,7 +204,7 @@ function objectProblem(value: Record<string, unknown>, schema: JsonSchemaObject,
     const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
     if (sub === undefined) continue;
     if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
-    const problem = validateAt(item, sub, { ...inside, path: at(path, name) });
+    const problem = validateAt(item, sub, at(path, name), root, depth, 0);
     if (problem) return problem;
   }
   return undefined;
