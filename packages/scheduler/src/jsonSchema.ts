@@ -122,10 +122,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * // { path: 'properties.n.type', message: 'type must be one of string, ...; it got "nummber".' }
  */
 export function checkJsonSchema(schema: unknown, path = '', root: unknown = schema): SchemaProblem | undefined {
-  return checkSchema(schema, path, root, 0);
+  return checkSchema(schema, path, root, 0, new Set());
 }
 
-function checkSchema(schema: unknown, path: string, root: unknown, depth: number): SchemaProblem | undefined {
+/** `checkJsonSchema` at `depth`; `clear` holds the schemas already known not to loop, so each is walked once. */
+function checkSchema(schema: unknown, path: string, root: unknown, depth: number, clear: Set<unknown>): SchemaProblem | undefined {
   if (typeof schema === 'boolean') return undefined;
   if (!isRecord(schema)) return { path, message: `a schema must be an object or a boolean; it got ${show(schema)}.` };
   if (depth >= MAX_JSON_DEPTH) {
@@ -155,7 +156,7 @@ function checkSchema(schema: unknown, path: string, root: unknown, depth: number
     if (map === undefined) continue;
     if (!isRecord(map)) return { path: at(path, key), message: `${key} must be an object of schemas; it got ${show(map)}.` };
     for (const [name, sub] of Object.entries(map)) {
-      const problem = checkSchema(sub, at(at(path, key), name), root, depth + 1);
+      const problem = checkSchema(sub, at(at(path, key), name), root, depth + 1, clear);
       if (problem) return problem;
     }
   }
@@ -165,13 +166,13 @@ function checkSchema(schema: unknown, path: string, root: unknown, depth: number
     if (!Array.isArray(list) || list.length === 0)
       return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
     for (let i = 0; i < list.length; i += 1) {
-      const problem = checkSchema(list[i], at(at(path, key), i), root, depth + 1);
+      const problem = checkSchema(list[i], at(at(path, key), i), root, depth + 1, clear);
       if (problem) return problem;
     }
   }
   for (const key of SCHEMAS) {
     if (schema[key] === undefined) continue;
-    const problem = checkSchema(schema[key], at(path, key), root, depth + 1);
+    const problem = checkSchema(schema[key], at(path, key), root, depth + 1, clear);
     if (problem) return problem;
   }
   for (const key of COUNTS) {
@@ -216,7 +217,7 @@ function checkSchema(schema: unknown, path: string, root: unknown, depth: number
         message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
       };
     }
-    if (loops(schema, root, new Set())) {
+    if (loops(schema, root, new Set(), clear)) {
       return {
         path: at(path, '$ref'),
         message: `$ref ${show(schema.$ref)} comes back to itself (through $ref, anyOf or oneOf) without a property or an item in between, so it describes no value; recurse through properties or items instead.`,
@@ -232,18 +233,17 @@ function checkSchema(schema: unknown, path: string, root: unknown, depth: number
  * loop that describes nothing (`{ $ref: '#' }`) and that no grammar and no
  * validator could ever leave.
  */
-function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>): boolean {
-  if (!isRecord(schema)) return false;
-  if (onTheWay.has(schema)) return true;
-  if (onTheWay.size >= MAX_SCHEMA_STEPS) return true;
-  const next = new Set(onTheWay).add(schema);
+function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>, clear: Set<unknown>): boolean {
+  if (!isRecord(schema) || clear.has(schema)) return false;
+  if (onTheWay.has(schema) || onTheWay.size >= MAX_SCHEMA_STEPS) return true;
+  onTheWay.add(schema);
   const target = schema.$ref === undefined ? undefined : resolveRef(root, schema.$ref);
-  if (target !== undefined && loops(target, root, next)) return true;
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const list = schema[key];
-    if (Array.isArray(list) && list.some((option) => loops(option, root, next))) return true;
-  }
-  return false;
+  const options = [target, ...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  const found = options.some((option) => loops(option, root, onTheWay, clear));
+  onTheWay.delete(schema);
+  // Known not to loop from here: never walked again, so a schema of many shared $refs costs its size, not its paths.
+  if (!found) clear.add(schema);
+  return found;
 }
 
 /** The schema a local `$ref` points at, through the schema's own properties only (never `Object.prototype`'s). */

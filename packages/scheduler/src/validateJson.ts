@@ -39,7 +39,7 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
  * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
  */
 export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
-  return tooDeep(value, path) ?? validateAt(value, schema, path, root, 0, 0);
+  return tooDeep(value, path) ?? validateAt(value, schema, path, root, 0, 0, { left: MAX_CHECKS });
 }
 
 /**
@@ -95,6 +95,7 @@ function validateAt(
   root: JsonSchema,
   depth: number,
   steps: number,
+  budget: Budget,
 ): ValueProblem | undefined {
   if (schema === true) return undefined;
   if (schema === false) return { path, value, message: 'no value is allowed here.' };
@@ -102,13 +103,19 @@ function validateAt(
   if (typeof value === 'object' && value !== null && depth >= MAX_JSON_DEPTH) {
     return fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   }
+  budget.left -= 1;
+  if (budget.left < 0) {
+    return fail(
+      `checking this value takes more than ${MAX_CHECKS} steps (anyOf or oneOf of $refs branching at every level); simplify the schema.`,
+    );
+  }
   if (steps >= MAX_SCHEMA_STEPS) {
     return fail(`the schema takes more than ${MAX_SCHEMA_STEPS} $ref, anyOf or oneOf steps here without reaching a value: it loops.`);
   }
   if (schema.$ref !== undefined) {
     const target = resolveRef(root, schema.$ref);
     if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
-    const problem = validateAt(value, target, path, root, depth, steps + 1);
+    const problem = validateAt(value, target, path, root, depth, steps + 1, budget);
     if (problem) return problem;
   }
   const actual = typeOf(value);
@@ -127,7 +134,7 @@ function validateAt(
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = schema[key];
     if (options === undefined) continue;
-    const matches = options.filter((option) => validateAt(value, option, path, root, depth, steps + 1) === undefined).length;
+    const matches = options.filter((option) => validateAt(value, option, path, root, depth, steps + 1, budget) === undefined).length;
     if (matches === 0 || (key === 'oneOf' && matches > 1)) {
       return fail(
         matches === 0
@@ -138,12 +145,20 @@ function validateAt(
   }
   if (typeof value === 'string') return stringProblem(value, schema, fail);
   if (typeof value === 'number') return numberProblem(value, schema, fail);
-  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, depth + 1, fail);
-  if (isRecord(value)) return objectProblem(value, schema, path, root, depth + 1, fail);
+  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, depth + 1, budget, fail);
+  if (isRecord(value)) return objectProblem(value, schema, path, root, depth + 1, budget, fail);
   return undefined;
 }
 
 type Fail = (message: string) => ValueProblem;
+
+/** Checks left to one `validateJson` call. */
+interface Budget {
+  left: number;
+}
+
+/** The most checks one `validateJson` may make: a schema whose `anyOf`s of `$ref`s branch at every level fails here, not after hours. */
+const MAX_CHECKS = 250_000;
 
 function stringProblem(value: string, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
   const length = [...value].length;
@@ -172,6 +187,7 @@ function arrayProblem(
   path: string,
   root: JsonSchema,
   depth: number,
+  budget: Budget,
   fail: Fail,
 ): ValueProblem | undefined {
   if (schema.minItems !== undefined && value.length < schema.minItems)
@@ -182,7 +198,7 @@ function arrayProblem(
   for (let i = 0; i < value.length; i += 1) {
     const itemSchema = i < prefix.length ? prefix[i] : schema.items;
     if (itemSchema === undefined) continue;
-    const problem = validateAt(value[i], itemSchema as JsonSchema, at(path, i), root, depth, 0);
+    const problem = validateAt(value[i], itemSchema as JsonSchema, at(path, i), root, depth, 0, budget);
     if (problem) return problem;
   }
   return undefined;
@@ -194,6 +210,7 @@ function objectProblem(
   path: string,
   root: JsonSchema,
   depth: number,
+  budget: Budget,
   fail: Fail,
 ): ValueProblem | undefined {
   for (const name of schema.required ?? []) {
@@ -204,7 +221,7 @@ function objectProblem(
     const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
     if (sub === undefined) continue;
     if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
-    const problem = validateAt(item, sub, at(path, name), root, depth, 0);
+    const problem = validateAt(item, sub, at(path, name), root, depth, 0, budget);
     if (problem) return problem;
   }
   return undefined;

@@ -77,4 +77,13 @@ describe('JSON Schema checks are depth-bounded', () => {
     expect(jsonDepth('{"a": "}}}", "b": [[')).toBe(3);
     expect(jsonDepth('['.repeat(100_000))).toBe(100_000);
   });
+
+  it('a schema whose anyOf of $refs branches at every level is checked in its size, and validated within a bound', () => {
+    const $defs: Record<string, JsonSchema> = { a6: { type: 'string' } };
+    for (let i = 0; i < 6; i += 1) $defs[`a${i}`] = { anyOf: Array.from({ length: 30 }, () => ({ $ref: `#/$defs/a${i + 1}` })) };
+    const schema: JsonSchema = { $defs, $ref: '#/$defs/a0' };
+    // 30^6 paths through a few hundred schemas: the check walks each schema once.
+    expect(checkJsonSchema(schema)).toBeUndefined();
+    expect(validateJson(1, schema)).toBeDefined();
+  });
 });
