@@ -1,4 +1,5 @@
 import { MAX_JSON_DEPTH } from './jsonDepth.js';
+import { MAX_SCHEMA_STEPS, at, isRecord, resolveRef } from './schemaRef.js';
 import { show } from './rules.js';
 
 /**
@@ -67,8 +68,6 @@ export interface ValueProblem extends SchemaProblem {
   readonly value: unknown;
 }
 
-/** The most `$ref`, `anyOf` and `oneOf` steps a schema may take at one place of a value before it counts as a loop. */
-export const MAX_SCHEMA_STEPS = 16;
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment']);
 const SCHEMA_MAPS = ['properties', '$defs', 'definitions'] as const;
@@ -100,16 +99,6 @@ const KNOWN = new Set<string>([
  * JSON_SCHEMA_KEYWORDS.includes('prefixItems'); // true
  */
 export const JSON_SCHEMA_KEYWORDS: readonly string[] = Object.freeze([...KNOWN]);
-
-/** The path of `key` below `path`, as problems name places: `items[2].name`. */
-export function at(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Checks that `schema` is a JSON Schema in the kit's portable subset (see
@@ -246,14 +235,4 @@ function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>, clear: Se
   return found;
 }
 
-/** The schema a local `$ref` points at, through the schema's own properties only (never `Object.prototype`'s). */
-export function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
-  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return typeof node === 'boolean' || isRecord(node) ? (node as JsonSchema) : undefined;
-}
+export { validateJson } from './validateJson.js';

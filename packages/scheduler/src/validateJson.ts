@@ -1,14 +1,6 @@
 import { MAX_JSON_DEPTH } from './jsonDepth.js';
-import {
-  type JsonSchema,
-  type JsonSchemaObject,
-  type JsonSchemaType,
-  MAX_SCHEMA_STEPS,
-  type ValueProblem,
-  at,
-  isRecord,
-  resolveRef,
-} from './jsonSchema.js';
+import type { JsonSchema, JsonSchemaObject, JsonSchemaType, ValueProblem } from './jsonSchema.js';
+import { MAX_SCHEMA_STEPS, at, isRecord, resolveRef } from './schemaRef.js';
 import { show } from './rules.js';
 
 function typeOf(value: unknown): JsonSchemaType | 'other' {
