@@ -12,11 +12,16 @@ import { callParams } from './callParams.js';
 import { type InklingCallSettings, callSettings } from './scheduling.js';
 import { finishReasonOf, usageOf } from './usage.js';
 
-/** The calls a result asked for, as the AI SDK's tool-call content. */
+/**
+ * The calls a result asked for, as the AI SDK's tool-call content. Each gets
+ * an id of the kit's own (the job's id and the call's place), never the
+ * model's: a model may repeat an id or send none, and the AI SDK matches
+ * results and approvals by it.
+ */
 function toolCallsOf(result: JobResult): Array<Extract<LanguageModelV4Content, { type: 'tool-call' }>> {
   return (result.toolCalls ?? []).map((call: ToolCall, i) => ({
     type: 'tool-call',
-    toolCallId: call.id ?? `call_${result.id}_${i}`,
+    toolCallId: `call_${result.id}_${i}`,
     toolName: call.function.name,
     input: call.function.arguments || '{}',
   }));

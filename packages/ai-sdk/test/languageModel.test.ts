@@ -1,5 +1,12 @@
 import { APICallError, InvalidPromptError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import { EngineCrashedError, InklingError } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type Engine,
+  EngineCrashedError,
+  EnginePool,
+  InklingError,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
 import { engineCalls, fakePool } from '@inkling/scheduler/testing';
 import { Output, embedMany, generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -171,6 +178,49 @@ describe('createInkling with the real AI SDK', () => {
     expect(seen).toContainEqual({ kind: 'embedding', priority: 'high', task: 'index', preemptible: true });
     const withHeader = await embedMany({ model, values: ['a'], headers: { 'x-trace': '1' } });
     expect(withHeader.warnings).toContainEqual(expect.objectContaining({ type: 'unsupported', feature: 'headers' }));
+  });
+
+  it("tool calls get the kit's own ids: two calls with one model id are two calls, each answered", async () => {
+    const requests: StreamingChatCompletionRequest[] = [];
+    const calls = [
+      { id: 'same', type: 'function' as const, function: { name: 'weather', arguments: '{"city":"Oslo"}' } },
+      { id: 'same', type: 'function' as const, function: { name: 'weather', arguments: '{"city":"Lima"}' } },
+    ];
+    const engine: Engine = {
+      interruptGenerate: () => {},
+      chat: {
+        completions: {
+          create: async (request) => {
+            requests.push(structuredClone(request));
+            const chunk: ChatCompletionChunk =
+              requests.length === 1
+                ? { id: 'c', choices: [{ delta: { tool_calls: calls }, finish_reason: 'tool_calls' }] }
+                : { id: 'c', choices: [{ delta: { content: 'Sunny in both.' }, finish_reason: 'stop' }] };
+            return (async function* () {
+              yield chunk;
+            })();
+          },
+        },
+      },
+    };
+    const pool = new EnginePool({ createEngine: async () => engine, size: 1 });
+    await pool.load();
+    const result = await generateText({
+      model: createInkling({ pool })('fake'),
+      prompt: 'Weather in Oslo and Lima',
+      tools: { weather: tool({ inputSchema: z.object({ city: z.enum(['Oslo', 'Lima']) }), execute }) },
+      stopWhen: stepCountIs(2),
+    });
+    const ids = result.steps[0]?.toolCalls.map((c) => c.toolCallId) ?? [];
+    expect(new Set(ids).size).toBe(2);
+    expect(result.steps[0]?.toolResults.map((r) => [r.toolCallId, (r.output as { city: string }).city])).toEqual([
+      [ids[0], 'Oslo'],
+      [ids[1], 'Lima'],
+    ]);
+    const read = requests[1]?.messages ?? [];
+    const asked = (read.find((m) => m.tool_calls)?.tool_calls as Array<{ id: string }>).map((c) => c.id);
+    expect(read.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(asked);
+    expect(new Set(asked).size).toBe(2);
   });
 
   it('embedMany through the embedding model', async () => {

@@ -11,7 +11,7 @@ export interface UseChatOptions extends ChatOptions {
 
 /** What `useChat` returns. */
 export interface UseChatResult extends ChatState {
-  /** Sends a user message (cutting short a reply still streaming) and streams the reply. Never rejects. */
+  /** Sends a user message (cutting short a reply still streaming, answering calls still waiting as cancelled) and streams the reply. Never rejects. */
   sendMessage(content: string | ChatMessage): Promise<JobResult>;
   /** Asks for the last reply again (the last assistant message is replaced). Throws with no user message to answer. */
   regenerate(): Promise<JobResult>;
@@ -19,7 +19,7 @@ export interface UseChatResult extends ChatState {
   stop(): void;
   /** Replaces the conversation (a list or a function of it), cancelling any reply; `setMessages([])` starts over. */
   setMessages(messages: readonly ChatMessage[] | ((current: readonly ChatMessage[]) => readonly ChatMessage[])): void;
-  /** Lets a tool call that waits for approval run. */
+  /** Lets the tool call with this id (the kit's, from `toolCalls`) run, with the arguments it showed. */
   approveToolCall(id: string): void;
   /** Declines a tool call that waits for approval; the model hears why. */
   denyToolCall(id: string, reason?: string): void;

@@ -31,6 +31,15 @@ const actions: JsonSchema = {
   additionalProperties: false,
 };
 
+/** A promise and the function that resolves it. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
 /** Whether `partial` could still become `final`: strings are prefixes, nothing else differs. */
 function grows(partial: unknown, final: unknown): boolean {
   if (partial === undefined) return true;
@@ -146,6 +155,63 @@ describeEachReactMode('useObject', (mode) => {
     expect(error.path).toBe('properties.tags.items.type');
     expect(error.message).toContain('"strin"');
     expect(engineCalls(createEngine)).toHaveLength(0);
+  });
+
+  it('stop() while the finished answer is being validated (an async refine) settles at cancelled', async () => {
+    const { promise: checked, resolve: pass } = deferred<boolean>();
+    const schema = z.object({ title: z.string() }).refine(async () => checked, 'checked later');
+    const onFinish = vi.fn();
+    const { pool } = fakePool({ tokenMs: 5 });
+    const { result } = renderHookWithPool(() => useObject({ schema, onFinish }), pool, mode);
+    await act(async () => void result.current.submit('Title this.'));
+    await settle();
+    // The answer is in; its check has not finished.
+    expect(result.current.status).toBe('streaming');
+    expect(pool.getSnapshot().jobs).toHaveLength(0);
+    await act(async () => result.current.stop());
+    expect(result.current.status).toBe('cancelled');
+    pass(true);
+    await settle();
+    expect(result.current.status).toBe('cancelled');
+    expect(onFinish).not.toHaveBeenCalled();
+  });
+
+  it('an answer 1,200 levels deep ends in a typed error, not a hook streaming for ever', async () => {
+    const deep = `{"a":${'{"a":'.repeat(1200)}1${'}'.repeat(1200)}}`;
+    const tree: JsonSchema = { type: 'object', properties: { a: { anyOf: [{ $ref: '#' }, { type: 'integer' }] } } };
+    const { pool } = fakePool({ constrain: false, reply: deep, tokenMs: 1 });
+    const { result } = renderHookWithPool(() => useObject({ schema: tree, mode: 'prompt' }), pool, mode);
+    await act(async () => void result.current.submit('Nest.'));
+    await settle();
+    expect(result.current.status).toBe('error');
+    const error = result.current.error as ObjectValidationError;
+    expect(error).toBeInstanceOf(ObjectValidationError);
+    expect(error.message).toContain('levels deep');
+    expect(error.text).toBe(deep);
+  });
+
+  it('a schema that refers to itself ({ $ref: "#" }) is refused before anything is sent', async () => {
+    const { pool, createEngine } = fakePool();
+    const { result } = renderHookWithPool(() => useObject({ schema: { $ref: '#' } }), pool, mode);
+    await act(async () => void result.current.submit('Anything.'));
+    await settle();
+    expect(result.current.status).toBe('error');
+    expect(result.current.error).toBeInstanceOf(InvalidSchemaError);
+    expect((result.current.error as InvalidSchemaError).path).toBe('$ref');
+    expect(engineCalls(createEngine)).toHaveLength(0);
+  });
+
+  it('a validator that throws ends the job with ObjectValidationError', async () => {
+    const schema = z.object({ title: z.string() }).refine(() => {
+      throw new Error('validator bug');
+    });
+    const { pool } = fakePool({ tokenMs: 5 });
+    const { result } = renderHookWithPool(() => useObject({ schema }), pool, mode);
+    await act(async () => void result.current.submit('Title this.'));
+    await settle();
+    expect(result.current.status).toBe('error');
+    expect(result.current.error).toBeInstanceOf(ObjectValidationError);
+    expect(result.current.error?.message).toContain('validator bug');
   });
 
   it('stop() keeps the object so far; a later submit supersedes and unmount cancels', async () => {

@@ -1,15 +1,22 @@
+import { MAX_JSON_DEPTH } from './jsonDepth.js';
+import { MAX_SCHEMA_STEPS, at, isRecord, resolveRef } from './schemaRef.js';
 import { show } from './rules.js';
 
 /**
- * A JSON Schema, in the subset every engine of the kit can turn into
- * constrained decoding (llama.cpp's and WebLLM's grammars, vLLM's and OpenAI's
- * `json_schema`, the Prompt API's `responseConstraint`): `type` (one or a
- * list), `properties`, `required`, `additionalProperties`, `items`,
- * `prefixItems`, `minItems`, `maxItems`, `enum`, `const`, `anyOf`, `oneOf`,
- * `minLength`, `maxLength`, `pattern`, `format`, `minimum`, `maximum`,
- * `exclusiveMinimum`, `exclusiveMaximum`, local `$ref`s into `$defs` or
- * `definitions`, and the annotations (`title`, `description`, `default`,
- * `examples`, `$schema`, `$id`, `$comment`).
+ * A JSON Schema, in the subset every engine of the kit accepts (llama.cpp's
+ * and WebLLM's grammars, vLLM's and OpenAI's `json_schema`, the Prompt API's
+ * `responseConstraint`): `type` (one or a list), `properties`, `required`,
+ * `additionalProperties`, `items`, `prefixItems`, `minItems`, `maxItems`,
+ * `enum`, `const`, `anyOf`, `oneOf`, `minLength`, `maxLength`, `pattern`,
+ * `format`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+ * local `$ref`s into `$defs` or `definitions`, and the annotations (`title`,
+ * `description`, `default`, `examples`, `$schema`, `$id`, `$comment`).
+ *
+ * Accepted is not always enforced while the model writes: llama.cpp's
+ * grammar, for one, bounds integers but not fractional numbers. Which keyword
+ * each engine enforces during generation, and which only `validateJson` (and
+ * so `useObject` and tool calls) checks after, is in the kit's
+ * `docs/json-schema.md`.
  */
 export type JsonSchema = boolean | JsonSchemaObject;
 
@@ -84,14 +91,14 @@ const KNOWN = new Set<string>([
   '$ref',
 ]);
 
-function at(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/**
+ * The keywords `checkJsonSchema` accepts (the `JsonSchema` subset). Which of
+ * them each engine enforces during generation is in `docs/json-schema.md`.
+ *
+ * @example
+ * JSON_SCHEMA_KEYWORDS.includes('prefixItems'); // true
+ */
+export const JSON_SCHEMA_KEYWORDS: readonly string[] = Object.freeze([...KNOWN]);
 
 /**
  * Checks that `schema` is a JSON Schema in the kit's portable subset (see
@@ -104,13 +111,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * // { path: 'properties.n.type', message: 'type must be one of string, ...; it got "nummber".' }
  */
 export function checkJsonSchema(schema: unknown, path = '', root: unknown = schema): SchemaProblem | undefined {
+  return checkSchema(schema, path, root, 0, new Set());
+}
+
+/** `checkJsonSchema` at `depth`; `clear` holds the schemas already known not to loop, so each is walked once. */
+function checkSchema(schema: unknown, path: string, root: unknown, depth: number, clear: Set<unknown>): SchemaProblem | undefined {
   if (typeof schema === 'boolean') return undefined;
   if (!isRecord(schema)) return { path, message: `a schema must be an object or a boolean; it got ${show(schema)}.` };
+  if (depth >= MAX_JSON_DEPTH) {
+    return { path, message: `the schema nests more than ${MAX_JSON_DEPTH} levels deep; no engine constrains to one this deep.` };
+  }
   for (const key of Object.keys(schema)) {
     if (!KNOWN.has(key)) {
       return {
         path: at(path, key),
-        message: `"${key}" is not in the JSON Schema subset every engine can enforce; leave it out or express it with the supported keywords (type, properties, required, items, enum, anyOf, min/max...).`,
+        message: `"${key}" is not in the JSON Schema subset every engine accepts; leave it out or express it with the supported keywords (type, properties, required, items, enum, anyOf, min/max...).`,
       };
     }
   }
@@ -130,7 +145,7 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (map === undefined) continue;
     if (!isRecord(map)) return { path: at(path, key), message: `${key} must be an object of schemas; it got ${show(map)}.` };
     for (const [name, sub] of Object.entries(map)) {
-      const problem = checkJsonSchema(sub, at(at(path, key), name), root);
+      const problem = checkSchema(sub, at(at(path, key), name), root, depth + 1, clear);
       if (problem) return problem;
     }
   }
@@ -140,13 +155,13 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (!Array.isArray(list) || list.length === 0)
       return { path: at(path, key), message: `${key} must be a non-empty list of schemas; it got ${show(list)}.` };
     for (let i = 0; i < list.length; i += 1) {
-      const problem = checkJsonSchema(list[i], at(at(path, key), i), root);
+      const problem = checkSchema(list[i], at(at(path, key), i), root, depth + 1, clear);
       if (problem) return problem;
     }
   }
   for (const key of SCHEMAS) {
     if (schema[key] === undefined) continue;
-    const problem = checkJsonSchema(schema[key], at(path, key), root);
+    const problem = checkSchema(schema[key], at(path, key), root, depth + 1, clear);
     if (problem) return problem;
   }
   for (const key of COUNTS) {
@@ -166,7 +181,7 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
     if (!Array.isArray(required) || required.some((name) => typeof name !== 'string')) {
       return { path: at(path, 'required'), message: `required must be a list of property names; it got ${show(required)}.` };
     }
-    const missing = required.find((name) => !isRecord(properties) || !(name in properties));
+    const missing = required.find((name) => !isRecord(properties) || !Object.hasOwn(properties, name));
     if (missing !== undefined) {
       return {
         path: at(path, 'required'),
@@ -184,155 +199,40 @@ export function checkJsonSchema(schema: unknown, path = '', root: unknown = sche
       return { path: at(path, 'pattern'), message: `pattern must be a regular expression; it got ${show(schema.pattern)}.` };
     }
   }
-  if (schema.$ref !== undefined && resolveRef(root, schema.$ref) === undefined) {
-    return {
-      path: at(path, '$ref'),
-      message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
-    };
+  if (schema.$ref !== undefined) {
+    if (resolveRef(root, schema.$ref) === undefined) {
+      return {
+        path: at(path, '$ref'),
+        message: `$ref must point inside this schema (like "#/$defs/name"); ${show(schema.$ref)} points nowhere.`,
+      };
+    }
+    if (loops(schema, root, new Set(), clear)) {
+      return {
+        path: at(path, '$ref'),
+        message: `$ref ${show(schema.$ref)} comes back to itself (through $ref, anyOf or oneOf) without a property or an item in between, so it describes no value; recurse through properties or items instead.`,
+      };
+    }
   }
   return undefined;
-}
-
-function resolveRef(root: unknown, ref: unknown): JsonSchema | undefined {
-  if (typeof ref !== 'string' || !ref.startsWith('#')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isRecord(node) || !(part in node)) return undefined;
-    node = node[part];
-  }
-  return typeof node === 'boolean' || isRecord(node) ? (node as JsonSchema) : undefined;
-}
-
-function typeOf(value: unknown): JsonSchemaType | 'other' {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonSchemaType;
-  return 'other';
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 /**
- * Checks `value` against `schema` (a schema `checkJsonSchema` accepts) and
- * returns the first place it does not match, or `undefined` when it does.
- *
- * @example
- * validateJson({ tags: ['a', 3] }, { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } });
- * // { path: 'tags[1]', value: 3, message: 'must be a string; it got 3.' }
+ * Whether following `$ref`, `anyOf` and `oneOf` from `schema`, without going
+ * down into a property or an item, reaches a schema already on the way: a
+ * loop that describes nothing (`{ $ref: '#' }`) and that no grammar and no
+ * validator could ever leave.
  */
-export function validateJson(value: unknown, schema: JsonSchema, path = '', root: JsonSchema = schema): ValueProblem | undefined {
-  if (schema === true) return undefined;
-  if (schema === false) return { path, value, message: 'no value is allowed here.' };
-  const fail = (message: string): ValueProblem => ({ path, value, message });
-  if (schema.$ref !== undefined) {
-    const target = resolveRef(root, schema.$ref);
-    if (target === undefined) return fail(`$ref ${show(schema.$ref)} points nowhere.`);
-    const problem = validateJson(value, target, path, root);
-    if (problem) return problem;
-  }
-  const actual = typeOf(value);
-  if (schema.type !== undefined) {
-    const allowed: readonly string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const ok = allowed.includes(actual) || (actual === 'integer' && allowed.includes('number'));
-    if (!ok)
-      return fail(
-        `must be ${allowed.map((t) => (t === 'integer' || t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`)).join(' or ')}; it got ${show(value)}.`,
-      );
-  }
-  if (schema.const !== undefined && !sameJson(value, schema.const)) return fail(`must be ${show(schema.const)}; it got ${show(value)}.`);
-  if (schema.enum !== undefined && !schema.enum.some((option) => sameJson(value, option))) {
-    return fail(`must be one of ${schema.enum.map((option) => show(option)).join(', ')}; it got ${show(value)}.`);
-  }
-  for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = schema[key];
-    if (options === undefined) continue;
-    const matches = options.filter((option) => validateJson(value, option, path, root) === undefined).length;
-    if (matches === 0 || (key === 'oneOf' && matches > 1)) {
-      return fail(
-        matches === 0
-          ? `matches none of the ${options.length} allowed shapes; it got ${show(value)}.`
-          : `matches ${matches} of the oneOf shapes; it must match exactly one.`,
-      );
-    }
-  }
-  if (typeof value === 'string') return stringProblem(value, schema, fail);
-  if (typeof value === 'number') return numberProblem(value, schema, fail);
-  if (Array.isArray(value)) return arrayProblem(value, schema, path, root, fail);
-  if (isRecord(value)) return objectProblem(value, schema, path, root, fail);
-  return undefined;
+function loops(schema: unknown, root: unknown, onTheWay: Set<unknown>, clear: Set<unknown>): boolean {
+  if (!isRecord(schema) || clear.has(schema)) return false;
+  if (onTheWay.has(schema) || onTheWay.size >= MAX_SCHEMA_STEPS) return true;
+  onTheWay.add(schema);
+  const target = schema.$ref === undefined ? undefined : resolveRef(root, schema.$ref);
+  const options = [target, ...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  const found = options.some((option) => loops(option, root, onTheWay, clear));
+  onTheWay.delete(schema);
+  // Known not to loop from here: never walked again, so a schema of many shared $refs costs its size, not its paths.
+  if (!found) clear.add(schema);
+  return found;
 }
 
-type Fail = (message: string) => ValueProblem;
-
-function stringProblem(value: string, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
-  const length = [...value].length;
-  if (schema.minLength !== undefined && length < schema.minLength)
-    return fail(`must be at least ${schema.minLength} characters long; it has ${length}.`);
-  if (schema.maxLength !== undefined && length > schema.maxLength)
-    return fail(`must be at most ${schema.maxLength} characters long; it has ${length}.`);
-  if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
-    return fail(`must match /${schema.pattern}/; it got ${show(value)}.`);
-  return undefined;
-}
-
-function numberProblem(value: number, schema: JsonSchemaObject, fail: Fail): ValueProblem | undefined {
-  if (schema.minimum !== undefined && value < schema.minimum) return fail(`must be ${schema.minimum} or more; it got ${value}.`);
-  if (schema.maximum !== undefined && value > schema.maximum) return fail(`must be ${schema.maximum} or less; it got ${value}.`);
-  if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
-    return fail(`must be more than ${schema.exclusiveMinimum}; it got ${value}.`);
-  if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
-    return fail(`must be less than ${schema.exclusiveMaximum}; it got ${value}.`);
-  return undefined;
-}
-
-function arrayProblem(
-  value: readonly unknown[],
-  schema: JsonSchemaObject,
-  path: string,
-  root: JsonSchema,
-  fail: Fail,
-): ValueProblem | undefined {
-  if (schema.minItems !== undefined && value.length < schema.minItems)
-    return fail(`must have at least ${schema.minItems} items; it has ${value.length}.`);
-  if (schema.maxItems !== undefined && value.length > schema.maxItems)
-    return fail(`must have at most ${schema.maxItems} items; it has ${value.length}.`);
-  const prefix = schema.prefixItems ?? [];
-  for (let i = 0; i < value.length; i += 1) {
-    const itemSchema = i < prefix.length ? prefix[i] : schema.items;
-    if (itemSchema === undefined) continue;
-    const problem = validateJson(value[i], itemSchema as JsonSchema, at(path, i), root);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-function objectProblem(
-  value: Record<string, unknown>,
-  schema: JsonSchemaObject,
-  path: string,
-  root: JsonSchema,
-  fail: Fail,
-): ValueProblem | undefined {
-  for (const name of schema.required ?? []) {
-    if (!(name in value)) return fail(`is missing the required property "${name}".`);
-  }
-  const properties = schema.properties ?? {};
-  for (const [name, item] of Object.entries(value)) {
-    const sub = Object.hasOwn(properties, name) ? properties[name] : schema.additionalProperties;
-    if (sub === undefined) continue;
-    if (sub === false) return { path: at(path, name), value: item, message: `"${name}" is not a property this schema allows.` };
-    const problem = validateJson(item, sub, at(path, name), root);
-    if (problem) return problem;
-  }
-  return undefined;
-}
+export { validateJson } from './validateJson.js';

@@ -10,7 +10,7 @@ import type { ChatCompletionRequest } from './types.js';
  * schema onto their own constrained decoding.
  *
  * @throws InvalidSchemaError when the schema is malformed or outside the
- *   subset every engine can enforce (see `JsonSchema`).
+ *   subset every engine accepts (see `JsonSchema`).
  * @example
  * const schema = requestedSchema(request);
  * if (schema !== undefined) body.grammar = toGrammar(schema);

@@ -9,6 +9,7 @@ import {
 } from '@inkling/scheduler';
 import { chatStream } from './chatStream.js';
 import { classifyRunError } from './classifyError.js';
+import { llamaSchema } from './llamaSchema.js';
 import type { WllamaEngine as WllamaEngineShape } from './types.js';
 import type { WllamaLike } from './wllamaLike.js';
 import type { WorkerWatch } from './workerWatch.js';
@@ -76,10 +77,14 @@ export class WllamaEngine implements WllamaEngineShape {
 
   async #createChat(request: StreamingChatCompletionRequest, options: EngineCallOptions = {}): Promise<AsyncIterable<ChatCompletionChunk>> {
     // Checked before the call opens: a schema no grammar can express ends the job here, no token spent.
-    // llama.cpp turns a json_schema response_format into a grammar itself.
-    requestedSchema(request);
+    // llama.cpp turns a json_schema response_format into a grammar itself, from the shape it can read.
+    const schema = requestedSchema(request);
+    const format =
+      schema === undefined
+        ? {}
+        : { response_format: { type: 'json_schema', json_schema: { name: 'object', schema: llamaSchema(schema) } } };
     const { signal, release, abort } = this.#open(options.signal);
-    const params: Record<string, unknown> = { ...request, stream: true, stream_options: { include_usage: true } };
+    const params: Record<string, unknown> = { ...request, ...format, stream: true, stream_options: { include_usage: true } };
     delete params.model;
     const stream = chatStream({
       model: this.model,

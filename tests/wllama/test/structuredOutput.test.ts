@@ -1,6 +1,14 @@
-import { type ChatCompletionChunk, EnginePool, InvalidSchemaError, type JsonSchema, validateJson } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  EnginePool,
+  InvalidSchemaError,
+  type JsonSchema,
+  UnsupportedConstraintError,
+  validateJson,
+} from '@inkling/scheduler';
 import { parsePartialJson } from '@inkling/react/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { testEngines } from './engines.js';
 
 // The weights are random: only the constraint can make these answers valid.
@@ -69,6 +77,26 @@ function grows(partial: unknown, final: unknown): boolean {
   return Object.is(partial, final);
 }
 
+/** `'ran'` when the answer matches its schema (or, cut by max_tokens, is still on its way to JSON); else why not. */
+function judge(text: string, cut: boolean, schema: JsonSchema): string {
+  if (cut) {
+    try {
+      parsePartialJson(text);
+      return 'ran';
+    } catch (error) {
+      return `not JSON: ${(error as Error).message} ${text}`;
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `not JSON: ${text}`;
+  }
+  const problem = validateJson(value, schema);
+  return problem ? `invalid at ${problem.path}: ${problem.message}` : 'ran';
+}
+
 describe('schema-constrained jobs on wllama (the generated random-weight model)', () => {
   let pool: EnginePool;
   beforeAll(async () => {
@@ -112,6 +140,55 @@ describe('schema-constrained jobs on wllama (the generated random-weight model)'
     }
     expect(failures).toEqual([]);
   });
+
+  it(
+    'runs every accepted schema llama.cpp once crashed on (a zod tuple, boolean subschemas), or refuses it typed before any token',
+    { timeout: 120_000 },
+    async () => {
+      const digit = { type: 'integer', minimum: 0, maximum: 9 } as const;
+      const accepted: Record<string, JsonSchema> = {
+        zodTuple: z.toJSONSchema(z.object({ pair: z.tuple([z.string().regex(/^[a-z ]{1,12}$/), z.int().min(0).max(9)]) })) as JsonSchema,
+        tupleWithRest: { type: 'object', properties: { p: { type: 'array', prefixItems: [short], items: digit } }, required: ['p'] },
+        itemsTrue: { type: 'array', items: true, maxItems: 2 },
+        itemsFalse: { type: 'array', items: false },
+        propertyTrue: { type: 'object', properties: { a: true, b: short }, required: ['a', 'b'] },
+        propertyFalse: { type: 'object', properties: { a: false, b: short }, required: ['b'], additionalProperties: false },
+        rootTrue: true,
+        tupleNeedsMore: { type: 'array', prefixItems: [short], items: short, minItems: 2 },
+      };
+      const outcomes: Record<string, string> = {};
+      for (const [name, schema] of Object.entries(accepted)) {
+        let tokens = 0;
+        const result = await pool.submit({
+          params: {
+            messages: [{ role: 'user', content: `Answer ${name} as JSON.` }],
+            max_tokens: 120,
+            seed: 5,
+            response_format: { type: 'json_schema', json_schema: { name, schema, strict: true } },
+          },
+          onChunk: (chunk: ChatCompletionChunk) => {
+            if (chunk.choices[0]?.delta.content) tokens += 1;
+          },
+        });
+        if (result.status === 'done') {
+          outcomes[name] = judge(result.text, result.finishReason === 'length', schema);
+        } else {
+          const refusedFirst = result.error instanceof UnsupportedConstraintError && tokens === 0;
+          outcomes[name] = refusedFirst ? 'refused' : `${result.status}: ${result.error?.name} ${result.error?.message}`;
+        }
+      }
+      expect(outcomes).toEqual({
+        zodTuple: 'ran',
+        tupleWithRest: 'ran',
+        itemsTrue: 'ran',
+        itemsFalse: 'ran',
+        propertyTrue: 'ran',
+        propertyFalse: 'ran',
+        rootTrue: 'ran',
+        tupleNeedsMore: 'refused',
+      });
+    },
+  );
 
   it('refuses a schema outside the portable subset by its path, before any token', async () => {
     const result = await pool.submit({

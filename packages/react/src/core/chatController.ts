@@ -1,5 +1,13 @@
-import { type ChatCompletionRequest, type ChatMessage, InklingError, type JobResult, type Pool, type Priority } from '@inkling/scheduler';
-import { type ChatTool, type ToolCallState, isPending, startCalls, toolMessages, toolsParam } from './chatTools.js';
+import {
+  type ChatCompletionRequest,
+  type ChatMessage,
+  InklingError,
+  type JobResult,
+  type Pool,
+  type Priority,
+  jobResult,
+} from '@inkling/scheduler';
+import { type ChatTool, type ToolCallState, askedMessage, isPending, startCalls, toolMessages, toolsParam } from './chatTools.js';
 import { type CompletionState, type StreamStatus, finishedState } from './completionController.js';
 import type { FrameScheduler } from './frameScheduler.js';
 import { Store } from './store.js';
@@ -77,11 +85,22 @@ function withReply(messages: readonly ChatMessage[], reply: string): readonly Ch
   return reply ? [...messages, { role: 'assistant', content: reply }] : messages;
 }
 
+/**
+ * The conversation with the calls still pending answered as cancelled, in
+ * order, so every call the model asked for has its answer before anything
+ * else is said.
+ */
+function answerPending(state: ChatState): { messages: readonly ChatMessage[]; toolCalls: readonly ToolCallState[] } {
+  if (state.status !== 'calling-tools') return { messages: state.messages, toolCalls: state.toolCalls };
+  const toolCalls = state.toolCalls.map((call) => (isPending(call) ? { ...call, status: 'cancelled' as const } : call));
+  return { messages: [...state.messages, ...toolMessages(toolCalls)], toolCalls };
+}
+
 function reduce(state: ChatState, action: Action): ChatState {
   switch (action.type) {
     case 'send': {
-      // A reply cut short by this message keeps what it had said.
-      const messages = withReply(state.messages, state.status === 'streaming' ? state.reply : '');
+      // A reply cut short by this message keeps what it had said; calls waiting are answered first.
+      const messages = withReply(answerPending(state).messages, state.status === 'streaming' ? state.reply : '');
       return { ...initial([...messages, action.message]), status: 'queued' };
     }
     case 'reply':
@@ -93,16 +112,8 @@ function reduce(state: ChatState, action: Action): ChatState {
     }
     case 'stop': {
       // Tool calls cut short are answered as cancelled, so the conversation stays one a model can read.
-      const cut = state.toolCalls.map((call) => (isPending(call) ? { ...call, status: 'cancelled' as const } : call));
-      const answers = state.status === 'calling-tools' ? toolMessages(cut) : [];
-      return {
-        ...state,
-        messages: [...withReply(state.messages, state.reply), ...answers],
-        reply: '',
-        status: 'cancelled',
-        finishReason: 'abort',
-        toolCalls: cut,
-      };
+      const { messages, toolCalls } = answerPending(state);
+      return { ...state, messages: withReply(messages, state.reply), reply: '', status: 'cancelled', finishReason: 'abort', toolCalls };
     }
     case 'set':
       return initial(action.messages);
@@ -110,7 +121,7 @@ function reduce(state: ChatState, action: Action): ChatState {
       return { ...initial(action.messages), status: 'queued' };
     case 'tools': {
       const { result } = action;
-      const asked: ChatMessage = { role: 'assistant', content: result.text || null, tool_calls: result.toolCalls };
+      const asked = askedMessage(result.text, result.toolCalls ?? [], action.calls);
       return {
         ...state,
         ...finishedState(result),
@@ -146,6 +157,10 @@ export class ChatController extends Store<ChatState> {
   #rounds = 0;
   /** Aborts the tools running now; replaced each round. */
   #tools: AbortController | undefined;
+  /** Tool calls named so far: each call's id is the kit's own, never the model's. */
+  #calls = 0;
+  /** Makes this conversation's call ids unlike those of another conversation (stored ones included). */
+  readonly #callPrefix = `call_${Math.random().toString(36).slice(2, 10)}_`;
 
   constructor(pool: Pool, options: ChatOptions = {}, scheduleFrame?: FrameScheduler) {
     super(initial(options.initialMessages ?? []), scheduleFrame);
@@ -160,8 +175,9 @@ export class ChatController extends Store<ChatState> {
 
   /**
    * Appends a user message (a string or a message) and streams the reply,
-   * cutting short a reply still streaming. Resolves with the job's result;
-   * never rejects. Bound.
+   * cutting short a reply still streaming; tool calls still waiting are
+   * answered as cancelled first, so the model reads every call answered.
+   * Resolves with the job's result; never rejects. Bound.
    */
   readonly sendMessage = (content: string | ChatMessage): Promise<JobResult> => {
     const message: ChatMessage = typeof content === 'string' ? { role: 'user', content } : content;
@@ -195,7 +211,7 @@ export class ChatController extends Store<ChatState> {
     if (this.#job.stop() || tools) this.#dispatch({ type: 'stop' });
   };
 
-  /** Lets a call that waits for approval run. Bound. */
+  /** Lets the call with this id (the kit's own, never the model's) run, with the frozen arguments it showed. Bound. */
   readonly approveToolCall = (id: string): void => {
     const call = this.#waiting(id, 'awaiting-approval');
     if (!call) return;
@@ -233,7 +249,8 @@ export class ChatController extends Store<ChatState> {
     }
     this.#rounds += 1;
     this.#tools = new AbortController();
-    this.#dispatch({ type: 'tools', result, calls: startCalls(result.toolCalls, tools) });
+    const calls = startCalls(result.toolCalls, tools, () => `${this.#callPrefix}${(this.#calls += 1)}`);
+    this.#dispatch({ type: 'tools', result, calls });
     this.#advance();
   }
 
@@ -288,7 +305,19 @@ export class ChatController extends Store<ChatState> {
     const { system, params, priority = 'high', session, task } = this.#options;
     const history = system ? [{ role: 'system' as const, content: system }, ...this.state.messages] : [...this.state.messages];
     const { tools } = this.#options;
-    const request = { ...params, messages: history, ...(tools && Object.keys(tools).length > 0 ? { tools: toolsParam(tools) } : {}) };
+    let offered: ReturnType<typeof toolsParam> | undefined;
+    try {
+      offered = tools && Object.keys(tools).length > 0 ? toolsParam(tools) : undefined;
+    } catch (cause) {
+      // A tool the model could not be offered: the reply ends with that error, and the chat settles.
+      const now = Date.now();
+      const error = cause instanceof InklingError ? cause : new InklingError(String(cause), { cause });
+      const result = jobResult({ id: '', status: 'error', error, submittedAt: now, finishedAt: now });
+      this.#dispatch({ type: 'finish', result });
+      this.#options.onFinish?.(result);
+      return Promise.resolve(result);
+    }
+    const request = { ...params, messages: history, ...(offered ? { tools: offered } : {}) };
     return this.#job.start(
       this.#pool,
       { params: request, priority, session, task },

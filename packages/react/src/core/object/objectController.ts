@@ -9,6 +9,8 @@ import {
   type Priority,
   InklingError as InklingErrorClass,
   InvalidSchemaError,
+  MAX_JSON_DEPTH,
+  jsonDepth,
 } from '@inkling/scheduler';
 import { toRequest } from '../toRequest.js';
 import { type StreamStatus, finishedState } from '../completionController.js';
@@ -100,6 +102,8 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
   #shown = '';
   /** Counts submits, stops and clears: a validation that finishes after one of them is dropped. */
   #generation = 0;
+  /** Whether the finished answer is being validated now (a validator may take its time). */
+  #validating = false;
 
   constructor(pool: Pool, options: ObjectOptions, scheduleFrame?: FrameScheduler) {
     super(IDLE, scheduleFrame);
@@ -136,6 +140,7 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
     if (options.mode !== 'prompt')
       params.response_format = { type: 'json_schema', json_schema: { name: 'object', schema: schema.jsonSchema, strict: true } };
     this.#shown = '';
+    this.#validating = false;
     const generation = ++this.#generation;
     this.commit({ ...IDLE, status: 'queued' }, 'now');
     const { priority = 'high', session, task, preemptible } = options;
@@ -152,13 +157,16 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
   /** Cancels the running job; `object` keeps what had streamed. Bound. */
   readonly stop = (): void => {
     this.#generation += 1;
-    if (this.#job.stop()) this.commit({ ...this.state, status: 'cancelled' }, 'now');
+    const validating = this.#validating;
+    this.#validating = false;
+    if (this.#job.stop() || validating) this.commit({ ...this.state, status: 'cancelled' }, 'now');
   };
 
   /** Cancels the running job and goes back to `idle`. Bound. */
   readonly clear = (): void => {
     this.#job.stop();
     this.#generation += 1;
+    this.#validating = false;
     this.#shown = '';
     this.commit(IDLE, 'now');
   };
@@ -170,6 +178,8 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
   /** Cancels the running job and any pending notification. */
   dispose(): void {
     this.#job.stop();
+    this.#generation += 1;
+    this.#validating = false;
     this.cancelPendingFrame();
   }
 
@@ -198,6 +208,22 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
       event(undefined, ended.error);
       return;
     }
+    const fail = (error: ObjectValidationError, object: unknown = undefined) => {
+      this.commit({ ...base, object: object as DeepPartial<T> | undefined, status: 'error', error }, 'now');
+      event(object, error);
+    };
+    const depth = jsonDepth(result.text);
+    if (depth > MAX_JSON_DEPTH) {
+      fail(
+        new ObjectValidationError({
+          path: '',
+          value: result.text,
+          text: result.text,
+          message: `The model's answer nests objects and arrays ${depth} levels deep; the kit reads at most ${MAX_JSON_DEPTH}.`,
+        }),
+      );
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(result.text);
@@ -215,8 +241,13 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
       event(undefined, error);
       return;
     }
-    const check = await schema.validate(parsed);
+    this.#validating = true;
+    // A validator that throws or rejects leaves the answer unchecked: an error, never a hook left streaming.
+    const check = await schema.validate(parsed).catch((cause: unknown) => ({
+      problem: { path: '', value: parsed, message: `its validator failed (${cause instanceof Error ? cause.message : String(cause)})` },
+    }));
     if (generation !== this.#generation) return; // submitted again, stopped or cleared while validating
+    this.#validating = false;
     if ('problem' in check) {
       const { path, value, message } = check.problem;
       const error = new ObjectValidationError({

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '@inkling/scheduler';
+
 /**
  * What `parsePartialJson` makes of a text: `value` is `undefined` while
  * nothing can be shown yet; `complete` once the text is one whole JSON value.
@@ -19,7 +21,8 @@ const PENDING = Symbol('pending');
  * array the items that have. Whatever the stream adds later, every value shown
  * keeps its type and every string it shows is a prefix of the final one.
  *
- * @throws SyntaxError where the text can never become JSON.
+ * @throws SyntaxError where the text can never become JSON, or where it
+ *   nests objects and arrays deeper than `MAX_JSON_DEPTH`.
  * @example
  * parsePartialJson('{"title": "Plan the la'); // { value: { title: 'Plan the la' }, complete: false }
  * parsePartialJson('{"n": 12');              // { value: {}, complete: false }
@@ -37,6 +40,8 @@ export function parsePartialJson(text: string): PartialJson {
 
 class Reader {
   #i = 0;
+  /** Objects and arrays open around the reader. */
+  #depth = 0;
   /** Set once the text ran out inside a value: everything unwinds from there. */
   ended = false;
   readonly #text: string;
@@ -60,8 +65,13 @@ class Reader {
 
   value(): unknown {
     const char = this.#text[this.#i];
-    if (char === '{') return this.#object();
-    if (char === '[') return this.#array();
+    if (char === '{' || char === '[') {
+      this.#depth += 1;
+      if (this.#depth > MAX_JSON_DEPTH) this.fail(`objects and arrays nested more than ${MAX_JSON_DEPTH} levels deep`);
+      const value = char === '{' ? this.#object() : this.#array();
+      this.#depth -= 1;
+      return value;
+    }
     if (char === '"') return this.#string();
     if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return this.#number();
     for (const [word, value] of [
