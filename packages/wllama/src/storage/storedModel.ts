@@ -109,8 +109,9 @@ async function download(entry: ModelEntry, request: StoredModelRequest, mayResum
   const resume = entry.bytes > 0;
   const headers: Record<string, string> = resume ? { range: `bytes=${entry.bytes}-`, 'if-range': validator! } : {};
   const response = await requestModel(request, { headers });
-  if (resume && (response.status === 416 || (response.status === 206 && rangeStart(response) !== entry.bytes))) {
-    // The server's idea of the file differs from what is stored: fetch it whole.
+  if (resume && (response.status === 416 || (response.status === 206 && !continuesStored(response, entry)))) {
+    // The server's idea of the file differs from what is stored (a server that honours Range but
+    // ignores If-Range sends the new version's rest): fetch it whole rather than splice two versions.
     await response.body?.cancel().catch(() => {});
     return download(entry, request, false);
   }
@@ -196,6 +197,21 @@ async function headSize(request: StoredModelRequest): Promise<number | undefined
     if (request.signal.aborted) throw error;
     return undefined;
   }
+}
+
+/**
+ * Whether a 206 continues the stored bytes: it starts where they end, is of
+ * the stored file's size, and carries the stored validator (the ETag where
+ * one was stored, else the Last-Modified date). A part without one cannot be
+ * vouched for.
+ */
+function continuesStored(response: Response, entry: ModelEntry): boolean {
+  const meta = entry.meta;
+  if (rangeStart(response) !== entry.bytes) return false;
+  const total = rangeTotal(response);
+  if (total !== undefined && meta?.totalBytes !== undefined && total !== meta.totalBytes) return false;
+  if (meta?.etag !== undefined) return response.headers.get('etag') === meta.etag;
+  return meta?.lastModified !== undefined && response.headers.get('last-modified') === meta.lastModified;
 }
 
 function rangeStart(response: Response): number | undefined {
