@@ -296,12 +296,41 @@ describe('room and storage', () => {
     const model = await served({ ranges: true });
     const load = model.engines({ storage: fullAfter(2_000_000) })(0, () => {});
     await expect(load).rejects.toBeInstanceOf(NotEnoughStorageError);
-    await expect(load).rejects.toThrow(/Free at least .* MB.*Nothing was stored/);
+    // The estimate (Chrome's, gigabytes free) said it fitted: no negative "Free at least -4284 MB".
+    await expect(load).rejects.toThrow(/needs 10 MB of storage and the browser refused to store it.*Free space.*Nothing was stored/);
+    await expect(load.catch((e: Error) => e.message)).resolves.not.toMatch(/\s-\d/);
     expect(await stored(model.url)).toBeUndefined();
     // Room again: the next load downloads it whole and answers.
     const engine = (await model.engines()(0, () => {})) as WllamaEngine;
     expect((await answer(engine)).length).toBeGreaterThan(0);
     await engine.unload();
+  });
+
+  it("a real quota smaller than the model, which Chrome's estimate() does not report, is refused before the download", async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true });
+    const { usage = 0 } = await navigator.storage.estimate();
+    const room = 2_000_000;
+    await commands.storageQuota(usage + room);
+    try {
+      const estimate = await navigator.storage.estimate();
+      expect((estimate.quota ?? 0) - (estimate.usage ?? 0)).toBeGreaterThan(100 * size);
+      const error = await model
+        .engines()(0, () => {})
+        .then(
+          () => undefined,
+          (e: unknown) => e as NotEnoughStorageError,
+        );
+      expect(error).toBeInstanceOf(NotEnoughStorageError);
+      expect(error).toMatchObject({ needBytes: size });
+      expect(error!.freeBytes).toBeLessThanOrEqual(room);
+      expect(error!.freeBytes).toBeGreaterThan(room - size / 50);
+      expect(error!.message).toMatch(/needs 10 MB of storage but this site has 2 MB free\. Free at least \d+ MB/);
+      // The HEAD that gave the size, and no download.
+      expect((await model.log()).map((r) => r.method)).toEqual(['HEAD']);
+    } finally {
+      await commands.storageQuota(null);
+    }
   });
 
   it('where the browser gives no storage, the model loads from memory and the listing says why it cannot', async () => {

@@ -1,9 +1,9 @@
 import {
+  ensureStorageRoom,
   type LockManagerLike,
-  NotEnoughStorageError,
   type PoolTimers,
   type StorageManagerLike,
-  storageRoom,
+  storageFullError,
   withModelLock,
 } from '@inkling/scheduler';
 import { ModelFetchError, ModelLoadError } from '../errors.js';
@@ -171,8 +171,7 @@ async function writeBody(entry: ModelEntry, response: Response, request: StoredM
       await writer?.abort().catch(() => {});
       // Nothing half-written stays: the space goes back, and the error names the figures.
       await clearEntry(entry);
-      const room = await storageRoom(request.storage);
-      throw new NotEnoughStorageError(request.name, total || offset, room?.free ?? 0, { cause: error });
+      throw await storageFullError(request.storage, request.name, total || offset, error);
     }
     // A cut or a cancel: commit what arrived, marked incomplete, for the next load to resume.
     await writer?.close().catch(() => {});
@@ -180,11 +179,14 @@ async function writeBody(entry: ModelEntry, response: Response, request: StoredM
   }
 }
 
+/** `ensureStorageRoom`: the estimate, then the browser asked to reserve `need` bytes (Chrome's estimate overstates the room). */
 async function checkRoom(request: StoredModelRequest, need: number, response?: Response): Promise<void> {
-  const room = await storageRoom(request.storage);
-  if (room === undefined || need <= room.free) return;
-  await response?.body?.cancel().catch(() => {});
-  throw new NotEnoughStorageError(request.name, need, room.free);
+  try {
+    await ensureStorageRoom(request.storage, request.name, need);
+  } catch (error) {
+    await response?.body?.cancel().catch(() => {});
+    throw error;
+  }
 }
 
 /** The size from a `HEAD` request, when the server says; `undefined` otherwise. */
