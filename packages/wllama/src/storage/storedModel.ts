@@ -204,7 +204,7 @@ async function headSize(request: StoredModelRequest): Promise<number | undefined
 /**
  * Whether a 206 continues the stored bytes: it starts where they end, is of
  * the stored file's size, and carries the stored validator (the ETag where
- * one was stored, else the Last-Modified date). A part without one cannot be
+ * both have one, else the Last-Modified date). A part with neither cannot be
  * vouched for.
  */
 function continuesStored(response: Response, entry: ModelEntry): boolean {
@@ -212,8 +212,10 @@ function continuesStored(response: Response, entry: ModelEntry): boolean {
   if (rangeStart(response) !== entry.bytes) return false;
   const total = rangeTotal(response);
   if (total !== undefined && meta?.totalBytes !== undefined && total !== meta.totalBytes) return false;
-  if (meta?.etag !== undefined) return response.headers.get('etag') === meta.etag;
-  return meta?.lastModified !== undefined && response.headers.get('last-modified') === meta.lastModified;
+  const etag = response.headers.get('etag') ?? undefined;
+  if (meta?.etag !== undefined && etag !== undefined) return etag === meta.etag;
+  const lastModified = response.headers.get('last-modified') ?? undefined;
+  return meta?.lastModified !== undefined && lastModified === meta.lastModified;
 }
 
 function rangeStart(response: Response): number | undefined {
