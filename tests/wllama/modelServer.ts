@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin } from 'vite';
+import { NEW_VERSION_AT } from './test/testModels.js';
 
 /** How one test's model is served (set through `/__models/config`). */
 interface ServeConfig {
@@ -9,6 +10,10 @@ interface ServeConfig {
   ranges: boolean;
   /** Cut the connection of the next GET after this share of its body (0..1); `undefined` for none. */
   cutOnce: number | undefined;
+  /** Honour `If-Range` (a changed file answers 200 whole); `false`: answer every range with 206, as some servers do. */
+  ifRange: boolean;
+  /** `2`: serve a new version of each file (one byte past the first 5 MB changed, so a new ETag); `1`: the file as it is. */
+  version: number;
 }
 
 /** One request as the server saw it, with the body bytes it really sent. */
@@ -25,7 +30,8 @@ export interface ServedRequest {
 /**
  * A Vite plugin serving the suite's models at `/__models/<key>/<file>` (and a
  * WebLLM layout at `/__models/<key>/resolve/main/<file>`) with
- * switches a test flips per key: ranges or none, a cut after a share of the
+ * switches a test flips per key: ranges or none, `If-Range` honoured or
+ * ignored, a second version of the file, a cut after a share of the
  * body (the socket destroyed mid-stream, as a dropped connection), and a log
  * of every request with the bytes it sent (`/__models/log?key=`), so tests
  * count at the server what a load fetched.
@@ -41,6 +47,8 @@ export function modelServer(modelDir: string): Plugin {
       configs.set(key, {
         ranges: url.searchParams.get('ranges') !== '0',
         cutOnce: url.searchParams.has('cut') ? Number(url.searchParams.get('cut')) : undefined,
+        ifRange: url.searchParams.get('ifrange') !== '0',
+        version: Number(url.searchParams.get('version') ?? '1'),
       });
       logs.set(key, []);
       return res.end('{}');
@@ -53,7 +61,7 @@ export function modelServer(modelDir: string): Plugin {
     const parts = url.pathname.split('/');
     const modelKey = parts[2] ?? '';
     const file = parts.length > 3 ? (parts.at(-1) ?? '') : '';
-    const config = configs.get(modelKey) ?? { ranges: true, cutOnce: undefined };
+    const config = configs.get(modelKey) ?? { ranges: true, cutOnce: undefined, ifRange: true, version: 1 };
     const log = logs.get(modelKey) ?? [];
     logs.set(modelKey, log);
     let bytes: Buffer;
@@ -62,6 +70,10 @@ export function modelServer(modelDir: string): Plugin {
     } catch {
       res.statusCode = 404;
       return res.end('not found');
+    }
+    if (config.version === 2 && bytes.length > NEW_VERSION_AT) {
+      bytes = Buffer.from(bytes);
+      bytes[NEW_VERSION_AT] = bytes[NEW_VERSION_AT]! ^ 0xff;
     }
     const etag = `"${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}"`;
     const lastModified = statSync(modelDir + file).mtime.toUTCString();
@@ -80,7 +92,7 @@ export function modelServer(modelDir: string): Plugin {
     res.setHeader('cache-control', 'no-store');
     let start = 0;
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
-    const validatorOk = entry.ifRange === undefined || entry.ifRange === etag || entry.ifRange === lastModified;
+    const validatorOk = !config.ifRange || entry.ifRange === undefined || entry.ifRange === etag || entry.ifRange === lastModified;
     if (config.ranges && range && validatorOk) {
       start = Number(range[1]);
       if (start >= bytes.length) {

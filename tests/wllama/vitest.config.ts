@@ -5,6 +5,7 @@ import { defineProject } from 'vitest/config';
 import { CHROMIUM, chromiumFlags } from '../../e2e/support/chromiumFlags.js';
 import { modelPages } from './modelPages.js';
 import { modelServer } from './modelServer.js';
+import { storageQuota } from './storageQuota.js';
 
 // The real-engine suite: @inkling/react against wllama (llama.cpp in WebAssembly, on the CPU)
 // on tiny random-weight GGUF models that globalSetup writes to <root>/.test-models, in
@@ -38,8 +39,9 @@ export default defineProject({
     // One file at a time: each loads real engines, and the machine may have two cores.
     fileParallelism: false,
     browser: {
-      // Tabs of their own in the test's browser context: a real reload, two tabs at once (storage.test.ts).
-      commands: { modelPages },
+      // Tabs of their own in the test's browser context: a real reload, two tabs at once (storage.test.ts);
+      // the origin's real quota, which Chrome's estimate() does not report (webllmRoom.test.ts, storage.test.ts).
+      commands: { modelPages, storageQuota },
       enabled: true,
       headless: true,
       provider: playwright({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BuiltInAIUnavailableError,
   BuiltInDownloadStalledError,
+  BuiltInGestureRequiredError,
   InputTooLongError,
   UnsupportedLanguageError,
   builtInEngines,
@@ -123,7 +124,8 @@ describe('loading: availability as the pool’s phases', () => {
   });
 
   it('a downloadable model downloads on load, its progress never going back', async () => {
-    const fake = createFakeBuiltInAI({ prompt: 'downloadable', download: [0.2, 0.6, 0.4, 1] });
+    // Loaded as from a click: Chrome downloads only on a person's gesture.
+    const fake = createFakeBuiltInAI({ prompt: 'downloadable', download: [0.2, 0.6, 0.4, 1], userActivation: true });
     const pool = new EnginePool({ size: 1, createEngine: promptEngines({ globals: fake.globals }) });
     expect(fake.stats.downloads).toBe(0);
     const seen: PoolLoadProgress[] = [];
@@ -135,8 +137,23 @@ describe('loading: availability as the pool’s phases', () => {
     expect(values.at(-1)).toBe(1);
   });
 
+  it("a load that must download without a person's click is refused as Chrome refuses it, and downloads nothing", async () => {
+    const fake = createFakeBuiltInAI({ translation: 'downloadable' });
+    const pool = new EnginePool({
+      size: 1,
+      createEngine: translatorEngines({ globals: fake.globals, languages: [{ from: 'en', to: 'fr' }] }),
+    });
+    const error = await pool.load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BuiltInGestureRequiredError);
+    expect((error as Error).message).toMatch(/call pool\.load\(\) from the click handler/);
+    expect(fake.stats.downloads).toBe(0);
+    // A model already there needs no click.
+    const ready = createFakeBuiltInAI();
+    await new EnginePool({ size: 1, createEngine: promptEngines({ globals: ready.globals }) }).load();
+  });
+
   it('a download with no progress fails typed within its bound; unload() settles a load at once', async () => {
-    const fake = createFakeBuiltInAI({ translation: 'downloadable', download: 'never' });
+    const fake = createFakeBuiltInAI({ translation: 'downloadable', download: 'never', userActivation: true });
     const languages = [{ from: 'en', to: 'fr' }];
     const stalled = new EnginePool({ size: 1, createEngine: translatorEngines({ globals: fake.globals, languages, downloadStallMs: 50 }) });
     const error = await stalled.load().catch((e: unknown) => e);

@@ -11,6 +11,7 @@ export { requestedSchema } from './responseFormat.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
 export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
+export { ensureStorageRoom, storageFullError } from './ensureStorageRoom.js';
 export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
 export { defaultLocks, deleteEach, deleteUnlessInUse, withModelLock } from './modelLock.js';
 export type { LockManagerLike, ModelLockOptions } from './modelLock.js';

@@ -1,11 +1,14 @@
 import { EngineLoadError, InklingError } from './errors.js';
 
-const mb = (bytes: number) => `${Math.ceil(bytes / 1_000_000)} MB`;
+/** Megabytes, rounded up; never below 0, and `?` for a size nobody knows. */
+const mb = (bytes: number) => (Number.isFinite(bytes) ? `${Math.ceil(Math.max(0, bytes) / 1_000_000)} MB` : '? MB');
 
 /**
  * A model does not fit in the storage this origin has left: refused before
- * the first byte is fetched. `needBytes` is what the download still needs,
- * `freeBytes` what the browser says is free (`navigator.storage.estimate()`).
+ * the first byte is fetched, or refused by the browser mid-download.
+ * `needBytes` is what the download still needs, `freeBytes` what is free:
+ * what the browser lets the origin reserve where it could be asked (Chrome's
+ * `navigator.storage.estimate()` overstates it), else the estimate.
  *
  * @example
  * if (error instanceof NotEnoughStorageError) show(`Free ${error.shortBytes} bytes, then load again.`);
@@ -21,8 +24,12 @@ export class NotEnoughStorageError extends EngineLoadError {
 
   constructor(model: string, needBytes: number, freeBytes: number, options?: { cause?: unknown }) {
     super(
-      `${model} needs ${mb(needBytes)} of storage but this site has ${mb(freeBytes)} free. ` +
-        `Free at least ${mb(needBytes - freeBytes)} (delete stored models you no longer use, or other site data), or pick a smaller model, then load again. Nothing was stored.`,
+      needBytes > freeBytes
+        ? `${model} needs ${mb(needBytes)} of storage but this site has ${mb(freeBytes)} free. ` +
+            `Free at least ${mb(needBytes - freeBytes)} (delete stored models you no longer use, or other site data), or pick a smaller model, then load again. Nothing was stored.`
+        : // The browser refused although its estimate said there was room (Chrome's estimate is no real limit).
+          `${model} needs ${mb(needBytes)} of storage and the browser refused to store it, though it reports more free. ` +
+            `Free space (delete stored models you no longer use, or other site data), leave a private window, or pick a smaller model, then load again. Nothing was stored.`,
       options,
     );
     this.model = model;

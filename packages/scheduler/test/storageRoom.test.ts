@@ -29,3 +29,12 @@ it('NotEnoughStorageError names both figures and what to free', () => {
   expect(error).toMatchObject({ name: 'NotEnoughStorageError', needBytes: 386_000_000, freeBytes: 120_000_000, shortBytes: 266_000_000 });
   expect(error.message).toMatch(/model\.gguf needs 386 MB of storage but this site has 120 MB free\. Free at least 266 MB/);
 });
+
+it('NotEnoughStorageError never names a negative size: a refusal the estimate did not foresee says what to do', () => {
+  // Chrome 138+ reports usage + gigabytes whatever the real quota; a write it then refused carried these figures.
+  const error = new NotEnoughStorageError('model.gguf', 9_000_000, 10_738_000_000);
+  expect(error.shortBytes).toBe(0);
+  expect(error.message).not.toMatch(/\s-\d/);
+  expect(error.message).toMatch(/needs 9 MB of storage and the browser refused to store it.*Free space.*then load again/);
+  expect(new NotEnoughStorageError('m', NaN, NaN).message).not.toMatch(/NaN|\s-\d/);
+});

@@ -1,9 +1,9 @@
 import {
+  ensureStorageRoom,
   type LockManagerLike,
-  NotEnoughStorageError,
   type StorageManagerLike,
   StorageUnavailableError,
-  storageRoom,
+  storageFullError,
   withModelLock,
 } from '@inkling/scheduler';
 import { LoadCancelledError } from './errors.js';
@@ -17,6 +17,7 @@ import {
   manifestBytes,
   modelBaseUrl,
   openBackend,
+  removeFiles,
   type WeightsManifest,
 } from './webllmCachedFiles.js';
 
@@ -30,10 +31,13 @@ export interface WebLLMStorageOptions {
    */
   sizeBytes?: number;
   /**
-   * The storage whose `estimate()` the free-space check reads before a model
-   * not yet whole in WebLLM's cache downloads: a model that does not fit
+   * The storage the free-space check asks before a model not yet whole in
+   * WebLLM's cache downloads: its `estimate()`, then (Chrome's estimate
+   * overstates the room) an empty OPFS file from its `getDirectory()` sized
+   * to the missing weights and dropped unwritten. A model that does not fit
    * fails with `NotEnoughStorageError` (both figures, what to free) before
-   * any weight is fetched. Default: `navigator.storage`, looked up when loading.
+   * any weight is fetched; a write the browser refuses mid-download fails
+   * with it too. Default: `navigator.storage`, looked up when loading.
    */
   storage?: StorageManagerLike;
 }
@@ -62,8 +66,9 @@ export interface ModelRoomRequest {
  * only a delete is kept out). Otherwise the lock is exclusive: one tab or
  * engine downloads while the others wait, then find the model whole and load
  * it from the cache; before the first weight is fetched, the weights still
- * missing are compared with `navigator.storage.estimate()`, and a model that
- * does not fit rejects with `NotEnoughStorageError`.
+ * missing are checked with `ensureStorageRoom` (the estimate, then the
+ * browser asked to reserve them), and a model that does not fit rejects with
+ * `NotEnoughStorageError`, as does a write the browser refuses mid-download.
  *
  * The page reads WebLLM's cache itself (Cache API, IndexedDB). Where it
  * cannot tell what is stored (the `'opfs'` and `'cross-origin'` backends, a
@@ -98,8 +103,14 @@ export async function withModelRoom<T>(request: ModelRoomRequest, load: () => Pr
     return await withModelLock(request.locks, name, { signal }, async () => {
       const state = await look();
       // Where the page cannot tell what is stored, it refuses nothing: the model may be whole already.
-      if (state.files && record && !state.weights?.complete) await checkRoom(request, record, state);
-      return load();
+      const missing = state.files && record && !state.weights?.complete ? await checkRoom(request, record, state) : undefined;
+      try {
+        return await load();
+      } catch (error) {
+        // The browser refused a weight mid-download: that is the answer, in the words of the room check.
+        if (isQuotaError(error)) throw await refusedMidDownload(request, backend, record, missing, error);
+        throw error;
+      }
     });
   } catch (error) {
     if (signal?.aborted && !(error instanceof LoadCancelledError)) throw new LoadCancelledError(model, { cause: signal.reason });
@@ -114,27 +125,69 @@ function findRecord(request: ModelRoomRequest): Pick<WebLLMModelRecord, 'model'>
   return findModel(request.model) ? { model: `https://huggingface.co/mlc-ai/${request.model.replace(/-b\d+$/, '')}` } : undefined;
 }
 
+/**
+ * Rejects with `NotEnoughStorageError` when the weights still missing do not
+ * fit (`ensureStorageRoom`: the estimate, then the browser asked to reserve
+ * them); resolves with those bytes, `undefined` where they are not known.
+ */
 async function checkRoom(
   request: ModelRoomRequest,
   record: Pick<WebLLMModelRecord, 'model'> | undefined,
   { files, weights }: { files: CachedFiles | undefined; weights: CachedWeights | undefined },
-): Promise<void> {
-  const room = await storageRoom(request.storage);
-  if (room === undefined) return;
+): Promise<number | undefined> {
+  const { storage } = request;
+  // Neither figures nor a file to size: nothing to ask, and no manifest to fetch for it.
+  if (typeof storage?.estimate !== 'function' && typeof storage?.getDirectory !== 'function') return undefined;
   const have = weights?.bytes ?? 0;
-  if (request.sizeBytes !== undefined) {
-    if (request.sizeBytes - have > room.free) throw new NotEnoughStorageError(request.model, request.sizeBytes - have, room.free);
-    return;
-  }
-  let total = weights?.totalBytes;
-  let missing = total === undefined ? undefined : total - have;
-  if (total === undefined && record) {
+  let missing: number | undefined;
+  if (request.sizeBytes !== undefined) missing = request.sizeBytes - have;
+  else if (weights?.totalBytes !== undefined) missing = weights.totalBytes - have;
+  else if (record) {
     const base = modelBaseUrl(record.model);
     const manifest = await fetchManifest(request, base);
-    total = manifest ? manifestBytes(manifest, base) : undefined;
-    missing = manifest ? total! - manifestBytes(manifest, base, (url) => files?.has(url) ?? false) : undefined;
+    if (manifest) missing = manifestBytes(manifest, base) - manifestBytes(manifest, base, (url) => files?.has(url) ?? false);
   }
-  if (missing !== undefined && missing > room.free) throw new NotEnoughStorageError(request.model, missing, room.free);
+  if (missing !== undefined) await ensureStorageRoom(storage, request.model, missing);
+  return missing;
+}
+
+/**
+ * The `NotEnoughStorageError` for a weight the browser refused to store: the
+ * shards this model has in the cache are deleted (so the room they took goes
+ * back, and nothing half-downloaded stays), and the error names the whole
+ * model's size and the room the browser really gives.
+ */
+async function refusedMidDownload(
+  request: ModelRoomRequest,
+  backend: CacheBackend,
+  record: Pick<WebLLMModelRecord, 'model'> | undefined,
+  missing: number | undefined,
+  error: unknown,
+): Promise<Error> {
+  let need = missing ?? request.sizeBytes ?? Number.NaN;
+  const files = await (request.openFiles ?? openBackend)(backend).catch(() => undefined);
+  const weights = files && record ? await cachedWeights(files, record) : undefined;
+  if (record && files && weights?.manifestUrl !== undefined) {
+    const base = modelBaseUrl(record.model);
+    const manifest = await files.manifest(weights.manifestUrl);
+    need = weights.totalBytes ?? need;
+    const shards = (manifest?.records ?? []).map((r) => new URL(r.dataPath, base).href);
+    await removeFiles(backend, [...shards, weights.manifestUrl]).catch(() => {});
+  }
+  return storageFullError(request.storage, request.model, need, error);
+}
+
+/** Whether a failed load was the browser refusing a write for want of room (a `QuotaExceededError`, however deep in the causes). */
+function isQuotaError(error: unknown): boolean {
+  for (let at = error, depth = 0; at && depth < 4; at = (at as { cause?: unknown }).cause, depth += 1) {
+    const { name, message } = at as { name?: unknown; message?: unknown };
+    if (
+      name === 'QuotaExceededError' ||
+      (typeof message === 'string' && /QuotaExceededError|quota (has been |was )?exceeded/i.test(message))
+    )
+      return true;
+  }
+  return false;
 }
 
 /** The weights manifest from the model's URL (the first name the server has); `undefined` when none answers. */

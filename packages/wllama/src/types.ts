@@ -62,7 +62,9 @@ export interface WllamaEnginesOptions {
   /**
    * The file's SHA-256 (64 hex digits): a stored copy is checked against it
    * before each load and downloaded again when it differs (the file is read
-   * whole for this). Default: none (size and GGUF header are checked).
+   * whole for this). Default: none (size and GGUF header are checked, so
+   * bytes damaged on disk past the header go unnoticed: pass it where your
+   * catalogue lists one).
    */
   sha256?: string;
   /** Timers for `fetchTimeoutMs`. Default: `globalTimers` from `@inkling/scheduler`. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { PageResult } from '../pages/load.js';
 import { testEngines, wasmUrl } from './engines.js';
-import { TEST_MODELS } from './testModels.js';
+import { NEW_VERSION_AT, TEST_MODELS } from './testModels.js';
 
 // The model store against a local server that counts the bytes it sends, can cut a download
 // and can refuse ranges (modelServer.ts). A reload is a real one: the `modelPages` command opens
@@ -21,13 +21,27 @@ interface ServedRequest {
 const FILE = TEST_MODELS.chat.file;
 let counter = 0;
 
-/** A model URL of its own (so its own stored copy), served as `config` says. */
-async function served(config: { ranges: boolean; cut?: number }) {
+interface ServeConfig {
+  ranges: boolean;
+  cut?: number;
+  /** `false`: the server answers ranges with 206 whatever `If-Range` says. Default `true`. */
+  ifRange?: boolean;
+  /** `2`: the file's second version (NEW_VERSION_AT changed). Default `1`. */
+  version?: number;
+}
+
+/** A model URL of its own (so its own stored copy), served as `config` says; `configure` changes that (and empties the log). */
+async function served(config: ServeConfig) {
   const key = `k${Date.now().toString(36)}${(counter += 1)}`;
-  await fetch(`/__models/config?key=${key}&ranges=${config.ranges ? 1 : 0}${config.cut === undefined ? '' : `&cut=${config.cut}`}`);
+  const configure = async ({ ranges, cut, ifRange = true, version = 1 }: ServeConfig) => {
+    await fetch(
+      `/__models/config?key=${key}&ranges=${ranges ? 1 : 0}&ifrange=${ifRange ? 1 : 0}&version=${version}${cut === undefined ? '' : `&cut=${cut}`}`,
+    );
+  };
+  await configure(config);
   const url = new URL(`/__models/${key}/${FILE}`, location.href).href;
   const log = async (): Promise<ServedRequest[]> => (await fetch(`/__models/log?key=${key}`)).json();
-  return { url, log, engines: (options = {}) => wllamaEngines({ model: url, wasmUrl, seed: 7, ...options }) };
+  return { url, log, configure, engines: (options = {}) => wllamaEngines({ model: url, wasmUrl, seed: 7, ...options }) };
 }
 
 const SIZE = fetch(`/${FILE}`, { method: 'HEAD' }).then((r) => Number(r.headers.get('content-length')));
@@ -43,14 +57,26 @@ async function stored(url: string) {
   return (await wllamaModelStorage().read()).models.find((m) => m.model === url);
 }
 
-/** The OPFS file of a stored model's first part (the store's layout: a folder per model, parts named by offset). */
-async function firstPart(url: string): Promise<FileSystemFileHandle> {
+/** A stored model's OPFS folder (the store's layout: a folder per model, parts named by offset). */
+async function folder(url: string): Promise<FileSystemDirectoryHandle> {
   const root = await (await navigator.storage.getDirectory()).getDirectoryHandle('inkling-wllama-models');
   for await (const [, dir] of (root as unknown as { entries(): AsyncIterable<[string, FileSystemDirectoryHandle]> }).entries()) {
     const meta = await (await (await dir.getFileHandle('meta.json')).getFile()).text().catch(() => '{}');
-    if (JSON.parse(meta).url === url) return dir.getFileHandle('part-000000000000000');
+    if (JSON.parse(meta).url === url) return dir;
   }
   throw new Error(`no stored folder for ${url}`);
+}
+
+/** The OPFS file of a stored model's first part. */
+const firstPart = async (url: string): Promise<FileSystemFileHandle> => (await folder(url)).getFileHandle('part-000000000000000');
+
+/** A stored model's bytes: its parts joined in order. */
+async function storedBytes(url: string): Promise<Uint8Array> {
+  const parts: [string, File][] = [];
+  for await (const [name, handle] of ((await folder(url)) as unknown as { entries(): AsyncIterable<[string, FileSystemHandle]> }).entries())
+    if (name.startsWith('part-')) parts.push([name, await (handle as FileSystemFileHandle).getFile()]);
+  parts.sort(([a], [b]) => a.localeCompare(b));
+  return new Uint8Array(await new Blob(parts.map(([, file]) => file)).arrayBuffer());
 }
 
 async function rewrite(handle: FileSystemFileHandle, change: (w: FileSystemWritableFileStream) => Promise<void>) {
@@ -108,6 +134,42 @@ describe('a download cut at 40%, then the page reloaded', () => {
     expect(log[1]!.bytesSent).toBe(size);
     // No leftover of the cut download: exactly the file.
     expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size, totalBytes: size });
+  });
+});
+
+describe('a server that honours Range but ignores If-Range', () => {
+  it('a file changed on the server between the cut and the resume is fetched whole, not spliced onto the stored part', async () => {
+    const model = await served({ ranges: true, ifRange: false });
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
+    // Stored up to past the byte the new version changes: the server's rest alone would splice two versions.
+    const kept = NEW_VERSION_AT + 1_000_000;
+    await rewrite(await firstPart(model.url), (w) => w.truncate(kept));
+    await model.configure({ ranges: true, ifRange: false, version: 2 });
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    // The 206 carried the new version's ETag: dropped unread, the file fetched whole.
+    expect((await model.log()).filter((r) => r.method === 'GET').map((r) => [r.status, r.range])).toEqual([
+      [206, `bytes=${kept}-`],
+      [200, undefined],
+    ]);
+    const next = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
+    next[NEW_VERSION_AT] = next[NEW_VERSION_AT]! ^ 0xff;
+    const bytes = await storedBytes(model.url);
+    expect(bytes.byteLength).toBe(next.byteLength);
+    expect(bytes[NEW_VERSION_AT]).toBe(next[NEW_VERSION_AT]);
+    expect(bytes.every((b, i) => b === next[i])).toBe(true);
+    expect((await answer(engine)).length).toBeGreaterThan(0);
+    await engine.unload();
+  });
+
+  it('the same file resumes with the rest alone', async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true, ifRange: false });
+    await ((await model.engines()(0, () => {})) as WllamaEngine).unload();
+    await rewrite(await firstPart(model.url), (w) => w.truncate(1000));
+    const engine = (await model.engines()(0, () => {})) as WllamaEngine;
+    expect((await model.log()).at(-1)).toMatchObject({ range: 'bytes=1000-', status: 206, bytesSent: size - 1000 });
+    expect(await stored(model.url)).toMatchObject({ complete: true, bytes: size });
+    await engine.unload();
   });
 });
 
@@ -234,12 +296,41 @@ describe('room and storage', () => {
     const model = await served({ ranges: true });
     const load = model.engines({ storage: fullAfter(2_000_000) })(0, () => {});
     await expect(load).rejects.toBeInstanceOf(NotEnoughStorageError);
-    await expect(load).rejects.toThrow(/Free at least .* MB.*Nothing was stored/);
+    // The estimate (Chrome's, gigabytes free) said it fitted: no negative "Free at least -4284 MB".
+    await expect(load).rejects.toThrow(/needs 10 MB of storage and the browser refused to store it.*Free space.*Nothing was stored/);
+    await expect(load.catch((e: Error) => e.message)).resolves.not.toMatch(/\s-\d/);
     expect(await stored(model.url)).toBeUndefined();
     // Room again: the next load downloads it whole and answers.
     const engine = (await model.engines()(0, () => {})) as WllamaEngine;
     expect((await answer(engine)).length).toBeGreaterThan(0);
     await engine.unload();
+  });
+
+  it("a real quota smaller than the model, which Chrome's estimate() does not report, is refused before the download", async () => {
+    const size = await SIZE;
+    const model = await served({ ranges: true });
+    const { usage = 0 } = await navigator.storage.estimate();
+    const room = 2_000_000;
+    await commands.storageQuota(usage + room);
+    try {
+      const estimate = await navigator.storage.estimate();
+      expect((estimate.quota ?? 0) - (estimate.usage ?? 0)).toBeGreaterThan(100 * size);
+      const error = await model
+        .engines()(0, () => {})
+        .then(
+          () => undefined,
+          (e: unknown) => e as NotEnoughStorageError,
+        );
+      expect(error).toBeInstanceOf(NotEnoughStorageError);
+      expect(error).toMatchObject({ needBytes: size });
+      expect(error!.freeBytes).toBeLessThanOrEqual(room);
+      expect(error!.freeBytes).toBeGreaterThan(room - size / 50);
+      expect(error!.message).toMatch(/needs 10 MB of storage but this site has 2 MB free\. Free at least \d+ MB/);
+      // The HEAD that gave the size, and no download.
+      expect((await model.log()).map((r) => r.method)).toEqual(['HEAD']);
+    } finally {
+      await commands.storageQuota(null);
+    }
   });
 
   it('where the browser gives no storage, the model loads from memory and the listing says why it cannot', async () => {

@@ -10,3 +10,6 @@ export const TEST_MODELS = {
 
 /** A WebLLM model's weights as the suite serves them at `/__models/<key>/resolve/main/`: `tensor-cache.json` and its shards. */
 export const WEBLLM_LAYOUT = { shards: 3, shardBytes: 256 * 1024, shardPrefix: 'tiny-webllm-shard-' } as const;
+
+/** The byte the served file's second version (`version=2`, modelServer.ts) changes: past the first 5 MB, in the weights, where a GGUF still loads. */
+export const NEW_VERSION_AT = 5_000_000;

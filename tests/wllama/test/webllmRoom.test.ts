@@ -1,7 +1,7 @@
 import { ModelInUseError, NotEnoughStorageError } from '@inkling/scheduler';
 import { type WebLLMAppConfig, webllmEngines, webllmModelStorage } from '@inkling/webllm';
 import * as webllm from '@mlc-ai/web-llm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { PageResult } from '../pages/load.js';
 import { WEBLLM_LAYOUT } from './testModels.js';
@@ -141,6 +141,68 @@ describe('WebLLM: room checked before the first weight', () => {
     expect(calls.estimate).toBe(0);
     expect(await model.log()).toHaveLength(before);
     await engine.unload?.();
+  });
+});
+
+/** Sets the origin's real quota to its usage now plus `bytes` bytes, as a private window or a full disk does. */
+async function realRoom(bytes: number): Promise<void> {
+  const { usage = 0 } = await navigator.storage.estimate();
+  await commands.storageQuota(usage + bytes);
+  // Chrome still reports gigabytes free: the estimate alone cannot see the limit.
+  const after = await navigator.storage.estimate();
+  expect((after.quota ?? 0) - (after.usage ?? 0)).toBeGreaterThan(1000 * TOTAL);
+}
+
+describe("WebLLM: a real quota that Chrome's estimate() does not report", () => {
+  afterEach(() => commands.storageQuota(null));
+
+  it('a model larger than the real room is refused before any weight is fetched, with figures a person can act on', async () => {
+    const model = await served();
+    const workers = channelWorkers();
+    const real = Math.floor(TOTAL / 3);
+    await realRoom(real);
+    const error = await webllmEngines({ model: model.id, appConfig: model.appConfig, gpu: null, worker: workers.factory })(
+      0,
+      () => {},
+    ).then(
+      () => undefined,
+      (e: unknown) => e as NotEnoughStorageError,
+    );
+    expect(error).toBeInstanceOf(NotEnoughStorageError);
+    expect(error).toMatchObject({ needBytes: TOTAL });
+    // The room the browser really gives (to 1/1024 of the need), not the estimate's.
+    expect(error!.freeBytes).toBeLessThanOrEqual(real);
+    expect(error!.freeBytes).toBeGreaterThan(real - TOTAL / 50);
+    expect(error!.shortBytes).toBe(TOTAL - error!.freeBytes);
+    expect(error!.message).not.toMatch(/\s-\d/);
+    expect(error!.message).toMatch(/needs 1 MB of storage but this site has 1 MB free\. Free at least 1 MB/);
+    expect(await model.log()).toEqual(['GET tensor-cache.json 200']);
+    expect(workers.made).toHaveLength(0);
+  });
+
+  it('a write the browser refuses mid-download is a NotEnoughStorageError naming the whole model, and no shard is left', async () => {
+    const model = await served();
+    // The catalogue's size is wrong (too small), so the check before lets the download start.
+    await realRoom(Math.floor(TOTAL / 2));
+    const load = webllmEngines({
+      model: model.id,
+      appConfig: model.appConfig,
+      gpu: null,
+      sizeBytes: 1000,
+      worker: channelWorkers().factory,
+    })(0, () => {});
+    const error = await load.then(
+      () => undefined,
+      (e: unknown) => e as NotEnoughStorageError,
+    );
+    expect(error).toBeInstanceOf(NotEnoughStorageError);
+    expect(error).toMatchObject({ needBytes: TOTAL });
+    expect(error!.freeBytes).toBeLessThan(TOTAL);
+    expect(error!.message).not.toMatch(/\s-\d/);
+    expect(error!.message).toMatch(/Nothing was stored/);
+    expect((await model.log()).filter((line) => line.includes(shardPrefix)).length).toBeGreaterThan(0);
+    const cache = await caches.open('webllm/model');
+    expect((await cache.keys()).filter((r) => r.url.startsWith(model.base))).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Availability, BuiltInAIGlobals, CreateMonitorOptions, LanguageModelMessage, LanguagePairOptions } from '../builtInApis.js';
 import { constrainedReply } from './constrainedReply.js';
+import { optionsProblem } from './fakeOptionChecks.js';
 
 /** How a fake API answers `availability()`, or `'absent'` to leave it out. */
 export type FakeAvailability = Availability | 'absent';
@@ -43,6 +44,14 @@ export interface FakeBuiltInAIOptions {
   inputQuota?: number;
   /** What a download does when `create()` must download: progress steps then ready, or `'never'` settle. Default `[0, 0.5, 1]`. */
   download?: readonly number[] | 'never';
+  /**
+   * Whether a person's click or key press is active when `create()` must
+   * download: without one, Chrome refuses (`NotAllowedError`) and so does the
+   * fake. `true` for a test standing for a load from a click handler.
+   * Default: `navigator.userActivation.isActive` where the runtime has it (a
+   * browser, where a test's real click counts), else `false` (Node, jsdom).
+   */
+  userActivation?: boolean | (() => boolean);
 }
 
 /** What the fake counts, for tests to assert on. */
@@ -85,10 +94,14 @@ const asMessages = (input: string | LanguageModelMessage[]): LanguageModelMessag
  * browser suite checks them against Chromium's prototypes), answering on
  * real timers: words streamed `pieceMs` apart, signals honoured as Chrome
  * does (the stream errors with an `AbortError`), downloads that report
- * `downloadprogress`, or never settle.
+ * `downloadprogress`, or never settle. It refuses what this Chromium refuses
+ * (the browser suite runs the same calls on both): options of the wrong
+ * shape reject a `TypeError`, a bad language tag a `RangeError` (rejected
+ * promises, never synchronous throws), and a `create()` that must download
+ * without a person's click or key press a `NotAllowedError`.
  *
  * @example
- * const fake = createFakeBuiltInAI({ translation: 'downloadable' });
+ * const fake = createFakeBuiltInAI({ translation: 'downloadable', userActivation: true }); // as from a click
  * const pool = new EnginePool({ size: 1, createEngine: translatorEngines({ globals: fake.globals, languages: [{ from: 'en', to: 'fr' }] }) });
  * await pool.load();
  * fake.stats.downloads; // 1
@@ -100,6 +113,12 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
   const reply = options.reply ?? (() => 'This is a built-in reply.');
   const translate = options.translate ?? ((text: string, _from: string, to: string) => `«${to}» ${text}`);
   const detect = options.detect ?? (() => 'en');
+  const activation = options.userActivation;
+  const activated = (): boolean =>
+    typeof activation === 'function'
+      ? activation()
+      : (activation ??
+        (globalThis as { navigator?: { userActivation?: { isActive?: boolean } } }).navigator?.userActivation?.isActive === true);
   let live = 0;
   const stats: FakeBuiltInAIStats = {
     sessionsCreated: 0,
@@ -130,6 +149,13 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
     const target = new EventTarget();
     monitored?.monitor?.(target);
     if (state === 'available') return Promise.resolve(make());
+    if (!activated())
+      return Promise.reject(
+        new DOMException(
+          `A download starts only on a user gesture (a click or key press): the model is "${state}". Call create() from the click handler.`,
+          'NotAllowedError',
+        ),
+      );
     stats.downloads += 1;
     const steps = options.download ?? [0, 0.5, 1];
     return new Promise<T>((resolve, reject) => {
@@ -176,11 +202,16 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
   }
 
   class LanguageModel {
-    static availability(): Promise<Availability> {
+    static availability(...args: unknown[]): Promise<Availability> {
+      const problem = optionsProblem('LanguageModel', 'availability', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
       return Promise.resolve(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'));
     }
 
-    static create(createOptions: CreateMonitorOptions & { initialPrompts?: LanguageModelMessage[] } = {}): Promise<LanguageModel> {
+    static create(...args: unknown[]): Promise<LanguageModel> {
+      const problem = optionsProblem('LanguageModel', 'create', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
+      const createOptions = (args[0] ?? {}) as CreateMonitorOptions & { initialPrompts?: LanguageModelMessage[] };
       return created(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'), createOptions, () => {
         stats.sessionsCreated += 1;
         return new LanguageModel(createOptions.initialPrompts ?? []);
@@ -260,16 +291,17 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
   renameLimits(LanguageModel.prototype, options.limits ?? 'context');
 
   class Translator {
-    static availability({ sourceLanguage, targetLanguage }: LanguagePairOptions): Promise<Availability> {
-      try {
-        Intl.getCanonicalLocales([sourceLanguage, targetLanguage]);
-      } catch {
-        return Promise.reject(new RangeError(`Invalid language tag: ${sourceLanguage}, ${targetLanguage}`));
-      }
-      return Promise.resolve(pairState(sourceLanguage, targetLanguage));
+    static availability(...args: unknown[]): Promise<Availability> {
+      const problem = optionsProblem('Translator', 'availability', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
+      const { sourceLanguage, targetLanguage } = args[0] as LanguagePairOptions;
+      return Promise.resolve(pairState(String(sourceLanguage), String(targetLanguage)));
     }
 
-    static create(o: LanguagePairOptions & CreateMonitorOptions): Promise<Translator> {
+    static create(...args: unknown[]): Promise<Translator> {
+      const problem = optionsProblem('Translator', 'create', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
+      const o = args[0] as LanguagePairOptions & CreateMonitorOptions;
       return created(pairState(o.sourceLanguage, o.targetLanguage), o, () => {
         const key = `${o.sourceLanguage}→${o.targetLanguage}`;
         stats.translatorsCreated.set(key, (stats.translatorsCreated.get(key) ?? 0) + 1);
@@ -305,11 +337,16 @@ export function createFakeBuiltInAI(options: FakeBuiltInAIOptions = {}): FakeBui
   }
 
   class LanguageDetector {
-    static availability(): Promise<Availability> {
+    static availability(...args: unknown[]): Promise<Availability> {
+      const problem = optionsProblem('LanguageDetector', 'availability', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
       return Promise.resolve(options.detector === 'absent' ? 'unavailable' : (options.detector ?? 'available'));
     }
 
-    static create(o?: CreateMonitorOptions): Promise<LanguageDetector> {
+    static create(...args: unknown[]): Promise<LanguageDetector> {
+      const problem = optionsProblem('LanguageDetector', 'create', args.length, args[0]);
+      if (problem) return Promise.reject(problem);
+      const o = (args[0] ?? undefined) as CreateMonitorOptions | undefined;
       return created(options.detector === 'absent' ? 'unavailable' : (options.detector ?? 'available'), o, () => {
         stats.detectorsCreated += 1;
         return new LanguageDetector();

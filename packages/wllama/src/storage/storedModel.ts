@@ -1,9 +1,9 @@
 import {
+  ensureStorageRoom,
   type LockManagerLike,
-  NotEnoughStorageError,
   type PoolTimers,
   type StorageManagerLike,
-  storageRoom,
+  storageFullError,
   withModelLock,
 } from '@inkling/scheduler';
 import { ModelFetchError, ModelLoadError } from '../errors.js';
@@ -109,8 +109,9 @@ async function download(entry: ModelEntry, request: StoredModelRequest, mayResum
   const resume = entry.bytes > 0;
   const headers: Record<string, string> = resume ? { range: `bytes=${entry.bytes}-`, 'if-range': validator! } : {};
   const response = await requestModel(request, { headers });
-  if (resume && (response.status === 416 || (response.status === 206 && rangeStart(response) !== entry.bytes))) {
-    // The server's idea of the file differs from what is stored: fetch it whole.
+  if (resume && (response.status === 416 || (response.status === 206 && !continuesStored(response, entry)))) {
+    // The server's idea of the file differs from what is stored (a server that honours Range but
+    // ignores If-Range sends the new version's rest): fetch it whole rather than splice two versions.
     await response.body?.cancel().catch(() => {});
     return download(entry, request, false);
   }
@@ -170,8 +171,7 @@ async function writeBody(entry: ModelEntry, response: Response, request: StoredM
       await writer?.abort().catch(() => {});
       // Nothing half-written stays: the space goes back, and the error names the figures.
       await clearEntry(entry);
-      const room = await storageRoom(request.storage);
-      throw new NotEnoughStorageError(request.name, total || offset, room?.free ?? 0, { cause: error });
+      throw await storageFullError(request.storage, request.name, total || offset, error);
     }
     // A cut or a cancel: commit what arrived, marked incomplete, for the next load to resume.
     await writer?.close().catch(() => {});
@@ -179,11 +179,14 @@ async function writeBody(entry: ModelEntry, response: Response, request: StoredM
   }
 }
 
+/** `ensureStorageRoom`: the estimate, then the browser asked to reserve `need` bytes (Chrome's estimate overstates the room). */
 async function checkRoom(request: StoredModelRequest, need: number, response?: Response): Promise<void> {
-  const room = await storageRoom(request.storage);
-  if (room === undefined || need <= room.free) return;
-  await response?.body?.cancel().catch(() => {});
-  throw new NotEnoughStorageError(request.name, need, room.free);
+  try {
+    await ensureStorageRoom(request.storage, request.name, need);
+  } catch (error) {
+    await response?.body?.cancel().catch(() => {});
+    throw error;
+  }
 }
 
 /** The size from a `HEAD` request, when the server says; `undefined` otherwise. */
@@ -196,6 +199,23 @@ async function headSize(request: StoredModelRequest): Promise<number | undefined
     if (request.signal.aborted) throw error;
     return undefined;
   }
+}
+
+/**
+ * Whether a 206 continues the stored bytes: it starts where they end, is of
+ * the stored file's size, and carries the stored validator (the ETag where
+ * both have one, else the Last-Modified date). A part with neither cannot be
+ * vouched for.
+ */
+function continuesStored(response: Response, entry: ModelEntry): boolean {
+  const meta = entry.meta;
+  if (rangeStart(response) !== entry.bytes) return false;
+  const total = rangeTotal(response);
+  if (total !== undefined && meta?.totalBytes !== undefined && total !== meta.totalBytes) return false;
+  const etag = response.headers.get('etag') ?? undefined;
+  if (meta?.etag !== undefined && etag !== undefined) return etag === meta.etag;
+  const lastModified = response.headers.get('last-modified') ?? undefined;
+  return meta?.lastModified !== undefined && lastModified === meta.lastModified;
 }
 
 function rangeStart(response: Response): number | undefined {
