@@ -1,10 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  type CompletionUsage,
-  type FinishReason,
-  usageChunk as kitUsageChunk,
-  streamChunk,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, type CompletionUsage, type FinishReason } from '@inkling/scheduler';
+import { usageChunk as kitUsageChunk, streamChunk } from '@inkling/scheduler/engine';
 
 let counter = 0;
 

@@ -1,4 +1,5 @@
-import { type Pool, checkDuration } from '@inkling/scheduler';
+import { type Pool } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
 import { QueryClient, QueryClientContext } from '@tanstack/react-query';
 import { type ReactNode, createElement, useContext, useEffect, useMemo, useState } from 'react';
 import { type FrameScheduler, animationFrame } from './core/frameScheduler.js';

@@ -61,5 +61,6 @@ export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js
 export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
 export type { TranslateParamsInput } from './core/translatePrompt.js';
 
-// The scheduler, so an app imports from one place (never its /testing entry).
+// The scheduler's door for apps (the pool, its contract and errors), so an app imports from one
+// place. Adapter and storage helpers stay behind @inkling/scheduler/engine and /storage.
 export * from '@inkling/scheduler';

@@ -1,4 +1,5 @@
-import { type PoolStatus, checkDuration } from '@inkling/scheduler';
+import { type PoolStatus } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
 import { useEffect, useMemo, useState } from 'react';
 import { type PoolInspection, inspectPool } from './core/inspectPool.js';
 import { usePoolStatus } from './usePoolStatus.js';

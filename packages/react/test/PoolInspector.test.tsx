@@ -1,4 +1,5 @@
-import { type Engine, EnginePool, streamChunk, usageChunk } from '@inkling/scheduler';
+import { type Engine, EnginePool } from '@inkling/scheduler';
+import { streamChunk, usageChunk } from '@inkling/scheduler/engine';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { inspectPool } from '../src/core/index.js';

@@ -1,5 +1,6 @@
 import { openaiEngines, ServerModelNotFoundError, ServerUnreachableError } from '@inkling/openai';
-import { EnginePool, encodeError } from '@inkling/scheduler';
+import { EnginePool } from '@inkling/scheduler';
+import { encodeError } from '@inkling/scheduler/engine';
 import { decodeError } from '@inkling/shared-pool';
 import * as webllm from '@inkling/webllm';
 import * as wllama from '@inkling/wllama';

@@ -1,4 +1,5 @@
-import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
+import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, platformLocks, randomId, watchLock } from './messageEndpoint.js';
 import { type ClientHost, ServedClient } from './servedClient.js';

@@ -1,13 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  InvalidJobError,
-  type JobSpec,
-  type Pool,
-  type PoolStatus,
-  type PoolTimers,
-  encodeError,
-  jobResult,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
+import { encodeError, jobResult } from '@inkling/scheduler/engine';
 import { type WireStatus, encodeResult } from './errorCodec.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';

@@ -1,11 +1,5 @@
-import {
-  type LockManagerLike,
-  NotEnoughStorageError,
-  type StorageManagerLike,
-  StorageUnavailableError,
-  storageRoom,
-  withModelLock,
-} from '@inkling/scheduler';
+import { type LockManagerLike, type StorageManagerLike, storageRoom, withModelLock } from '@inkling/scheduler/storage';
+import { NotEnoughStorageError, StorageUnavailableError } from '@inkling/scheduler';
 import { LoadCancelledError } from './errors.js';
 import { findModel } from './modelCatalogue.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from './types.js';

@@ -1,5 +1,5 @@
+import { requestedSchema } from '@inkling/scheduler/engine';
 import {
-  requestedSchema,
   type ChatCompletionChunk,
   type CreateEmbeddingResponse,
   type EmbeddingCreateParams,

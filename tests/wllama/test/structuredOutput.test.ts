@@ -1,4 +1,5 @@
-import { type ChatCompletionChunk, EnginePool, InvalidSchemaError, type JsonSchema, validateJson } from '@inkling/scheduler';
+import { type ChatCompletionChunk, EnginePool, InvalidSchemaError, type JsonSchema } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { parsePartialJson } from '@inkling/react/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from './engines.js';

@@ -1,4 +1,5 @@
-import { type ChatMessage, type JsonSchema, type ToolCall, checkJsonSchema, validateJson } from '@inkling/scheduler';
+import { type ChatMessage, type JsonSchema, type ToolCall } from '@inkling/scheduler';
+import { checkJsonSchema, validateJson } from '@inkling/scheduler/engine';
 
 /**
  * A tool the model may call. The model sees `description` and `parameters`

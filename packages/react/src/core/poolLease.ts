@@ -1,4 +1,5 @@
-import { type Pool, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { type Pool, type PoolTimers } from '@inkling/scheduler';
+import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
 
 /** Options of `retainPool`. */
 export interface RetainPoolOptions {

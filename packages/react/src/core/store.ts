@@ -1,4 +1,5 @@
-import { NotifyScheduler, Subscribable } from '@inkling/scheduler';
+import { NotifyScheduler } from '@inkling/scheduler/engine';
+import { Subscribable } from '@inkling/scheduler';
 import { type FrameScheduler, animationFrame } from './frameScheduler.js';
 
 /**

@@ -1,4 +1,5 @@
-import { type ChatJobSpec, type JobResult, type Pool, type TranslationJobSpec, chunkText } from '@inkling/scheduler';
+import { type ChatJobSpec, type JobResult, type Pool, type TranslationJobSpec } from '@inkling/scheduler';
+import { chunkText } from '@inkling/scheduler/engine';
 
 /** What a `StreamedJob` tells its owner. */
 export interface StreamedJobHandlers {

@@ -1,4 +1,5 @@
-import { type ChatCompletionRequest, languageName, translationRequest } from '@inkling/scheduler';
+import { type ChatCompletionRequest } from '@inkling/scheduler';
+import { languageName, translationRequest } from '@inkling/scheduler/engine';
 
 /** What `buildParams` of `useBatchTranslate` is given for each item. */
 export interface TranslateParamsInput {

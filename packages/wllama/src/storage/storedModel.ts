@@ -1,11 +1,5 @@
-import {
-  type LockManagerLike,
-  NotEnoughStorageError,
-  type PoolTimers,
-  type StorageManagerLike,
-  storageRoom,
-  withModelLock,
-} from '@inkling/scheduler';
+import { type LockManagerLike, type StorageManagerLike, storageRoom, withModelLock } from '@inkling/scheduler/storage';
+import { NotEnoughStorageError, type PoolTimers } from '@inkling/scheduler';
 import { ModelFetchError, ModelLoadError } from '../errors.js';
 import { readBody, requestModel } from '../fetchModel.js';
 import { checkStored } from './checkStored.js';

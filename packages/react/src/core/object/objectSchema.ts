@@ -1,4 +1,5 @@
-import { InvalidSchemaError, type JsonSchema, type ValueProblem, checkJsonSchema, validateJson } from '@inkling/scheduler';
+import { InvalidSchemaError, type JsonSchema } from '@inkling/scheduler';
+import { type ValueProblem, checkJsonSchema, validateJson } from '@inkling/scheduler/engine';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 
 /**

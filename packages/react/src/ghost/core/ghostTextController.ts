@@ -1,4 +1,5 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, globalTimers } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import { Store, type Urgency } from '../../core/store.js';
 import { StreamedJob } from '../../core/streamedJob.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';

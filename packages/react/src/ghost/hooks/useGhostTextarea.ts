@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import { checkDuration } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
 import { useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
 import { insertText } from '../core/insertText.js';
