@@ -7,9 +7,9 @@
  */
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
 import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
-import type { FrameScheduler } from '../../packages/react/src/core/frameScheduler.js';
-import { Store, type Urgency } from '../../packages/react/src/core/store.js';
-import { StreamedJob } from '../../packages/react/src/core/streamedJob.js';
+import type { FrameScheduler } from '../../packages/react/src/base/core/frameScheduler.js';
+import { Store, type Urgency } from '../../packages/react/src/base/core/store.js';
+import { StreamedJob } from '../../packages/react/src/base/core/streamedJob.js';
 import {
   type GhostContext,
   type GhostParamsInput,

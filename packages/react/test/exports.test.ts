@@ -19,7 +19,7 @@ it('keeps the simulated engines on their own /testing entry', async () => {
 
 it('puts the framework-free controllers on @inkling/react/core, and keeps building blocks no app uses off the main entry', async () => {
   const react = await import('../src/index.js');
-  const core = await import('../src/core/index.js');
+  const core = await import('../src/core.js');
   for (const name of [
     'CompletionController',
     'ChatController',

@@ -1,9 +1,9 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
-import { type ResultCache, inklingKeys } from './cacheKeys.js';
-import type { FrameScheduler } from './frameScheduler.js';
-import { Store } from './store.js';
-import { StreamedJob } from './streamedJob.js';
+import { type ResultCache, inklingKeys } from '../../base/core/cacheKeys.js';
+import type { FrameScheduler } from '../../base/core/frameScheduler.js';
+import { Store } from '../../base/core/store.js';
+import { StreamedJob } from '../../base/core/streamedJob.js';
 import type { TranslateParamsInput } from './translatePrompt.js';
 
 /** Where one item of a batch is. `streaming` shows partial text; only `done` text is a translation. */

@@ -1,7 +1,7 @@
 import type { ModelStorage, StoredModel } from '@inkling/scheduler';
 import { type ButtonHTMLAttributes, type HTMLAttributes, useState } from 'react';
 import { formatBytes } from './core/formatLoad.js';
-import type { DataAttributes } from './dataAttributes.js';
+import type { DataAttributes } from '../base/dataAttributes.js';
 import { type UseModelStorageResult, useModelStorage } from './useModelStorage.js';
 
 /** The words of `<ModelManager>`; each has a default in English. */

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { type BatchTranslateOptions, type BatchTranslateState, BatchTranslateController } from './core/batchTranslateController.js';
-import { queryClientCache } from './core/cacheKeys.js';
-import { useController } from './useController.js';
+import { queryClientCache } from '../base/core/cacheKeys.js';
+import { useController } from '../base/useController.js';
 
 /** Options of `useBatchTranslate`. */
 export interface UseBatchTranslateOptions extends BatchTranslateOptions {

@@ -1,7 +1,7 @@
 import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
 import { useMemo } from 'react';
 import { type CompletionOptions, type CompletionState, CompletionController } from './core/completionController.js';
-import { useController } from './useController.js';
+import { useController } from '../base/useController.js';
 
 /** Options of `useCompletion`: the controller's, plus error-boundary opt-in. */
 export interface UseCompletionOptions extends CompletionOptions {

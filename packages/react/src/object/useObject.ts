@@ -1,8 +1,8 @@
 import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
 import { useMemo } from 'react';
-import { type ObjectOptions, type ObjectState, ObjectController } from './core/object/objectController.js';
-import type { InferObject, ObjectSchema } from './core/object/objectSchema.js';
-import { useController } from './useController.js';
+import { type ObjectOptions, type ObjectState, ObjectController } from './core/objectController.js';
+import type { InferObject, ObjectSchema } from './core/objectSchema.js';
+import { useController } from '../base/useController.js';
 
 /** Options of `useObject`: the controller's, plus error-boundary opt-in. */
 export interface UseObjectOptions<S extends ObjectSchema> extends ObjectOptions<S> {

@@ -1,5 +1,5 @@
 import type { ModelStorage, StorageRoom, StoredModel } from '@inkling/scheduler';
-import { Store } from './store.js';
+import { Store } from '../../base/core/store.js';
 
 /** What `useModelStorage` shows: the stored models, the origin's figures, persistence, and what is under way. */
 export interface ModelStorageSnapshot {

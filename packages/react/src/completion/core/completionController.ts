@@ -1,8 +1,8 @@
 import type { ChatCompletionRequest, CompletionUsage, Pool, FinishReason, InklingError, JobResult, Priority } from '@inkling/scheduler';
-import { toRequest } from './toRequest.js';
-import type { FrameScheduler } from './frameScheduler.js';
-import { Store } from './store.js';
-import { StreamedJob } from './streamedJob.js';
+import { toRequest } from '../../base/core/toRequest.js';
+import type { FrameScheduler } from '../../base/core/frameScheduler.js';
+import { Store } from '../../base/core/store.js';
+import { StreamedJob } from '../../base/core/streamedJob.js';
 
 /**
  * Where a streamed job is: `queued` until its first token, `streaming` while

@@ -1,7 +1,7 @@
 import type { ButtonHTMLAttributes, HTMLAttributes } from 'react';
 import { formatBytes, formatDuration, secondsLeft } from './core/formatLoad.js';
 import { loadErrorAdvice } from './core/loadErrorAdvice.js';
-import type { DataAttributes } from './dataAttributes.js';
+import type { DataAttributes } from '../base/dataAttributes.js';
 import { type UseModelLoadResult, useModelLoad } from './useModelLoad.js';
 
 /** Words `ModelLoadProgress` shows; translate them here. */

@@ -10,11 +10,11 @@ import {
   InklingError as InklingErrorClass,
   InvalidSchemaError,
 } from '@inkling/scheduler';
-import { toRequest } from '../toRequest.js';
-import { type StreamStatus, finishedState } from '../completionController.js';
-import type { FrameScheduler } from '../frameScheduler.js';
-import { Store } from '../store.js';
-import { StreamedJob } from '../streamedJob.js';
+import { toRequest } from '../../base/core/toRequest.js';
+import { type StreamStatus, finishedState } from '../../completion/core/completionController.js';
+import type { FrameScheduler } from '../../base/core/frameScheduler.js';
+import { Store } from '../../base/core/store.js';
+import { StreamedJob } from '../../base/core/streamedJob.js';
 import { type ObjectSchema, type ResolvedSchema, resolveObjectSchema } from './objectSchema.js';
 import { parsePartialJson } from './partialJson.js';
 

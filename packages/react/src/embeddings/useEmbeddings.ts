@@ -1,9 +1,9 @@
 import type { InklingError, Priority } from '@inkling/scheduler';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { inklingKeys, queryClientCache } from './core/cacheKeys.js';
+import { inklingKeys, queryClientCache } from '../base/core/cacheKeys.js';
 import { fetchEmbeddings } from './core/fetchEmbeddings.js';
-import { useInklingContext } from './poolContext.js';
+import { useInklingContext } from '../base/poolContext.js';
 
 /** Options of `useEmbeddings`. */
 export interface UseEmbeddingsOptions {

@@ -1,7 +1,7 @@
-import { EngineLanes } from './inspector/EngineLanes.js';
-import { InspectorSummary } from './inspector/InspectorSummary.js';
-import { JobTable } from './inspector/JobTable.js';
-import { QueueBands } from './inspector/QueueBands.js';
+import { EngineLanes } from './EngineLanes.js';
+import { InspectorSummary } from './InspectorSummary.js';
+import { JobTable } from './JobTable.js';
+import { QueueBands } from './QueueBands.js';
 import { type UsePoolInspectorOptions, usePoolInspector } from './usePoolInspector.js';
 
 /** Props of `PoolInspector`. */

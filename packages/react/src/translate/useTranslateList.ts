@@ -1,6 +1,6 @@
 import { type ButtonHTMLAttributes, type HTMLAttributes, type ProgressHTMLAttributes, useState } from 'react';
 import type { TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
-import type { DataAttributes } from './dataAttributes.js';
+import type { DataAttributes } from '../base/dataAttributes.js';
 import { type UseBatchTranslateOptions, type UseBatchTranslateResult, useBatchTranslate } from './useBatchTranslate.js';
 
 /** Words `TranslateList` shows; translate them here. */

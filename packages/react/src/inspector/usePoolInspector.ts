@@ -2,7 +2,7 @@ import { type PoolStatus } from '@inkling/scheduler';
 import { checkDuration } from '@inkling/scheduler/engine';
 import { useEffect, useMemo, useState } from 'react';
 import { type PoolInspection, inspectPool } from './core/inspectPool.js';
-import { usePoolStatus } from './usePoolStatus.js';
+import { usePoolStatus } from '../base/usePoolStatus.js';
 
 /** Options of `usePoolInspector` (and props of `PoolInspector`). */
 export interface UsePoolInspectorOptions {

@@ -1,9 +1,9 @@
 import { type ChatCompletionRequest, type ChatMessage, InklingError, type JobResult, type Pool, type Priority } from '@inkling/scheduler';
 import { type ChatTool, type ToolCallState, isPending, startCalls, toolMessages, toolsParam } from './chatTools.js';
-import { type CompletionState, type StreamStatus, finishedState } from './completionController.js';
-import type { FrameScheduler } from './frameScheduler.js';
-import { Store } from './store.js';
-import { StreamedJob } from './streamedJob.js';
+import { type CompletionState, type StreamStatus, finishedState } from '../../completion/core/completionController.js';
+import type { FrameScheduler } from '../../base/core/frameScheduler.js';
+import { Store } from '../../base/core/store.js';
+import { StreamedJob } from '../../base/core/streamedJob.js';
 
 /**
  * A chat request without its messages. (`Omit` would not do: the request's

@@ -1,5 +1,5 @@
 import { type Pool, InklingError, type Priority } from '@inkling/scheduler';
-import { type ResultCache, inklingKeys } from './cacheKeys.js';
+import { type ResultCache, inklingKeys } from '../../base/core/cacheKeys.js';
 
 /** Options of `fetchEmbeddings`. */
 export interface FetchEmbeddingsOptions {

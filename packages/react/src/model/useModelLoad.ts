@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
 import { type ModelLoadState, createModelLoadSelector } from './core/modelLoadState.js';
-import { usePool } from './usePool.js';
+import { usePool } from '../base/usePool.js';
 
 /** Options of `useModelLoad`. */
 export interface UseModelLoadOptions {
