@@ -1,4 +1,4 @@
-import type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './batchTranslateController.js';
+import type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './batchState.js';
 
 /** An item's result without its source string. */
 export type ItemResult = Omit<TranslationResult, 'source'>;

@@ -1,39 +1,13 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
+import type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './batchState.js';
 import { type ResultCache, inklingKeys } from '../../base/core/cacheKeys.js';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import { Store } from '../../base/core/store.js';
 import { StreamedJob } from '../../base/core/streamedJob.js';
 import type { TranslateParamsInput } from './translatePrompt.js';
 
-/** Where one item of a batch is. `streaming` shows partial text; only `done` text is a translation. */
-export type TranslationStatus = 'queued' | 'streaming' | 'done' | 'error' | 'cancelled';
-
-/** One item of a batch. */
-export interface TranslationResult {
-  readonly source: string;
-  /** The translation when `done`; the partial text while `streaming`; else `''`. */
-  readonly text: string;
-  readonly status: TranslationStatus;
-  /** Why it failed when `error`; while `queued`, the passing failure it is being retried after (else `null`). */
-  readonly error: InklingError | null;
-}
-
-/**
- * `idle`: nothing submitted (no items, or waiting for `start()`). `streaming`:
- * jobs in the pool. Then `done` (every item), `error` (some failed) or
- * `cancelled`.
- */
-export type BatchStatus = 'idle' | 'streaming' | 'done' | 'error' | 'cancelled';
-
-/** What a batch shows. */
-export interface BatchTranslateState {
-  /** One result per item, in the items' order (repeated strings repeat their result). */
-  readonly results: readonly TranslationResult[];
-  /** Items `done`, of all items. */
-  readonly progress: { readonly done: number; readonly total: number };
-  readonly status: BatchStatus;
-}
+export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './batchState.js';
 
 /** Options of a `BatchTranslateController` (and of `useBatchTranslate`). */
 export interface BatchTranslateOptions {
