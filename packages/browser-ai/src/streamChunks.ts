@@ -34,7 +34,12 @@ export interface PiecesEnd {
  */
 export async function* pieceChunks(
   stream: ReadableStream<string>,
-  { id, model, controller, maxTokens }: { id: string; model: string; controller: AbortController; maxTokens?: number | null | undefined },
+  {
+    id,
+    model,
+    controller,
+    maxTokens,
+  }: { id: string; model: string; controller: { readonly signal: AbortSignal; abort(): void }; maxTokens?: number | null | undefined },
   end: PiecesEnd,
 ): AsyncGenerator<ChatCompletionChunk> {
   const reader = stream.getReader();

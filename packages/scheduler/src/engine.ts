@@ -24,6 +24,10 @@ export {
 export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 
+// Calls in flight: one signal per call, every call stopped by interruptGenerate().
+export { CallsInFlight } from './callsInFlight.js';
+export type { CallHandle } from './callsInFlight.js';
+
 // Option rules: a table of checks instead of if-chains.
 export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
