@@ -5,18 +5,11 @@
  * imports are re-pointed and `accept`/`acceptWord` dropped (the bench
  * inserts the snapshot's suggestion itself).
  */
-import {
-  type ChatCompletionRequest,
-  type Pool,
-  InklingError,
-  type JobResult,
-  type PoolTimers,
-  checkDuration,
-  globalTimers,
-} from '@inkling/scheduler';
-import type { FrameScheduler } from '../../packages/react/src/core/frameScheduler.js';
-import { Store, type Urgency } from '../../packages/react/src/core/store.js';
-import { StreamedJob } from '../../packages/react/src/core/streamedJob.js';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
+import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
+import type { FrameScheduler } from '../../packages/react/src/base/core/frameScheduler.js';
+import { Store, type Urgency } from '../../packages/react/src/base/core/store.js';
+import { StreamedJob } from '../../packages/react/src/base/core/streamedJob.js';
 import {
   type GhostContext,
   type GhostParamsInput,

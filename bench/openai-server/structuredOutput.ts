@@ -3,7 +3,8 @@
 // where only the constraint can make an answer valid. Run as in README.md:
 //   llama-server -m tiny.gguf --port 8080 -np 1 &
 //   npx tsx --conditions=@inkling/source openai-server/structuredOutput.ts --baseURL http://127.0.0.1:8080/v1
-import { EnginePool, type JsonSchema, validateJson } from '@inkling/scheduler';
+import { EnginePool, type JsonSchema } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { openaiEngines } from '@inkling/openai';
 
 const arg = (name: string, fallback: string) => {

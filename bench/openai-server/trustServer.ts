@@ -14,7 +14,8 @@
  */
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EnginePool, type JobResult, speculativeSession } from '@inkling/scheduler';
+import { EnginePool, type JobResult } from '@inkling/scheduler';
+import { speculativeSession } from '@inkling/scheduler/engine';
 import { openaiEngines } from '@inkling/openai';
 
 const args = new Map<string, string>();

@@ -1,12 +1,5 @@
-import {
-  defaultStorageManager,
-  InklingError,
-  type ModelStorage,
-  type ModelStorageState,
-  requestPersistence,
-  type StorageManagerLike,
-  type StoredModel,
-} from '@inkling/scheduler';
+import { defaultStorageManager, requestPersistence, type StorageManagerLike } from '@inkling/scheduler/storage';
+import { InklingError, type ModelStorage, type ModelStorageState, type StoredModel } from '@inkling/scheduler';
 import { apiAvailability } from './apiAvailability.js';
 import { type BuiltInAIGlobals, builtInGlobals } from './builtInApis.js';
 

@@ -1,4 +1,5 @@
-import { type LoadProgress, type PoolTimers, globalTimers } from '@inkling/scheduler';
+import { type LoadProgress, type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import type { CreateMonitorOptions } from './builtInApis.js';
 import { BuiltInDownloadStalledError, BuiltInGestureRequiredError, BuiltInLoadCancelledError } from './errors.js';
 

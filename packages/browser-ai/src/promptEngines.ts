@@ -1,3 +1,4 @@
+import { CallsInFlight } from '@inkling/scheduler/engine';
 import {
   type ChatCompletionChunk,
   type ChatMessage,
@@ -91,16 +92,12 @@ export function promptEngines(options: PromptEnginesOptions = {}): CreateEngine 
 }
 
 function promptEngine(sessions: PromptSessions): PromptEngine {
-  const running = new Set<AbortController>();
+  const running = new CallsInFlight();
   const run = async function* (
     request: StreamingChatCompletionRequest,
     options: EngineCallOptions | undefined,
   ): AsyncGenerator<ChatCompletionChunk> {
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    options?.signal?.addEventListener('abort', stop, { once: true });
-    if (options?.signal?.aborted) controller.abort();
-    running.add(controller);
+    const call = running.open(options?.signal);
     const key = options?.job?.session;
     const { system, messages } = toPromptMessages(request.messages);
     let opened: OpenedSession | undefined;
@@ -108,15 +105,15 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
     let reply = '';
     const constraint = constraintOf(request);
     try {
-      opened = await sessions.open(system, messages, key, controller.signal);
+      opened = await sessions.open(system, messages, key, call.signal);
       // Where the browser cannot measure (or names no limit), its own error is the check: see browserError.
-      let needed = await measureInput(opened.session, opened.input, controller.signal);
+      let needed = await measureInput(opened.session, opened.input, call.signal);
       // An unknown need or room (Infinity) is no reason to refuse.
       if ((needed ?? 0) > contextRoom(opened.session) && opened.continued) {
         // The kept conversation is full: start over from the system prompt with the whole request.
         opened.session.destroy();
-        opened = await sessions.fresh(system, messages, controller.signal);
-        needed = await measureInput(opened.session, opened.input, controller.signal);
+        opened = await sessions.fresh(system, messages, call.signal);
+        needed = await measureInput(opened.session, opened.input, call.signal);
       }
       const room = contextRoom(opened.session);
       if (needed !== undefined && needed > room) {
@@ -130,8 +127,8 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
       const id = chunkId('prompt');
       const model = 'chrome-built-in';
       try {
-        const stream = opened.session.promptStreaming(opened.input, { signal: controller.signal, ...constraint });
-        for await (const piece of pieceChunks(stream, { id, model, controller, maxTokens: request.max_tokens }, end)) {
+        const stream = opened.session.promptStreaming(opened.input, { signal: call.signal, ...constraint });
+        for await (const piece of pieceChunks(stream, { id, model, controller: call, maxTokens: request.max_tokens }, end)) {
           reply += piece.choices[0]?.delta.content ?? '';
           yield piece;
         }
@@ -150,10 +147,9 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
         cachedTokens: opened.cachedTokens,
       });
     } finally {
-      running.delete(controller);
-      options?.signal?.removeEventListener('abort', stop);
+      call.release();
       // Only a reply that ran to its natural end leaves a context worth continuing.
-      if (opened) sessions.close(opened, key, { ok: end.finish === 'stop' && !controller.signal.aborted, system, messages, reply });
+      if (opened) sessions.close(opened, key, { ok: end.finish === 'stop' && !call.signal.aborted, system, messages, reply });
     }
   };
   return {
@@ -170,7 +166,7 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
       },
     },
     interruptGenerate() {
-      for (const controller of running) controller.abort();
+      running.interrupt();
     },
     unload: () => sessions.destroyAll(),
   };

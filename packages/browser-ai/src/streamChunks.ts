@@ -1,10 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  type CompletionUsage,
-  type FinishReason,
-  usageChunk as kitUsageChunk,
-  streamChunk,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, type CompletionUsage, type FinishReason } from '@inkling/scheduler';
+import { usageChunk as kitUsageChunk, streamChunk } from '@inkling/scheduler/engine';
 
 let counter = 0;
 
@@ -39,7 +34,12 @@ export interface PiecesEnd {
  */
 export async function* pieceChunks(
   stream: ReadableStream<string>,
-  { id, model, controller, maxTokens }: { id: string; model: string; controller: AbortController; maxTokens?: number | null | undefined },
+  {
+    id,
+    model,
+    controller,
+    maxTokens,
+  }: { id: string; model: string; controller: { readonly signal: AbortSignal; abort(): void }; maxTokens?: number | null | undefined },
   end: PiecesEnd,
 ): AsyncGenerator<ChatCompletionChunk> {
   const reader = stream.getReader();

@@ -1,3 +1,4 @@
+import { CallsInFlight } from '@inkling/scheduler/engine';
 import {
   type ChatCompletionChunk,
   type CreateEngine,
@@ -92,24 +93,20 @@ export function translatorEngines(options: TranslatorEnginesOptions = {}): Creat
 }
 
 function translatorEngine(translators: Translators): TranslatorEngine {
-  const running = new Set<AbortController>();
+  const running = new CallsInFlight();
   const run = async function* (params: TranslationParams, signal: AbortSignal | undefined): AsyncGenerator<ChatCompletionChunk> {
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    signal?.addEventListener('abort', stop, { once: true });
-    if (signal?.aborted) controller.abort();
-    running.add(controller);
+    const call = running.open(signal);
     try {
       const { text, to } = params;
-      const from = params.from ?? (await translators.detect(text, to, controller.signal));
+      const from = params.from ?? (await translators.detect(text, to, call.signal));
       const id = chunkId('translation');
       const model = `chrome-translator:${pairName({ from, to })}`;
       if (from.toLowerCase() === to.toLowerCase() || text.trim() === '') {
         yield chunk(id, model, text, 'stop');
         return;
       }
-      const translator = await translators.get({ from, to }, controller.signal);
-      const needed = await translator.measureInputUsage(text, { signal: controller.signal });
+      const translator = await translators.get({ from, to }, call.signal);
+      const needed = await translator.measureInputUsage(text, { signal: call.signal });
       if (needed > translator.inputQuota) {
         throw new InputTooLongError(
           `The text is too long for Chrome's ${pairName({ from, to })} translator: it needs ${needed} of its ${translator.inputQuota} input units; split it into shorter pieces (paragraphs or sentences).`,
@@ -118,12 +115,11 @@ function translatorEngine(translators: Translators): TranslatorEngine {
         );
       }
       const end: PiecesEnd = { finish: 'stop', pieces: 0 };
-      yield* pieceChunks(translator.translateStreaming(text, { signal: controller.signal }), { id, model, controller }, end);
+      yield* pieceChunks(translator.translateStreaming(text, { signal: call.signal }), { id, model, controller: call }, end);
       yield chunk(id, model, '', end.finish);
       yield usageChunk(id, model, { prompt_tokens: needed, completion_tokens: end.pieces, total_tokens: needed + end.pieces });
     } finally {
-      running.delete(controller);
-      signal?.removeEventListener('abort', stop);
+      call.release();
     }
   };
   return {
@@ -144,7 +140,7 @@ function translatorEngine(translators: Translators): TranslatorEngine {
       },
     },
     interruptGenerate() {
-      for (const controller of running) controller.abort();
+      running.interrupt();
     },
     unload: () => translators.destroyAll(),
   };

@@ -1,4 +1,4 @@
-import { type StorageManagerLike } from '@inkling/scheduler';
+import { type StorageManagerLike } from '@inkling/scheduler/storage';
 import { describe, expect, it } from 'vitest';
 import { BrowserManagedModelError, browserAIModelStorage } from '../src/index.js';
 import { createFakeBuiltInAI } from '../src/testing/index.js';

@@ -1,4 +1,5 @@
-import { EnginePool, UnsupportedConstraintError, validateJson } from '@inkling/scheduler';
+import { EnginePool, UnsupportedConstraintError } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
 import { InputTooLongError, promptEngines } from '../src/index.js';
 import { type FakeBuiltInAIOptions, createFakeBuiltInAI } from '../src/testing/index.js';

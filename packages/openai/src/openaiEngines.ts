@@ -1,4 +1,5 @@
-import { type CreateEngine, globalTimers } from '@inkling/scheduler';
+import { type CreateEngine } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import { Endpoint } from './endpoint.js';
 import { RemoteEngine } from './remoteEngine.js';
 import { ConnectTimeoutError } from './errors.js';

@@ -5,8 +5,8 @@ import {
   type EngineCallOptions,
   EngineError,
   type StreamingChatCompletionRequest,
-  requestedSchema,
 } from '@inkling/scheduler';
+import { requestedSchema } from '@inkling/scheduler/engine';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
 import { MalformedStreamError } from './errors.js';

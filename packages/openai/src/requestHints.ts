@@ -1,4 +1,5 @@
-import { type JobIdentity, cacheSessionOf } from '@inkling/scheduler';
+import { type JobIdentity } from '@inkling/scheduler';
+import { cacheSessionOf } from '@inkling/scheduler/engine';
 import { type PriorityMapping, setPath } from './serverPriority.js';
 import type { SessionSlots } from './sessionSlots.js';
 

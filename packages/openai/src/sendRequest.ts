@@ -1,4 +1,5 @@
-import { MAX_TIMER_MS, type PoolTimers, type Priority } from '@inkling/scheduler';
+import { MAX_TIMER_MS } from '@inkling/scheduler/engine';
+import { type PoolTimers, type Priority } from '@inkling/scheduler';
 import type { Endpoint } from './endpoint.js';
 import { errorForResponse } from './errorForResponse.js';
 import { ConnectTimeoutError, StreamInterruptedError, isRetryableStatus } from './errors.js';

@@ -1,4 +1,5 @@
-import { InvalidOptionError, checkDuration } from '@inkling/scheduler';
+import { InvalidOptionError } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
 import { resolvePriority } from './serverPriority.js';
 import type { OpenAIEnginesOptions } from './types.js';
 

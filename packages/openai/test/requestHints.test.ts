@@ -1,4 +1,5 @@
-import { EnginePool, speculativeSession } from '@inkling/scheduler';
+import { EnginePool } from '@inkling/scheduler';
+import { speculativeSession } from '@inkling/scheduler/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type OpenAIEnginesOptions, fimParams, openaiEngines } from '../src/index.js';
 import { type Routes, type TestServer, chunk, gate, json, openStream, send, startServer, streamReply, until } from './openaiServer.js';

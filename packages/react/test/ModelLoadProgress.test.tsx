@@ -3,7 +3,7 @@ import { createFakeEngine } from '@inkling/scheduler/testing';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { loadErrorAdvice } from '../src/core/index.js';
+import { loadErrorAdvice } from '../src/core.js';
 import { ModelLoadProgress } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
 

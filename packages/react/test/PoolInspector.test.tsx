@@ -1,7 +1,8 @@
-import { type Engine, EnginePool, streamChunk, usageChunk } from '@inkling/scheduler';
+import { type Engine, EnginePool } from '@inkling/scheduler';
+import { streamChunk, usageChunk } from '@inkling/scheduler/engine';
 import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { inspectPool } from '../src/core/index.js';
+import { inspectPool } from '../src/core.js';
 import { PoolInspector } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
 

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { PoolProvider, usePool, usePoolStatus } from '../src/index.js';
-import { useInklingContext } from '../src/poolContext.js';
+import { useInklingContext } from '../src/base/poolContext.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool, settle } from './utils.js';
 
 beforeEach(() => vi.useFakeTimers());

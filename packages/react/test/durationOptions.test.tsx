@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Component, type ReactNode } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController } from '../src/ghost/core/ghostTextController.js';
-import { retainPool } from '../src/core/poolLease.js';
+import { retainPool } from '../src/base/core/poolLease.js';
 import { GhostTextarea, PoolProvider, usePoolInspector } from '../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderHookWithPool, renderWithPool } from './utils.js';
 

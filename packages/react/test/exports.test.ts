@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { expect, it } from 'vitest';
 
-it('re-exports every runtime export of @inkling/scheduler, and nothing of its /testing entry', async () => {
+it('re-exports every runtime export of the scheduler’s app door, and nothing of its /testing entry', async () => {
   const react = await import('../src/index.js');
   const scheduler = await import('@inkling/scheduler');
   const testing = await import('@inkling/scheduler/testing');
@@ -19,7 +19,7 @@ it('keeps the simulated engines on their own /testing entry', async () => {
 
 it('puts the framework-free controllers on @inkling/react/core, and keeps building blocks no app uses off the main entry', async () => {
   const react = await import('../src/index.js');
-  const core = await import('../src/core/index.js');
+  const core = await import('../src/core.js');
   for (const name of [
     'CompletionController',
     'ChatController',
@@ -32,4 +32,59 @@ it('puts the framework-free controllers on @inkling/react/core, and keeps buildi
   }
   expect(Object.keys(core).filter((name) => name.startsWith('use'))).toEqual([]);
   expect(['animationFrame', 'insertText', 'inspectPool', 'loadErrorAdvice'].filter((name) => name in react)).toEqual([]);
+});
+
+it('hands apps the hooks, the components and the scheduler’s app door, and none of the adapter or storage helpers', async () => {
+  const react = await import('../src/index.js');
+  expect(Object.keys(react).toSorted()).toEqual([
+    'EngineCrashedError',
+    'EngineError',
+    'EngineLoadError',
+    'EnginePool',
+    'GhostTextarea',
+    'InklingError',
+    'InvalidJobError',
+    'InvalidOptionError',
+    'InvalidSchemaError',
+    'JOB_KIND',
+    'ModelInUseError',
+    'ModelLoadProgress',
+    'ModelManager',
+    'NotEnoughStorageError',
+    'ObjectValidationError',
+    'PRIORITY',
+    'PRIORITY_ORDER',
+    'PoolInspector',
+    'PoolProvider',
+    'StorageUnavailableError',
+    'Subscribable',
+    'TranslateList',
+    'UnsupportedConstraintError',
+    'defaultGhostParams',
+    'defaultTranslateParams',
+    'inklingKeys',
+    'isFatalEngineError',
+    'promptWindow',
+    'useBatchTranslate',
+    'useChat',
+    'useCompletion',
+    'useEmbeddings',
+    'useGhostText',
+    'useGhostTextarea',
+    'useModelLoad',
+    'useModelLoadProgress',
+    'useModelManager',
+    'useModelStorage',
+    'useObject',
+    'usePool',
+    'usePoolInspector',
+    'usePoolStatus',
+    'useTranslateList',
+  ]);
+  const engine = await import('@inkling/scheduler/engine');
+  const storage = await import('@inkling/scheduler/storage');
+  const scheduler = await import('@inkling/scheduler');
+  const helpers = [...Object.keys(engine), ...Object.keys(storage)].filter((name) => !(name in scheduler));
+  expect(helpers.length).toBeGreaterThan(30);
+  expect(helpers.filter((name) => name in react)).toEqual([]);
 });

@@ -1,11 +1,12 @@
 import { openaiEngines, ServerModelNotFoundError, ServerUnreachableError } from '@inkling/openai';
-import { EnginePool, encodeError } from '@inkling/scheduler';
+import { EnginePool } from '@inkling/scheduler';
+import { encodeError } from '@inkling/scheduler/engine';
 import { decodeError } from '@inkling/shared-pool';
 import * as webllm from '@inkling/webllm';
 import * as wllama from '@inkling/wllama';
 import { screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadErrorAdvice } from '../src/core/index.js';
+import { loadErrorAdvice } from '../src/core.js';
 import { ModelLoadProgress } from '../src/index.js';
 import { describeEachReactMode, renderWithPool, settle } from './utils.js';
 

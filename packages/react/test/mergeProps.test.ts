@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
-import { mergeProps } from '../src/mergeProps.js';
+import { mergeProps } from '../src/base/mergeProps.js';
 
 describe('mergeProps', () => {
   it('runs every bag’s handlers in order, joins class names, merges styles, and lets the last defined value win', () => {

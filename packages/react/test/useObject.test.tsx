@@ -1,4 +1,5 @@
-import { InvalidSchemaError, type JsonSchema, ObjectValidationError, UnsupportedConstraintError, validateJson } from '@inkling/scheduler';
+import { InvalidSchemaError, type JsonSchema, ObjectValidationError, UnsupportedConstraintError } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import { act } from '@testing-library/react';
 import { type } from 'arktype';

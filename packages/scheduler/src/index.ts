@@ -1,29 +1,15 @@
+// @inkling/scheduler, the door for apps: the pool, its contract, its errors.
+// Adapter authors import `@inkling/scheduler/engine`; model storage, `@inkling/scheduler/storage`;
+// tests, `@inkling/scheduler/testing`.
+
+// The pool and its priorities.
 export { EnginePool } from './enginePool.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
-export { MAX_TIMER_MS, checkDuration } from './duration.js';
-export { globalTimers } from './globalTimers.js';
-export { languageName, translationRequest } from './translationRequest.js';
+
+// The store primitive the pool and every controller are built on (subscribe + snapshot).
 export { Subscribable } from './subscribable.js';
-export { JSON_SCHEMA_KEYWORDS, checkJsonSchema, validateJson } from './jsonSchema.js';
-export { MAX_JSON_DEPTH, jsonDepth } from './jsonDepth.js';
-export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchema.js';
-export { requestedSchema } from './responseFormat.js';
-export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
-export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
-export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
-export { ensureStorageRoom, storageFullError } from './ensureStorageRoom.js';
-export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
-export { defaultLocks, deleteEach, deleteUnlessInUse, withModelLock } from './modelLock.js';
-export type { LockManagerLike, ModelLockOptions } from './modelLock.js';
-export { NotifyScheduler } from './notifyScheduler.js';
-export { reportError } from './reportError.js';
-export { asError, decodeError, encodeError } from './wireError.js';
-export { chunkText, isFinalChunk, streamChunk, usageChunk } from './chunk.js';
-export { jobResult } from './jobResult.js';
-export { isAbortSignal } from './isAbortSignal.js';
-export { messageMatcher } from './messageMatcher.js';
-export { cacheSessionOf, speculativeSession } from './speculation.js';
-export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
+
+// Errors: one base class, kinds that say what failed and whether a retry helps.
 export {
   EngineCrashedError,
   EngineError,
@@ -33,11 +19,13 @@ export {
   InvalidOptionError,
   isFatalEngineError,
 } from './errors.js';
+export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
+export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
+
+// The contract: jobs, results, the pool's snapshot, engines as the pool sees them.
 export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
-export type { ChunkDelta, ChunkMeta } from './chunk.js';
-export type { JobResultFields } from './jobResult.js';
-export type { ScheduleFlush } from './notifyScheduler.js';
-export type { ErrorClass, ErrorClasses, WireError } from './wireError.js';
+export type { JsonSchema, JsonSchemaObject, JsonSchemaType } from './jsonSchema.js';
+export type { ModelStorage, ModelStorageState, StorageRoom, StoredModel } from './modelStorage.js';
 export type {
   CancelReason,
   ChatCompletionChunk,

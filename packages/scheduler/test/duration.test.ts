@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError, MAX_TIMER_MS, checkDuration } from '../src/index.js';
+import { InvalidOptionError } from '../src/index.js';
+import { MAX_TIMER_MS, checkDuration } from '../src/engine.js';
 
 describe('checkDuration', () => {
   it.each([0, 1, 1500, MAX_TIMER_MS, undefined])('accepts %s', (value) => {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { EngineCrashedError, EngineLoadError, InklingError, InvalidJobError } from '../src/index.js';
 import {
-  EngineCrashedError,
-  EngineLoadError,
-  InklingError,
-  InvalidJobError,
   chunkText,
   decodeError,
   encodeError,
@@ -13,7 +10,7 @@ import {
   messageMatcher,
   streamChunk,
   usageChunk,
-} from '../src/index.js';
+} from '../src/engine.js';
 
 /** Node's `vm`, reached through the running Node: the scheduler's types know no Node. */
 const { runInNewContext } = (

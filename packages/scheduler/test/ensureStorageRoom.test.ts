@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NotEnoughStorageError, ensureStorageRoom, storageFullError } from '../src/index.js';
+import { NotEnoughStorageError } from '../src/index.js';
+import { ensureStorageRoom, storageFullError } from '../src/storage.js';
 
 /**
  * A storage whose estimate is Chrome 138's (the usage plus 10 GiB) while the browser refuses to

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type JsonSchema, MAX_JSON_DEPTH, checkJsonSchema, jsonDepth, validateJson } from '../src/index.js';
+import { type JsonSchema } from '../src/index.js';
+import { MAX_JSON_DEPTH, checkJsonSchema, jsonDepth, validateJson } from '../src/engine.js';
 
 /** `{"a":{"a":...1...}}`, `levels` objects deep. */
 function nested(levels: number): unknown {

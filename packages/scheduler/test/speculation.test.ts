@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheSessionOf, speculativeSession } from '../src/index.js';
+import { cacheSessionOf, speculativeSession } from '../src/engine.js';
 
 describe('a speculative session and the cache it uses', () => {
   it("a speculation's session is its own, and its cache is its editor's", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NotEnoughStorageError, requestPersistence, storagePersisted, storageRoom } from '../src/index.js';
+import { NotEnoughStorageError } from '../src/index.js';
+import { requestPersistence, storagePersisted, storageRoom } from '../src/storage.js';
 
 describe('storage figures where the browser has them, and where it does not (private windows)', () => {
   it('reads usage, quota and free space, never below 0', async () => {

@@ -6,8 +6,8 @@ import {
   type JobIdentity,
   type StreamingChatCompletionRequest,
   type TranslationParams,
-  translationRequest,
 } from '../src/index.js';
+import { translationRequest } from '../src/engine.js';
 import { createFakeEngine } from '../src/testing/index.js';
 import { chat } from './helpers.js';
 

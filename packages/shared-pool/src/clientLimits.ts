@@ -1,4 +1,5 @@
-import { InvalidOptionError, firstProblem, optional, wholeNumber } from '@inkling/scheduler';
+import { InvalidOptionError } from '@inkling/scheduler';
+import { firstProblem, optional, wholeNumber } from '@inkling/scheduler/engine';
 
 /**
  * What a host takes from one client, at most. A client is another tab, or

@@ -1,5 +1,5 @@
+import { type ErrorClasses, type WireError, decodeError as decodeWireError, encodeError } from '@inkling/scheduler/engine';
 import {
-  type ErrorClasses,
   EngineCrashedError,
   EngineError,
   EngineLoadError,
@@ -8,9 +8,6 @@ import {
   InvalidOptionError,
   type JobResult,
   type PoolStatus,
-  type WireError,
-  decodeError as decodeWireError,
-  encodeError,
 } from '@inkling/scheduler';
 import { ClientLimitError, HostLostError } from './errors.js';
 

@@ -1,18 +1,14 @@
 import {
   type ChatCompletionChunk,
-  type ErrorClasses,
   InvalidOptionError,
   type PoolTimers,
-  checkDuration,
-  globalTimers,
   type JobResult,
   type JobSpec,
   type Pool,
   type PoolLoadProgress,
   Subscribable,
-  chunkText,
-  isAbortSignal,
 } from '@inkling/scheduler';
+import { type ErrorClasses, checkDuration, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';

@@ -1,4 +1,5 @@
-import { InvalidOptionError, type Pool, mustBe, type PoolStatus, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
+import { mustBe, checkDuration, globalTimers } from '@inkling/scheduler/engine';
 import { type ClientLimits, clientLimits } from './clientLimits.js';
 import type { PoolView } from './clientView.js';
 import { type WireStatus, encodeStatus } from './errorCodec.js';

@@ -1,4 +1,5 @@
-import { type ChatCompletionChunk, type JobSpec, type LoadProgress, type WireError, messageMatcher } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type JobSpec, type LoadProgress } from '@inkling/scheduler';
+import { type WireError, messageMatcher } from '@inkling/scheduler/engine';
 import type { WireResult, WireStatus } from './errorCodec.js';
 import type { Presence } from './presence.js';
 

@@ -5,10 +5,8 @@ import {
   InvalidJobError,
   type JobResult,
   type JobSpec,
-  isAbortSignal,
-  jobResult,
-  reportError,
 } from '@inkling/scheduler';
+import { isAbortSignal, jobResult, reportError } from '@inkling/scheduler/engine';
 import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */

@@ -1,13 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  InvalidJobError,
-  type JobSpec,
-  type Pool,
-  type PoolStatus,
-  type PoolTimers,
-  encodeError,
-  jobResult,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
+import { encodeError, jobResult } from '@inkling/scheduler/engine';
 import { type ResolvedClientLimits, longKey, overLimits, settingsTooBig } from './clientLimits.js';
 import { type PoolView, ownView } from './clientView.js';
 import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';

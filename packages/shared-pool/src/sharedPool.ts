@@ -1,7 +1,7 @@
 import { type EnginePoolOptions, InvalidOptionError } from '@inkling/scheduler';
 import { type BroadcastChannelLike, type OpenChannel, broadcastClientEndpoint } from './broadcastEndpoints.js';
 import { channelName, electTabHost } from './electTabHost.js';
-import type { ErrorClasses } from '@inkling/scheduler';
+import type { ErrorClasses } from '@inkling/scheduler/engine';
 import { HostUnavailableError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks, post } from './messageEndpoint.js';
 import { PoolClient, type PoolClientOptions } from './poolClient.js';

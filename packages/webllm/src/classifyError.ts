@@ -1,4 +1,5 @@
-import { InklingError, asError } from '@inkling/scheduler';
+import { InklingError } from '@inkling/scheduler';
+import { asError } from '@inkling/scheduler/engine';
 import {
   GPUDeviceLostError,
   ModelLoadError,

@@ -1,4 +1,5 @@
-import { type ChatCompletionChunk, type StreamingChatCompletionRequest, encodeError, isFinalChunk } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { encodeError, isFinalChunk } from '@inkling/scheduler/engine';
 import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';

@@ -1,4 +1,5 @@
-import { type LoadProgress, type PoolTimers, globalTimers } from '@inkling/scheduler';
+import { type LoadProgress, type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import { LoadCancelledError, WorkerCrashedError } from './errors.js';
 import type { LoadAnswer, LoadSettings } from './protocol.js';
 import type { WorkerLike } from './types.js';

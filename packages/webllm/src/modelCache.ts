@@ -1,4 +1,4 @@
-import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler';
+import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler/storage';
 import { ModelNotFoundError } from './errors.js';
 import { loadWebLLM } from './loadWebLLM.js';
 import { resolveAppConfig } from './resolveAppConfig.js';

@@ -1,10 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  type EmbeddingCreateParams,
-  type StreamingChatCompletionRequest,
-  type WireError,
-  messageMatcher,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { type WireError, messageMatcher } from '@inkling/scheduler/engine';
 import type { WebLLMLoadProgress } from './progressMapper.js';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
 

@@ -6,7 +6,7 @@ import type {
   PoolTimers,
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
-import { globalTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import type { ChunkQueue } from './chunkQueue.js';
 import type { WorkerLike } from './types.js';
 import type { WorkerClient } from './workerClient.js';

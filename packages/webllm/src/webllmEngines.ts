@@ -1,11 +1,5 @@
-import {
-  type CreateEngine,
-  defaultLocks,
-  defaultStorageManager,
-  type Engine,
-  InvalidOptionError,
-  type PoolTimers,
-} from '@inkling/scheduler';
+import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from './detectWebGPU.js';
 import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';

@@ -1,4 +1,5 @@
-import { type StreamingChatCompletionRequest, requestedSchema } from '@inkling/scheduler';
+import { type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import { requestedSchema } from '@inkling/scheduler/engine';
 
 /**
  * A chat request in the shape WebLLM reads. The kit's portable

@@ -2,10 +2,10 @@ import {
   ensureStorageRoom,
   type LockManagerLike,
   type StorageManagerLike,
-  StorageUnavailableError,
   storageFullError,
   withModelLock,
-} from '@inkling/scheduler';
+} from '@inkling/scheduler/storage';
+import { StorageUnavailableError } from '@inkling/scheduler';
 import { LoadCancelledError } from './errors.js';
 import { findModel } from './modelCatalogue.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from './types.js';

@@ -1,4 +1,5 @@
-import { type ErrorClasses, InvalidSchemaError, type WireError, decodeError } from '@inkling/scheduler';
+import { type ErrorClasses, type WireError, decodeError } from '@inkling/scheduler/engine';
+import { InvalidSchemaError } from '@inkling/scheduler';
 import {
   GPUDeviceLostError,
   ModelLoadError,

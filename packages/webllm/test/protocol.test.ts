@@ -1,4 +1,5 @@
-import { EngineCrashedError, InklingError, encodeError as toWire } from '@inkling/scheduler';
+import { EngineCrashedError, InklingError } from '@inkling/scheduler';
+import { encodeError as toWire } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
 import { GPUDeviceLostError, ModelLoadError } from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';

@@ -1,4 +1,5 @@
-import { EnginePool, InvalidOptionError, ModelInUseError, NotEnoughStorageError, type StorageManagerLike } from '@inkling/scheduler';
+import { EnginePool, InvalidOptionError, ModelInUseError, NotEnoughStorageError } from '@inkling/scheduler';
+import { type StorageManagerLike } from '@inkling/scheduler/storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deleteModel, LoadCancelledError, modelCatalogue, webllmEngines, webllmModelStorage } from '../src/index.js';
 import type { CachedFiles } from '../src/webllmCachedFiles.js';

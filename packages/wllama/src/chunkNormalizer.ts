@@ -1,4 +1,5 @@
-import { type ChatCompletionChunk, type CompletionUsage, type FinishReason, streamChunk, usageChunk } from '@inkling/scheduler';
+import { type ChatCompletionChunk, type CompletionUsage, type FinishReason } from '@inkling/scheduler';
+import { streamChunk, usageChunk } from '@inkling/scheduler/engine';
 
 const REASONS: ReadonlySet<string> = new Set(['stop', 'length', 'abort', 'tool_calls']);
 

@@ -1,4 +1,6 @@
-import { defaultLocks, defaultStorageManager, globalTimers, type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
+import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
+import { globalTimers } from '@inkling/scheduler/engine';
+import { type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
 import { LoadCancelledError, ModelLoadError, WasmMissingError, WasmUnsupportedError } from './errors.js';
 import { fetchModel } from './fetchModel.js';

@@ -1,4 +1,5 @@
-import type { Engine, LoadProgress, PoolTimers, StorageManagerLike } from '@inkling/scheduler';
+import type { Engine, LoadProgress, PoolTimers } from '@inkling/scheduler';
+import type { StorageManagerLike } from '@inkling/scheduler/storage';
 
 /** Options of `wllamaEngines(...)`. */
 export interface WllamaEnginesOptions {

@@ -1,4 +1,5 @@
-import { InvalidOptionError, type Rule, checkDuration, firstProblem, optional, wholeNumber } from '@inkling/scheduler';
+import { InvalidOptionError } from '@inkling/scheduler';
+import { type Rule, checkDuration, firstProblem, optional, wholeNumber } from '@inkling/scheduler/engine';
 import type { WllamaEnginesOptions } from './types.js';
 
 const isGgufUrl = (value: unknown): boolean => typeof value === 'string' && /\.gguf(\?.*)?$/i.test(value);

@@ -1,5 +1,5 @@
+import { type CallHandle, CallsInFlight, requestedSchema } from '@inkling/scheduler/engine';
 import {
-  requestedSchema,
   type ChatCompletionChunk,
   type CreateEmbeddingResponse,
   type EmbeddingCreateParams,
@@ -47,7 +47,7 @@ export class WllamaEngine implements WllamaEngineShape {
   readonly embeddings: WllamaEngineShape['embeddings'];
   readonly #wllama: WllamaLike;
   readonly #watch: WorkerWatch;
-  readonly #calls = new Set<AbortController>();
+  readonly #calls = new CallsInFlight();
   #unloading: Promise<void> | undefined;
 
   constructor(wllama: WllamaLike, watch: WorkerWatch, loaded: LoadedModel) {
@@ -63,7 +63,7 @@ export class WllamaEngine implements WllamaEngineShape {
 
   /** Stops the generation running now; its stream ends with an `'abort'` chunk. */
   interruptGenerate(): void {
-    for (const controller of this.#calls) controller.abort();
+    this.#calls.interrupt();
   }
 
   /** Stops what runs and terminates the worker, which frees the model's memory. */
@@ -120,21 +120,12 @@ export class WllamaEngine implements WllamaEngineShape {
     }
   }
 
-  /** A controller for one call, linked to its signal and registered as in flight. */
-  #open(outer: AbortSignal | undefined): { signal: AbortSignal; release: () => void; abort: () => void } {
+  /** One call, linked to its signal and registered as in flight. */
+  #open(outer: AbortSignal | undefined): CallHandle {
     if (this.#unloading) {
       throw new EngineError(`The engine for ${this.model} was unloaded. Submit jobs through a loaded pool; it builds a new engine.`);
     }
     if (this.#watch.death) throw this.#watch.death;
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    if (outer?.aborted) controller.abort();
-    else outer?.addEventListener('abort', onAbort, { once: true });
-    this.#calls.add(controller);
-    const release = () => {
-      outer?.removeEventListener('abort', onAbort);
-      this.#calls.delete(controller);
-    };
-    return { signal: controller.signal, release, abort: () => controller.abort() };
+    return this.#calls.open(outer);
   }
 }

@@ -1,4 +1,5 @@
-import { globalTimers, type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
+import { type PoolTimers } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { ModelFetchError } from '../src/errors.js';
 import { fetchModel } from '../src/fetchModel.js';

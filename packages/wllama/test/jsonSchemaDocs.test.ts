@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { JSON_SCHEMA_KEYWORDS, checkJsonSchema } from '@inkling/scheduler';
+import { JSON_SCHEMA_KEYWORDS, checkJsonSchema } from '@inkling/scheduler/engine';
 
 const doc = readFileSync(new URL('../../../docs/json-schema.md', import.meta.url), 'utf8');
 

@@ -1,7 +1,8 @@
 import { builtInEngines } from '@inkling/browser-ai';
 import { createFakeBuiltInAI } from '@inkling/browser-ai/testing';
 import { GhostTextarea, PoolProvider, TranslateList, useObject } from '@inkling/react';
-import { EnginePool, validateJson } from '@inkling/scheduler';
+import { EnginePool } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,11 +1,5 @@
-import {
-  type ChatCompletionChunk,
-  EnginePool,
-  InvalidSchemaError,
-  type JsonSchema,
-  UnsupportedConstraintError,
-  validateJson,
-} from '@inkling/scheduler';
+import { type ChatCompletionChunk, EnginePool, InvalidSchemaError, type JsonSchema, UnsupportedConstraintError } from '@inkling/scheduler';
+import { validateJson } from '@inkling/scheduler/engine';
 import { parsePartialJson } from '@inkling/react/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import { type JsonSchema, type JsonSchemaObject, checkJsonSchema, validateJson } from '@inkling/scheduler';
+import { type JsonSchema, type JsonSchemaObject } from '@inkling/scheduler';
+import { checkJsonSchema, validateJson } from '@inkling/scheduler/engine';
 
 /**
  * What the fake's model answers under a `responseConstraint`, as Chrome's

@@ -1,4 +1,5 @@
-import { type PoolTimers, globalTimers } from '@inkling/scheduler';
+import { type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import type { FetchLike } from '../types.js';
 
 /** Options of `schedulingServer`. */

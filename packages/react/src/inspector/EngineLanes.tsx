@@ -1,6 +1,6 @@
-import type { InspectedJob, PoolInspection } from '../core/inspectPool.js';
-import { formatMs, ownerName, withoutOwner } from './format.js';
-import { OUTCOME_LABELS } from './outcomeLabels.js';
+import type { InspectedJob, PoolInspection } from './core/inspectPool.js';
+import { formatMs, ownerName, withoutOwner } from './core/format.js';
+import { OUTCOME_LABELS } from './core/outcomeLabels.js';
 
 const LEGEND = ['running', 'done', 'preempted', 'superseded', 'cancelled', 'error'] as const;
 

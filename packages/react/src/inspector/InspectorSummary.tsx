@@ -1,6 +1,6 @@
 import type { PoolStatus } from '@inkling/scheduler';
-import type { JobOutcome, PoolInspection } from '../core/inspectPool.js';
-import { OUTCOME_LABELS } from './outcomeLabels.js';
+import type { JobOutcome, PoolInspection } from './core/inspectPool.js';
+import { OUTCOME_LABELS } from './core/outcomeLabels.js';
 
 const COUNTED: readonly JobOutcome[] = ['done', 'superseded', 'preempted', 'cancelled', 'error'];
 

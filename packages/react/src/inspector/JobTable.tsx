@@ -1,6 +1,6 @@
-import type { PoolInspection } from '../core/inspectPool.js';
-import { formatMs, formatRate, ownerName, withoutOwner } from './format.js';
-import { OUTCOME_LABELS } from './outcomeLabels.js';
+import type { PoolInspection } from './core/inspectPool.js';
+import { formatMs, formatRate, ownerName, withoutOwner } from './core/format.js';
+import { OUTCOME_LABELS } from './core/outcomeLabels.js';
 
 /**
  * Live and recent jobs, newest first: id, task, priority, engine, outcome

@@ -1,6 +1,6 @@
 import { PRIORITY_ORDER } from '@inkling/scheduler';
-import type { PoolInspection } from '../core/inspectPool.js';
-import { ownerName, withoutOwner } from './format.js';
+import type { PoolInspection } from './core/inspectPool.js';
+import { ownerName, withoutOwner } from './core/format.js';
 
 /** How many queued jobs each band lists by name before `+N more`. */
 const SHOWN = 4;

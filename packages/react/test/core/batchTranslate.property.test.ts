@@ -2,8 +2,8 @@
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import * as fc from 'fast-check';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { type BatchTranslateOptions, BatchTranslateController } from '../../src/core/batchTranslateController.js';
-import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
+import { type BatchTranslateOptions, BatchTranslateController } from '../../src/translate/core/batchTranslateController.js';
+import { inklingKeys, mapCache } from '../../src/base/core/cacheKeys.js';
 import { engineCalls, fakePool } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,8 +1,12 @@
 // @vitest-environment node
 import { InklingError, type JobResult, type JobSpec, type Pool, type StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type BatchTranslateOptions, type BatchTranslateState, BatchTranslateController } from '../../src/core/batchTranslateController.js';
-import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
+import {
+  type BatchTranslateOptions,
+  type BatchTranslateState,
+  BatchTranslateController,
+} from '../../src/translate/core/batchTranslateController.js';
+import { inklingKeys, mapCache } from '../../src/base/core/cacheKeys.js';
 import { engineCalls, fakePool, flushMicrotasks, manualFrames } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatController } from '../../src/core/chatController.js';
+import { ChatController } from '../../src/chat/core/chatController.js';
 import { engineCalls, fakePool, words } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -7,7 +7,7 @@ import {
   type StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatController } from '../../src/core/chatController.js';
+import { ChatController } from '../../src/chat/core/chatController.js';
 import { engineCalls, fakePool } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { JobResult } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CompletionController } from '../../src/core/completionController.js';
+import { CompletionController } from '../../src/completion/core/completionController.js';
 import { engineCalls, fakePool, flushMicrotasks, manualFrames, words } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

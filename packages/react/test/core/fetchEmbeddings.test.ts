@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { inklingKeys, mapCache } from '../../src/core/cacheKeys.js';
-import { fetchEmbeddings } from '../../src/core/fetchEmbeddings.js';
+import { inklingKeys, mapCache } from '../../src/base/core/cacheKeys.js';
+import { fetchEmbeddings } from '../../src/embeddings/core/fetchEmbeddings.js';
 import { engineCalls, fakePool } from './helpers.js';
 
 describe('fetchEmbeddings', () => {

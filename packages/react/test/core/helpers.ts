@@ -1,4 +1,4 @@
-import type { FrameScheduler } from '../../src/core/frameScheduler.js';
+import type { FrameScheduler } from '../../src/base/core/frameScheduler.js';
 
 export { engineCalls, fakePool } from '@inkling/scheduler/testing';
 

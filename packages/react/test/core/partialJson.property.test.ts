@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parsePartialJson } from '../../src/core/object/partialJson.js';
+import { parsePartialJson } from '../../src/object/core/partialJson.js';
 
 /** Whether `partial` is a state the stream could show on its way to `final`. */
 function grows(partial: unknown, final: unknown): boolean {

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { retainPool } from '../../src/core/poolLease.js';
+import { retainPool } from '../../src/base/core/poolLease.js';
 import { fakePool } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { Store } from '../../src/core/store.js';
+import { Store } from '../../src/base/core/store.js';
 import { flushMicrotasks, manualFrames } from './helpers.js';
 
 /** A store of a list that changes in place and is copied only when read. */

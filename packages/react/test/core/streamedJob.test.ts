@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StreamedJob } from '../../src/core/streamedJob.js';
+import { StreamedJob } from '../../src/base/core/streamedJob.js';
 import { fakePool, words } from './helpers.js';
 
 beforeEach(() => vi.useFakeTimers());

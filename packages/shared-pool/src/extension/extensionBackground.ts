@@ -1,4 +1,5 @@
-import { InvalidOptionError, type PoolTimers, checkDuration, globalTimers } from '@inkling/scheduler';
+import { InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
 import { HostUnavailableError } from '../errors.js';
 import { type ChromeLike, type RuntimeMessageListener, chromeApi } from './chromeApi.js';
 import { type EnsureAnswer, extensionMessage, messageOf } from './messages.js';

@@ -1,4 +1,5 @@
-import { type StorageManagerLike, StorageUnavailableError } from '@inkling/scheduler';
+import { type StorageManagerLike } from '@inkling/scheduler/storage';
+import { StorageUnavailableError } from '@inkling/scheduler';
 
 /** The folder of the origin's OPFS that holds wllama models: one subfolder per model URL. */
 const ROOT = 'inkling-wllama-models';

@@ -1,11 +1,11 @@
 import {
   ensureStorageRoom,
   type LockManagerLike,
-  type PoolTimers,
   type StorageManagerLike,
   storageFullError,
   withModelLock,
-} from '@inkling/scheduler';
+} from '@inkling/scheduler/storage';
+import { type PoolTimers } from '@inkling/scheduler';
 import { ModelFetchError, ModelLoadError } from '../errors.js';
 import { readBody, requestModel } from '../fetchModel.js';
 import { checkStored } from './checkStored.js';

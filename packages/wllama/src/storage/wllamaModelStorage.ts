@@ -4,14 +4,12 @@ import {
   deleteEach,
   deleteUnlessInUse,
   type LockManagerLike,
-  type ModelStorage,
-  type ModelStorageState,
   requestPersistence,
   type StorageManagerLike,
   storagePersisted,
   storageRoom,
-  type StoredModel,
-} from '@inkling/scheduler';
+} from '@inkling/scheduler/storage';
+import { type ModelStorage, type ModelStorageState, type StoredModel } from '@inkling/scheduler';
 import { type ModelEntry, ModelStore } from './modelStore.js';
 import { modelLockName } from './storedModel.js';
 

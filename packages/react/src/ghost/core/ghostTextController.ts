@@ -1,7 +1,8 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, globalTimers } from '@inkling/scheduler';
-import { speculativeSession } from '@inkling/scheduler';
-import { Store, type Urgency } from '../../core/store.js';
-import { StreamedJob } from '../../core/streamedJob.js';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
+import { speculativeSession } from '@inkling/scheduler/engine';
+import { Store, type Urgency } from '../../base/core/store.js';
+import { StreamedJob } from '../../base/core/streamedJob.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
 import { type GhostRequest, type GhostShowing, suggestionFor } from './ghostRequest.js';

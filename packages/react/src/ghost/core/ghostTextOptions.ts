@@ -1,5 +1,6 @@
-import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers, checkDuration } from '@inkling/scheduler';
-import type { FrameScheduler } from '../../core/frameScheduler.js';
+import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
+import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';

@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import type { DataAttributes } from '../../dataAttributes.js';
+import type { DataAttributes } from '../../base/dataAttributes.js';
 import type { GhostTextareaAria } from './ghostTextareaTypes.js';
 import { GHOST_STYLE, OVERLAY_STYLE, SHOWN_TEXT, TRANSPARENT_TEXT, VISUALLY_HIDDEN } from './ghostTextareaStyles.js';
 

@@ -1,5 +1,5 @@
 import type { ChangeEventHandler, HTMLAttributes, RefObject, TextareaHTMLAttributes } from 'react';
-import type { DataAttributes } from '../../dataAttributes.js';
+import type { DataAttributes } from '../../base/dataAttributes.js';
 import type { GhostAcceptance } from '../core/projectGhostText.js';
 import type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js';
 

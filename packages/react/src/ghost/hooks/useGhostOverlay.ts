@@ -1,6 +1,6 @@
 import { type RefObject, useRef } from 'react';
 import { type GhostOverlayHandle, attachGhostOverlay } from '../core/attachGhostOverlay.js';
-import { useIsomorphicLayoutEffect } from '../../useIsomorphicLayoutEffect.js';
+import { useIsomorphicLayoutEffect } from '../../base/useIsomorphicLayoutEffect.js';
 
 /**
  * Keeps an overlay element on the textarea's box, scroll and text style

@@ -1,8 +1,8 @@
 import { useCallback, useMemo } from 'react';
-import { useInklingContext } from '../../poolContext.js';
+import { useInklingContext } from '../../base/poolContext.js';
 import { type GhostTextOptions, GhostTextController } from '../core/ghostTextController.js';
 import { type GhostAcceptance, type GhostTextState, acceptSuggestion } from '../core/projectGhostText.js';
-import { useController } from '../../useController.js';
+import { useController } from '../../base/useController.js';
 
 /** Options of `useGhostText`. */
 export interface UseGhostTextOptions extends GhostTextOptions {

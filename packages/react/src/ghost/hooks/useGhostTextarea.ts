@@ -1,10 +1,10 @@
 import type { RefObject } from 'react';
-import { checkDuration } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
 import { useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
 import { insertText } from '../core/insertText.js';
 import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText.js';
-import type { DataAttributes } from '../../dataAttributes.js';
+import type { DataAttributes } from '../../base/dataAttributes.js';
 import { handleGhostKeyDown } from './ghostKeyDown.js';
 import { DEFAULT_MESSAGES } from './ghostTextareaMessages.js';
 import {
@@ -17,7 +17,7 @@ import {
 } from './ghostTextareaPropBags.js';
 import { HIDDEN_TEXT } from './ghostTextareaStyles.js';
 import type { GhostTextareaAria, GhostTextareaProps } from './ghostTextareaTypes.js';
-import { mergeProps } from '../../mergeProps.js';
+import { mergeProps } from '../../base/mergeProps.js';
 import { useAnnouncement } from './useAnnouncement.js';
 import { useGhostOverlay } from './useGhostOverlay.js';
 import { useGhostText } from './useGhostText.js';

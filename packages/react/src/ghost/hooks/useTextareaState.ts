@@ -1,5 +1,5 @@
 import { type ChangeEvent, type RefObject, useCallback, useEffect, useState } from 'react';
-import { useIsomorphicLayoutEffect } from '../../useIsomorphicLayoutEffect.js';
+import { useIsomorphicLayoutEffect } from '../../base/useIsomorphicLayoutEffect.js';
 
 /** The selection of a textarea; `start === end` is a caret. */
 export interface TextSelection {

@@ -1,0 +1,73 @@
+import { type ChatJobSpec, type JobResult, type Pool, type TranslationJobSpec } from '@inkling/scheduler';
+import { chunkText } from '@inkling/scheduler/engine';
+
+/** What a `StreamedJob` tells its owner. */
+export interface StreamedJobHandlers {
+  /** The text so far, after each chunk, while the job is the current one. */
+  onText: (text: string) => void;
+  /** The result, if the job was still the current one when it ended. */
+  onEnd: (result: JobResult) => void;
+  /** The result, whatever happened meanwhile. */
+  onFinish?: (result: JobResult) => void;
+}
+
+/**
+ * One streamed job at a time, whose text is shown as it arrives: starting a
+ * job stops the one before, and a job that was stopped or replaced is heard
+ * from no more (its late chunks and its result are ignored). Each start takes
+ * a new `AbortController`, which is also the job's token: only the job whose
+ * controller is the current one may speak. Completion,
+ * chat and ghost text hold one; a batch translation holds one per item.
+ *
+ * @example
+ * const job = new StreamedJob();
+ * void job.start(pool, { params }, { onText: render, onEnd: finish });
+ * job.stop();
+ */
+export class StreamedJob {
+  /** The current job's abort controller: a stop or a start replaces it, silencing the job. */
+  #abort: AbortController | undefined;
+
+  /** Whether a job is running (started, and neither ended nor stopped). */
+  get running(): boolean {
+    return this.#abort !== undefined;
+  }
+
+  /** Submits `spec`, stopping the job before. Resolves with the result; never rejects. */
+  start(
+    pool: Pool,
+    spec: Omit<ChatJobSpec, 'signal' | 'onChunk'> | Omit<TranslationJobSpec, 'signal' | 'onChunk'>,
+    handlers: StreamedJobHandlers,
+  ): Promise<JobResult> {
+    this.stop();
+    const abort = new AbortController();
+    this.#abort = abort;
+    let text = '';
+    const job = pool.submit({
+      ...(spec as Omit<ChatJobSpec, 'signal' | 'onChunk'>),
+      signal: abort.signal,
+      onChunk: (chunk) => {
+        const delta = chunkText(chunk);
+        if (!delta || abort !== this.#abort) return;
+        text += delta;
+        handlers.onText(text);
+      },
+    });
+    return job.then((result) => {
+      if (abort === this.#abort) {
+        this.#abort = undefined;
+        handlers.onEnd(result);
+      }
+      handlers.onFinish?.(result);
+      return result;
+    });
+  }
+
+  /** Stops the current job. Returns whether there was one. */
+  stop(): boolean {
+    const abort = this.#abort;
+    this.#abort = undefined;
+    abort?.abort();
+    return !!abort;
+  }
+}

@@ -1,0 +1,56 @@
+// The framework-free layer under the hooks: controllers (external stores with
+// subscribe/getSnapshot/setOptions) another adapter (Vue, Svelte, plain DOM)
+// can bind. No React here: a lint rule keeps it so.
+
+// Controllers and the primitives they are built of.
+export { CompletionController } from './completion/core/completionController.js';
+export { ChatController } from './chat/core/chatController.js';
+export { GhostTextController } from './ghost/core/ghostTextController.js';
+export { BatchTranslateController } from './translate/core/batchTranslateController.js';
+export { ObjectController } from './object/core/objectController.js';
+export { parsePartialJson } from './object/core/partialJson.js';
+export { resolveObjectSchema } from './object/core/objectSchema.js';
+export { Store } from './base/core/store.js';
+export { ModelStorageController } from './model/core/modelStorageController.js';
+export { StreamedJob } from './base/core/streamedJob.js';
+export { retainPool } from './base/core/poolLease.js';
+export { fetchEmbeddings } from './embeddings/core/fetchEmbeddings.js';
+export { createModelLoadSelector } from './model/core/modelLoadState.js';
+
+// Helpers the hooks and components use, for adapters that draw the same things.
+export { animationFrame } from './base/core/frameScheduler.js';
+export { inklingKeys, mapCache, queryClientCache } from './base/core/cacheKeys.js';
+export { inspectPool } from './inspector/core/inspectPool.js';
+export { loadErrorAdvice } from './model/core/loadErrorAdvice.js';
+export { insertText } from './ghost/core/insertText.js';
+export { attachGhostOverlay } from './ghost/core/attachGhostOverlay.js';
+export { contextOf, insertAtCaret, projectGhostText } from './ghost/core/projectGhostText.js';
+export { nextWord } from './ghost/core/nextWord.js';
+
+export type { CompletionOptions, CompletionState, StreamStatus } from './completion/core/completionController.js';
+export type { DeepPartial, ObjectOptions, ObjectState } from './object/core/objectController.js';
+export type { InferObject, ObjectSchema, ResolvedSchema } from './object/core/objectSchema.js';
+export type { PartialJson } from './object/core/partialJson.js';
+export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chat/core/chatController.js';
+export type { ChatTool, ToolCallState, ToolCallStatus } from './chat/core/chatTools.js';
+export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from './ghost/core/ghostTextOptions.js';
+export type {
+  BatchStatus,
+  BatchTranslateEnvironment,
+  BatchTranslateOptions,
+  BatchTranslateState,
+  TranslationResult,
+  TranslationStatus,
+} from './translate/core/batchTranslateController.js';
+export type { Urgency } from './base/core/store.js';
+export type { StreamedJobHandlers } from './base/core/streamedJob.js';
+export type { RetainPoolOptions } from './base/core/poolLease.js';
+export type { FetchEmbeddingsOptions } from './embeddings/core/fetchEmbeddings.js';
+export type { ModelLoadState } from './model/core/modelLoadState.js';
+export type { FrameScheduler } from './base/core/frameScheduler.js';
+export type { QueryDataClient, ResultCache } from './base/core/cacheKeys.js';
+export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from './inspector/core/inspectPool.js';
+export type { GhostOverlayHandle } from './ghost/core/attachGhostOverlay.js';
+export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
+export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
+export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
