@@ -218,7 +218,7 @@ describe('createInkling with the real AI SDK', () => {
       [ids[1], 'Lima'],
     ]);
     const read = requests[1]?.messages ?? [];
-    const asked = (read.find((m) => m.tool_calls)?.tool_calls as Array<{ id: string }>).map((c) => c.id);
+    const asked = ((read.find((m) => m.tool_calls)?.tool_calls ?? []) as Array<{ id: string }>).map((c) => c.id);
     expect(read.filter((m) => m.role === 'tool').map((m) => m.tool_call_id)).toEqual(asked);
     expect(new Set(asked).size).toBe(2);
   });

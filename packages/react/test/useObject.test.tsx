@@ -34,7 +34,7 @@ const actions: JsonSchema = {
 
 /** A promise and the function that resolves it. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve: (value: T) => void = () => {};
+  let resolve!: (value: T) => void;
   const promise = new Promise<T>((done) => {
     resolve = done;
   });

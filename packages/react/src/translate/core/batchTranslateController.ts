@@ -1,6 +1,6 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult } from '@inkling/scheduler';
 import { BatchResults, type ItemResult } from './batchResults.js';
-import type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './batchState.js';
+import type { BatchStatus, BatchTranslateState, TranslationResult } from './batchState.js';
 import { type ResultCache, inklingKeys } from '../../base/core/cacheKeys.js';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import { Store } from '../../base/core/store.js';
