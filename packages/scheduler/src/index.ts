@@ -1,4 +1,5 @@
 export { EnginePool } from './enginePool.js';
+export type { PoolSchedule } from './fifoPolicy.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { globalTimers } from './globalTimers.js';
