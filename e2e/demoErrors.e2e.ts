@@ -51,7 +51,7 @@ const FAILURES: Failure[] = [
       await context.route((url) => url.origin !== demo, later(ms));
     },
     message: '.engine-status .inkling-model-load-error',
-    room: '.app-header',
+    room: '.engine-panel',
   },
   {
     name: 'a failed CPU model download',
@@ -59,7 +59,7 @@ const FAILURES: Failure[] = [
     saved: { kind: 'cpu', model: 'SmolLM2-360M-Instruct-Q8_0', url: 'https://huggingface.co/x/y/resolve/main/model.gguf' },
     fail: async (context, ms) => void (await context.route(/huggingface\.co/, later(ms))),
     message: '.engine-status .inkling-model-load-error',
-    room: '.app-header',
+    room: '.engine-panel',
   },
   {
     name: 'a dead translation server',

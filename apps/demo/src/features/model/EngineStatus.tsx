@@ -23,7 +23,7 @@ export function EngineStatus({ runnable, loading, onLoad, editing = false }: Eng
     body = (
       <p className="engine-status-line">
         Model not loaded.
-        <button type="button" className="button" onClick={onLoad}>
+        <button type="button" className="button primary" onClick={onLoad}>
           Load model
         </button>
       </p>
