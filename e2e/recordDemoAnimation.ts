@@ -13,7 +13,7 @@ import { serveStatic } from './support/serveStatic.js';
 const OUT = fileURLToPath(new URL('../docs/demo.png', import.meta.url));
 const DEMO = fileURLToPath(new URL('../apps/demo/dist', import.meta.url));
 /** The part of the page shown: the editor, the translation beside it and the inspector's lanes. */
-const CLIP = { x: 0, y: 0, width: 960, height: 600 };
+const CLIP = { x: 0, y: 0, width: 1000, height: 640 };
 const SCALE = 0.6;
 
 interface Png {
@@ -96,7 +96,10 @@ const page = await browser.newPage({ viewport: { width: CLIP.width, height: CLIP
 await page.goto(`${server.url}/?engine=simulated`);
 await page.locator('.inkling-inspector[data-phase="ready"]').first().waitFor();
 // The inspector's lanes under the editor and the translation, in the picture.
-await page.addStyleTag({ content: '.assistant { display: none }' });
+await page.addStyleTag({
+  content:
+    '.assistant, .note-hint, .inkling-inspector-counts, .inkling-jobs, .inkling-inspector h3 { display: none } .translate-list { max-height: 210px; overflow: hidden }',
+});
 const frames: Png[] = [];
 const shoot = async () => frames.push(readPng(await page.screenshot({ clip: CLIP })));
 await shoot();
@@ -104,7 +107,7 @@ await page.getByRole('button', { name: 'Translate this page' }).click();
 await page.locator('.translate-list tbody tr[data-status="streaming"]').first().waitFor();
 await page.locator('#note-body').click({ position: { x: 4, y: 4 } });
 await page.keyboard.press('Control+End');
-for (const word of [' Next', ' we', ' plan', ' the']) {
+for (const word of [' Next', ' we', ' plan']) {
   await page.keyboard.type(word, { delay: 70 });
   await shoot();
   await page.waitForTimeout(450);
