@@ -70,6 +70,9 @@ describe.each(WIDTHS)('the first screen at $width px', (viewport) => {
     expect(await visiblePrimaries(page)).toBe(1);
     await page.getByRole('button', { name: 'Change' }).click();
     await page.getByLabel('Model', { exact: true }).waitFor();
+    // Models by the names people know, without quantisation ids.
+    const options = await page.getByLabel('Model', { exact: true }).locator('option').allTextContents();
+    expect(options.filter((option) => /q\d+f\d+|MLC|Q4_K_M|q8_0/i.test(option))).toEqual([]);
     await screenshot(page, `scheduler-${viewport.width}-change-open`);
     await page.getByRole('button', { name: 'Close' }).click();
     await typeAtEnd(page, ' Next we');

@@ -1,4 +1,4 @@
-import { usePoolStatus } from '@inkling/react';
+import { useModelLoadProgress, usePoolStatus } from '@inkling/react';
 import { type ReactNode, useState } from 'react';
 
 interface EngineBarProps {
@@ -11,12 +11,12 @@ interface EngineBarProps {
   children: ReactNode;
 }
 
-/** The engine's state in a few words, on the header's one line (so the line never changes height). */
-function stateText(loading: boolean, phase: string, percent: number | null): string {
+/** The engine's state in a few words, on the header's one line: while it downloads, how far ("loading 40% (3.6 MB of 9 MB)"). */
+function stateText(loading: boolean, phase: string, percent: number, detail: string): string {
   if (!loading) return 'not running';
   if (phase === 'error') return 'failed to load';
   if (phase === 'ready') return 'ready';
-  return percent === null ? 'loading' : `loading ${percent}%`;
+  return detail ? `loading ${percent}% (${detail})` : `loading ${percent}%`;
 }
 
 /**
@@ -28,14 +28,14 @@ function stateText(loading: boolean, phase: string, percent: number | null): str
  * provider, so the choice closes again.
  */
 export function EngineBar({ name, simulated, loading, children }: EngineBarProps) {
-  const { phase, loadProgress } = usePoolStatus();
+  const { phase } = usePoolStatus();
+  const { percent, detailText } = useModelLoadProgress();
   const [asked, setAsked] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const failed = loading && phase === 'error' && !dismissed;
   const open = asked || !loading || failed;
   // A failure is news that came after the first paint: shown over the page, not pushing it down.
   const over = failed && !asked;
-  const percent = loadProgress ? Math.round(loadProgress.progress * 100) : null;
   const toggle = () => {
     setAsked(!open);
     setDismissed(open);
@@ -53,7 +53,7 @@ export function EngineBar({ name, simulated, loading, children }: EngineBarProps
               Simulated
             </span>
           ) : null}
-          <span className="engine-state">· {stateText(loading, phase, percent)}</span>
+          <span className="engine-state">· {stateText(loading, phase, percent, detailText)}</span>
           {loading ? (
             <>
               <span aria-hidden="true">·</span>
