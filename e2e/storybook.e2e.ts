@@ -193,7 +193,9 @@ describe('Real WebLLM in a browser without WebGPU', () => {
     await page.locator('.story-engine-badge[data-engine="webllm"]').waitFor();
     const problem = page.locator('.story-engine-problem');
     await problem.waitFor({ timeout: 15_000 });
-    await expect(problem.textContent()).resolves.toMatch(/^Real WebLLM cannot run in this browser: .+ Pick “Simulated engine”/);
+    await expect(problem.textContent()).resolves.toMatch(
+      /^Real WebLLM cannot run in this browser \(no WebGPU; the load below says why\)\. Pick “Simulated engine”/,
+    );
     // The load is shown too: here it ends with its typed failure and what to do.
     await page.locator('.story-engine-load[data-status="error"]').waitFor({ timeout: 15_000 });
     await screenshot(page, 'story-real-webllm-no-webgpu');

@@ -63,9 +63,9 @@ function EngineBadge({ kind, model }: { kind: EngineKind; model: string }) {
         )}
       </p>
       {noGpu ? (
-        <p className="story-engine-problem" role="note">
-          Real WebLLM cannot run in this browser: {noGpu} Pick &ldquo;Simulated engine&rdquo; in the toolbar&apos;s Engine menu, or open
-          Storybook in Chrome or Edge 113+ on a desktop with a GPU.
+        <p className="story-engine-problem" role="note" title={noGpu}>
+          Real WebLLM cannot run in this browser (no WebGPU; the load below says why). Pick &ldquo;Simulated engine&rdquo; in the
+          toolbar&apos;s Engine menu, or open Storybook in Chrome or Edge 113+ on a desktop with a GPU.
         </p>
       ) : null}
       {kind === 'simulated' ? null : <ModelLoadProgress className="story-engine-load" />}
