@@ -89,6 +89,22 @@ describe.each(WIDTHS)('the first screen at $width px', (viewport) => {
   }, 90_000);
 });
 
+describe('a first visit on a phone without WebGPU', () => {
+  it('shows what runs here and the editor in the first screen', async () => {
+    const page = await open(390, 844, '');
+    await page.locator('.notice').waitFor();
+    await expect(page.locator('.engine-line').innerText()).resolves.toMatch(/^Runs on:\s+nothing yet\s+· not running$/);
+    const editor = await page.locator('#note-body').boundingBox();
+    expect(editor!.y + 120).toBeLessThan(844);
+    // The offers are in the first screen too, the best one the one primary action.
+    const offer = await page.getByRole('button', { name: /Run a model on the CPU/ }).boundingBox();
+    expect(offer!.y + offer!.height).toBeLessThan(844);
+    expect(await visiblePrimaries(page)).toBe(1);
+    await screenshot(page, 'first-visit-390');
+    await page.context().close();
+  }, 60_000);
+});
+
 describe('the scheduler at work', () => {
   it('a suggestion comes in well under a second while the page translates; first come, first served makes it wait behind the items', async () => {
     const page = await open(1280, 800);
