@@ -65,8 +65,17 @@ it("draws a structured answer's strings from the note it was given: its words an
       response_format: { type: 'json_schema', json_schema: { name: 'actions', schema } },
     },
   });
+  const asked = await pool.submit({
+    params: {
+      messages: [{ role: 'user', content: `List the action items in this note:\n${note}` }],
+      response_format: { type: 'json_schema', json_schema: { name: 'actions', schema } },
+    },
+  });
   const { items } = JSON.parse(result.text) as { items: Array<{ task: string; owner: string }> };
-  expect(items).toHaveLength(3);
+  // An instruction line before the note is not the note: its words are not drawn.
+  const fromPrompt = JSON.parse(asked.text) as { items: Array<{ task: string; owner: string }> };
+  items.push(...fromPrompt.items);
+  expect(items).toHaveLength(6);
   const words = new Set(note.match(/[\p{L}']+/gu));
   for (const { task, owner } of items) {
     expect(task.split(' ').every((word) => words.has(word))).toBe(true);

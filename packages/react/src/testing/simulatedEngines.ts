@@ -14,10 +14,14 @@ export interface SimulatedEnginesOptions extends FakeEnginesOptions {
   reply?: FakeEnginesOptions['reply'];
 }
 
-/** The text of the conversation's last user message: what a simulated object is "extracted" from. */
+/**
+ * The text of the conversation's last user message, after an instruction
+ * line that ends in a colon ("List the action items in this note:"): what a
+ * simulated object is "extracted" from.
+ */
 function lastUserText(request: StreamingChatCompletionRequest): string | undefined {
   const content = request.messages.findLast((message) => message.role === 'user')?.content;
-  return typeof content === 'string' ? content : undefined;
+  return typeof content === 'string' ? content.replace(/^[^\n]*:\s*\n/, '') : undefined;
 }
 
 /**
