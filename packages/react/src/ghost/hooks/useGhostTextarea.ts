@@ -93,8 +93,8 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const settled = visible && ghost.status === 'done';
   // How to accept is said with the first suggestion after the focus comes (kept while that one shows); then only suggestions.
   const [toldWith, setToldWith] = useState<string | null>(null);
-  const how = toldWith === null || toldWith === suggestion ? ` ${messages?.available ?? DEFAULT_MESSAGES.available}` : '';
-  const spoken = settled ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)}${how}` : '';
+  const howToAccept = toldWith === null || toldWith === suggestion ? ` ${messages?.available ?? DEFAULT_MESSAGES.available}` : '';
+  const spoken = settled ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)}${howToAccept}` : '';
   const [announcement, read] = useAnnouncement(spoken, announceDelayMs);
   useEffect(() => {
     if (!focused) setToldWith(null);
