@@ -109,7 +109,8 @@ describe('the demo without WebGPU', () => {
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 2_000_000, uploadThroughput: -1 });
     await offerButtons(page).first().click();
-    const detail = page.locator('.engine-status .inkling-model-load-detail');
+    // The download's bytes on the header's one line, "Runs on: … · loading 40% (3.6 MB of 9 MB)".
+    const detail = page.locator('.engine-line .engine-state');
     await expect.poll(() => detail.textContent(), { timeout: 15_000 }).toMatch(/[1-9][\d.]* MB of 9(\.\d+)? MB/);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.locator('.app[data-engine="cpu"] .inkling-inspector[data-phase="ready"]').first().waitFor({ timeout: 30_000 });

@@ -51,7 +51,7 @@ const FAILURES: Failure[] = [
       await context.route((url) => url.origin !== demo, later(ms));
     },
     message: '.engine-status .inkling-model-load-error',
-    room: '.app-header',
+    room: '.engine-panel',
   },
   {
     name: 'a failed CPU model download',
@@ -59,7 +59,7 @@ const FAILURES: Failure[] = [
     saved: { kind: 'cpu', model: 'SmolLM2-360M-Instruct-Q8_0', url: 'https://huggingface.co/x/y/resolve/main/model.gguf' },
     fail: async (context, ms) => void (await context.route(/huggingface\.co/, later(ms))),
     message: '.engine-status .inkling-model-load-error',
-    room: '.app-header',
+    room: '.engine-panel',
   },
   {
     name: 'a dead translation server',
@@ -144,8 +144,18 @@ describe.each(FAILURES)('$name', (failure) => {
           width,
           over: Math.max(0, Math.round((box?.y ?? 0) + (box?.height ?? 0) - ((room?.y ?? 0) + (room?.height ?? 0)))),
         }).toEqual({ width, over: 0 });
+        // The advice is whole: no sentence cut short.
+        const cut = await message
+          .locator('p')
+          .first()
+          .evaluate((p) => p.scrollHeight > p.clientHeight + 1 || p.scrollWidth > p.clientWidth + 1);
+        expect({ width, cut }).toEqual({ width, cut: false });
         await message.locator('summary').click();
         if (ms === 1000) await screenshot(page, `error-${slug}-details-${width}`);
+        // The opened detail stays inside its message (it pushes the message's end down, floating over nothing).
+        const [opened, around] = [await message.locator('details').boundingBox(), await message.boundingBox()];
+        const outside = Math.max(0, Math.round(opened!.y + opened!.height - (around!.y + around!.height)));
+        expect({ width, outside }).toEqual({ width, outside: 0 });
         // Opening the detail moves nothing and stays inside the page.
         expect((await page.locator('.app-header').boundingBox())?.height).toBe(before?.height);
         expect(await sideways(page)).toMatchObject({ overflowing: [] });

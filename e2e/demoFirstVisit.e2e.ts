@@ -46,6 +46,8 @@ describe('a first visit without WebGPU', () => {
     await expect(page.locator('.notice h2').allTextContents()).resolves.toEqual(['WebGPU is not available in this browser']);
     expect(await page.getByRole('button', { name: 'Use the simulated engine' }).count()).toBe(1);
     expect(await page.getByRole('button', { name: /load model/i }).count()).toBe(0);
+    // The reason is one click away, under the heading.
+    await page.locator('.notice summary', { hasText: 'Why?' }).click();
     const body = await page.locator('body').innerText();
     expect(body).not.toMatch(/shader-f16/);
     expect(body).not.toMatch(/@inkling|@mlc-ai/);
@@ -106,6 +108,7 @@ describe('a first visit with WebGPU on a software adapter (SwiftShader)', () => 
     expect(adapter === null ? null : adapter.info === true || adapter.old === true).toBe(true);
     // The reason, once, in the notice.
     await expect(page.locator('.notice h2').allTextContents()).resolves.toEqual(["This browser's WebGPU runs in software"]);
+    await page.locator('.notice summary', { hasText: 'Why?' }).click();
     const body = await page.locator('body').innerText();
     expect(body.match(/software adapter/gi)?.length).toBe(1);
     // The CPU engine is the choice and comes first after Chrome's built-in model (offered where this

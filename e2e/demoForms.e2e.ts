@@ -91,6 +91,8 @@ describe('the self-hosted model form', () => {
   it('has visible labels, checks its URLs, keeps the running engine, and Cancel leaves it as it was', async () => {
     const page = await open(withGpu);
     const header = await page.locator('.app-header').boundingBox();
+    // The choice is one click away from the header's "Runs on" line.
+    await page.getByRole('button', { name: 'Change' }).click();
     await page.getByLabel('Model', { exact: true }).selectOption('self-hosted');
     const form = page.getByRole('form', { name: 'Self-hosted model' });
     // It opens under the header, which keeps its height; "Load model" waits for the form.

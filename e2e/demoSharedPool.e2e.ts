@@ -37,10 +37,14 @@ describe('the demo with ?pool=shared', () => {
     const ownersSeenByA = () =>
       a.locator('.inkling-task[data-owner]').evaluateAll((cells) => cells.map((cell) => (cell as HTMLElement).dataset.owner));
     await expect.poll(ownersSeenByA, { timeout: 10_000 }).toContain('tab-2');
-    const bOwnRow = b.locator('.inkling-task[data-owner="tab-2"]').first();
+    // B's suggestions among its jobs (the note's action items run on the same pool).
+    const bOwnRow = b.locator('.inkling-task[data-owner="tab-2"]', { hasText: 'notes-editor' }).first();
     await expect(bOwnRow.textContent()).resolves.toMatch(/^notes-editor/);
     // Readable in A: B's job without B's scope before its id and task, the tab named, the pool said to be shared.
-    const seenInA = a.locator('.inkling-jobs tr:has(.inkling-task[data-owner="tab-2"])').first();
+    const seenInA = a
+      .locator('.inkling-jobs tr')
+      .filter({ has: a.locator('.inkling-task[data-owner="tab-2"]', { hasText: 'notes-editor' }) })
+      .first();
     await expect(seenInA.locator('code').textContent()).resolves.not.toContain('|');
     // The editor's suggestion or its speculative next one (session `notes-editor:next`).
     await expect(seenInA.locator('.inkling-task').textContent()).resolves.toMatch(/^notes-editor(:next)? · tab 2$/);

@@ -185,3 +185,20 @@ describe('the built Storybook', () => {
     await page.close();
   });
 });
+
+describe('Real WebLLM in a browser without WebGPU', () => {
+  it('shows the load and says why it cannot run, with what to pick instead', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+    await page.goto(`${inject('storybookUrl')}/iframe.html?id=components-ghosttextarea--idle&viewMode=story&globals=engine:webllm`);
+    await page.locator('.story-engine-badge[data-engine="webllm"]').waitFor();
+    const problem = page.locator('.story-engine-problem');
+    await problem.waitFor({ timeout: 15_000 });
+    await expect(problem.textContent()).resolves.toMatch(
+      /^Real WebLLM cannot run in this browser \(no WebGPU; the load below says why\)\. Pick “Simulated engine”/,
+    );
+    // The load is shown too: here it ends with its typed failure and what to do.
+    await page.locator('.story-engine-load[data-status="error"]').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'story-real-webllm-no-webgpu');
+    await page.close();
+  }, 60_000);
+});

@@ -65,7 +65,7 @@ export const Done: Story = {
   parameters: { inkling: { engine: { loadMs: 100, tokenMs: 5, prefillMs: 10 } } },
   play: async ({ canvas, canvasElement }) => {
     await waitFor(() => expect(statuses(canvasElement).every((s) => s === 'done')).toBe(true), PATIENCE);
-    await expect(canvas.getByText('6 of 6 translated')).toBeInTheDocument();
+    await expect(canvas.getByText('6 of 6 translated', { selector: '.inkling-translate-progress-label' })).toBeInTheDocument();
     await expect(canvasElement.querySelector('[data-status="done"] td + td')).toHaveTextContent('Bon matin, équipe.');
   },
 };

@@ -4,12 +4,15 @@ import type { WebGPUSupport } from '@inkling/webllm';
 import { useEffect, useState } from 'react';
 import { deviceDefault, softwareGpu } from './engine/deviceDefault.js';
 import { type EngineChoice, choiceId, needsWebGPU, saveChoice } from './engine/engineChoice.js';
+import { engineName } from './engine/engineName.js';
 import { NO_WEBGPU_OFFERS } from './engine/engineOffers.js';
 import { poolFor, switchEngine } from './engine/pool.js';
 import { type TranslationTarget, reconnect } from './engine/remotePools.js';
 import { builtInChoice, useBuiltInAI } from './engine/useBuiltInAI.js';
 import { useWebGPU } from './engine/useWebGPU.js';
+import { Assistant } from './features/assistant/Assistant.js';
 import { BuiltInAIOffer } from './features/model/BuiltInAIOffer.js';
+import { EngineBar } from './features/model/EngineBar.js';
 import { ModelPicker } from './features/model/ModelPicker.js';
 import { SelfHostedForm } from './features/model/SelfHostedForm.js';
 import { StoredModels } from './features/model/StoredModels.js';
@@ -48,11 +51,17 @@ export function App({ detected, builtIn, start }: AppProps) {
   }, [asked, software, choice, gpu]);
   const offers = NO_WEBGPU_OFFERS.filter((offer) => choiceId(offer.choice) !== choiceId(choice));
 
+  // After a choice the focus goes to the editor: typing is what a person came for.
+  const [chosen, setChosen] = useState(0);
+  useEffect(() => {
+    if (chosen > 0) document.getElementById('note-body')?.focus();
+  }, [chosen]);
   const choose = async (next: EngineChoice) => {
     await switchEngine(next);
     saveChoice(next);
     setChoice(next);
     setAsked(true);
+    setChosen((n) => n + 1);
   };
   const loadModel = () => {
     saveChoice(choice);
@@ -66,10 +75,7 @@ export function App({ detected, builtIn, start }: AppProps) {
   return (
     <PoolProvider key={choiceId(choice)} pool={poolFor(choice)} modelId={choiceId(choice)} load={load}>
       <div className="app" data-engine={choice.kind}>
-        <header className="app-header">
-          <h1>
-            Inkling <span className="app-subtitle">notes</span>
-          </h1>
+        <EngineBar name={runnable ? engineName(choice) : 'nothing yet'} simulated={choice.kind === 'simulated'} loading={load}>
           <ModelPicker
             choice={choice}
             gpu={gpu}
@@ -81,21 +87,20 @@ export function App({ detected, builtIn, start }: AppProps) {
             editingSelfHosted={editingSelfHosted}
             onEditSelfHosted={setEditingSelfHosted}
           />
-        </header>
-        {editingSelfHosted ? (
-          // Under the header, not in it: the header keeps its height.
-          <SelfHostedForm
-            initial={choice.kind === 'self-hosted' ? choice : undefined}
-            onCancel={() => setEditingSelfHosted(false)}
-            onSwitch={(hosted) => {
-              setEditingSelfHosted(false);
-              void choose({ kind: 'self-hosted', ...hosted });
-            }}
-          />
-        ) : null}
-        {/* Offered first, above what runs without WebGPU; known before the first paint, so it moves nothing. */}
-        {probe && choice.kind !== 'built-in' ? <BuiltInAIOffer probe={probe} onUse={() => void choose(builtInChoice(probe))} /> : null}
-        {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
+          {editingSelfHosted ? (
+            <SelfHostedForm
+              initial={choice.kind === 'self-hosted' ? choice : undefined}
+              onCancel={() => setEditingSelfHosted(false)}
+              onSwitch={(hosted) => {
+                setEditingSelfHosted(false);
+                void choose({ kind: 'self-hosted', ...hosted });
+              }}
+            />
+          ) : null}
+          {/* Chrome's built-in model is one of the choices: offered here, with what it does on this device, first. */}
+          {probe && choice.kind !== 'built-in' ? <BuiltInAIOffer probe={probe} onUse={() => void choose(builtInChoice(probe))} /> : null}
+          {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
+        </EngineBar>
         <main className="app-main">
           <NotesEditor
             engineNote={
@@ -109,6 +114,7 @@ export function App({ detected, builtIn, start }: AppProps) {
             }
           />
           <TranslatePage deviceReady={load} target={target} onTarget={chooseTarget} />
+          <Assistant enabled={load && !(choice.kind === 'built-in' && !choice.prompt)} />
         </main>
         <aside className="app-inspector" aria-label="Inspectors">
           <PoolInspector title="Engine pool (this device)" />

@@ -50,6 +50,13 @@ function cachingEngine(): Engine {
 }
 
 describeEachReactMode('PoolInspector', (mode) => {
+  it('says the window its lanes cover before anything ran, not "Last 1 ms"', async () => {
+    const { pool } = await setup();
+    renderWithPool(<PoolInspector windowMs={10_000} />, pool, mode);
+    await advance(0);
+    expect(screen.getByRole('columnheader', { name: /^Last/ }).textContent).toBe('Last 10 s');
+  });
+
   it("shows each finished job's cached prompt tokens once an engine reports them, and no column before", async () => {
     const pool = new EnginePool({ createEngine: async () => cachingEngine(), size: 1 });
     const { pool: plain } = await setup();

@@ -37,8 +37,22 @@ describeEachReactMode('TranslateList', (mode) => {
     expect(cells.map((cell) => cell.textContent)).toEqual(['See you soon', 'fr see you soon ok', 'Done']);
     expect(cells[1]?.getAttribute('lang')).toBe('fr');
     expect(screen.getByRole('progressbar')).toMatchObject({ value: 3, max: 3 });
-    expect(screen.getByText('3 of 3 translated')).toBeTruthy();
+    expect(screen.getByText('3 of 3 translated', { selector: '.inkling-translate-progress-label' })).toBeTruthy();
     expect(screen.getByRole('table').closest('[data-status]')?.getAttribute('data-status')).toBe('done');
+  });
+
+  it('tells a screen reader politely once, at the end: "3 of 3 translated", not every row', async () => {
+    const { pool } = await setup();
+    renderWithPool(<TranslateList items={ITEMS} to="fr" />, pool, mode);
+    const live = screen.getByRole('status');
+    await advance(50);
+    expect(live.textContent).toBe('');
+    await advance(60);
+    expect(statuses()).toContain('done');
+    expect(statuses()).toContain('queued');
+    expect(live.textContent).toBe('');
+    await settle();
+    expect(live.textContent).toBe('3 of 3 translated');
   });
 
   it('Cancel stops what is left; Retry translates it', async () => {

@@ -39,3 +39,47 @@ it('streams through a pool, with its defaults overridable and undefined options 
   expect(result).toMatchObject({ status: 'done', text: 'Voir vous bientôt' });
   await pool.unload();
 });
+
+it("draws a structured answer's strings from the note it was given: its words and its people", async () => {
+  const note = 'Trip to Lisbon. Maria books the train tickets. Tom asks about the hotel near the river.';
+  const schema = {
+    type: 'object',
+    properties: {
+      items: {
+        type: 'array',
+        minItems: 3,
+        maxItems: 3,
+        items: { type: 'object', properties: { task: { type: 'string' }, owner: { type: 'string' } }, required: ['task', 'owner'] },
+      },
+    },
+    required: ['items'],
+  } as const;
+  const pool = new EnginePool({ createEngine: simulatedEngines({ tokenMs: 0, prefillMs: 0, loadMs: 0 }), size: 1 });
+  await pool.load();
+  const result = await pool.submit({
+    params: {
+      messages: [
+        { role: 'system', content: 'List the action items in the note.' },
+        { role: 'user', content: note },
+      ],
+      response_format: { type: 'json_schema', json_schema: { name: 'actions', schema } },
+    },
+  });
+  const asked = await pool.submit({
+    params: {
+      messages: [{ role: 'user', content: `List the action items in this note:\n${note}` }],
+      response_format: { type: 'json_schema', json_schema: { name: 'actions', schema } },
+    },
+  });
+  const { items } = JSON.parse(result.text) as { items: Array<{ task: string; owner: string }> };
+  // An instruction line before the note is not the note: its words are not drawn.
+  const fromPrompt = JSON.parse(asked.text) as { items: Array<{ task: string; owner: string }> };
+  items.push(...fromPrompt.items);
+  expect(items).toHaveLength(6);
+  const words = new Set(note.match(/[\p{L}']+/gu));
+  for (const { task, owner } of items) {
+    expect(task.split(' ').every((word) => words.has(word))).toBe(true);
+    expect(['Lisbon', 'Maria', 'Tom']).toContain(owner);
+  }
+  await pool.unload();
+});

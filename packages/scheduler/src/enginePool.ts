@@ -4,6 +4,7 @@ import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { NotifyScheduler } from './notifyScheduler.js';
 import { PoolState, type Slot } from './poolState.js';
+import { type PoolSchedule, pickFirstCome } from './fifoPolicy.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
 import type {
   CancelReason,
@@ -19,7 +20,13 @@ import type {
 import { Subscribable } from './subscribable.js';
 import { validateSpec } from './validateSpec.js';
 import { globalTimers } from './globalTimers.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_RESUME_DELAY_MS, DEFAULT_STALL_TIMEOUT_MS, validatePoolOptions } from './validatePoolOptions.js';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_RESUME_DELAY_MS,
+  DEFAULT_STALL_TIMEOUT_MS,
+  checkSchedule,
+  validatePoolOptions,
+} from './validatePoolOptions.js';
 
 /**
  * A few engines, each a full copy of the model's weights, shared by every
@@ -48,6 +55,7 @@ export class EnginePool extends Subscribable implements Pool {
   /** Pumps again when the earliest held task may start. */
   #holdTimer: unknown;
   #nextId = 0;
+  #schedule: PoolSchedule;
 
   constructor(options: EnginePoolOptions) {
     super();
@@ -58,6 +66,7 @@ export class EnginePool extends Subscribable implements Pool {
     const timers = options.timers ?? globalTimers;
     this.#timers = timers;
     this.#resumeDelayMs = options.resumeDelayMs ?? DEFAULT_RESUME_DELAY_MS;
+    this.#schedule = options.schedule ?? 'priority';
     this.#slots = new EngineSlots(this.#state, {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
@@ -210,12 +219,33 @@ export class EnginePool extends Subscribable implements Pool {
     return this.#slots.configure(patch);
   }
 
+  /** How queued work is ordered now: `'priority'` (the default) or `'fifo'` (see `setSchedule`). */
+  get schedule(): PoolSchedule {
+    return this.#schedule;
+  }
+
+  /**
+   * Switches how queued work is ordered, for the jobs queued now and later:
+   * `'priority'` (bands, preemption) or `'fifo'` (arrival order only, nothing
+   * preempted), to compare the two. Running jobs are left alone. Throws an
+   * `InvalidOptionError` for any other value.
+   *
+   * @example
+   * pool.setSchedule('fifo'); // a keystroke now waits behind the batch
+   */
+  setSchedule(schedule: PoolSchedule): void {
+    checkSchedule(schedule, 'EnginePool.setSchedule()');
+    this.#schedule = schedule;
+    this.#pump();
+  }
+
   // ----------------------------------------------------------------- internals
 
   #pump(): void {
     const state = this.#state;
     this.#releaseHolds();
-    for (let next = pickNext(state.queue, state.slots); next; next = pickNext(state.queue, state.slots)) {
+    const pick = this.#schedule === 'fifo' ? pickFirstCome : pickNext;
+    for (let next = pick(state.queue, state.slots); next; next = pick(state.queue, state.slots)) {
       const { slot, job } = next;
       const engine = slot.engine as Engine;
       // Every engine call ends here, in `#callEnded`.
@@ -226,7 +256,7 @@ export class EnginePool extends Subscribable implements Pool {
     }
     // Only an interactive job takes an engine by force, and only from a job
     // that opted in. Its lane re-enters the pump when the victim settles.
-    const wanted = preemptionsWanted(state.queue, state.slots, isStopping);
+    const wanted = this.#schedule === 'fifo' ? 0 : preemptionsWanted(state.queue, state.slots, isStopping);
     if (wanted > 0) {
       for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
     }

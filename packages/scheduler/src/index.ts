@@ -4,6 +4,7 @@
 
 // The pool and its priorities.
 export { EnginePool } from './enginePool.js';
+export type { PoolSchedule } from './fifoPolicy.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
 
 // The store primitive the pool and every controller are built on (subscribe + snapshot).

@@ -1,6 +1,7 @@
 import type { JOB_KIND, PRIORITY } from './constants.js';
 import type { InklingError } from './errors.js';
 import type { JsonSchema } from './jsonSchema.js';
+import type { PoolSchedule } from './fifoPolicy.js';
 
 /** One of `'interactive' | 'high' | 'normal' | 'low'`. */
 export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
@@ -546,6 +547,14 @@ export interface EnginePoolOptions {
    * have been preempted again by the next keystroke.
    */
   resumeDelayMs?: number;
+  /**
+   * How queued work is ordered: `'priority'` (bands `interactive > high >
+   * normal > low`, preemption, one engine per task) or `'fifo'` (arrival order
+   * across every lane, nothing preempted: a pool without its scheduler, to
+   * compare against). Switch later with `EnginePool.setSchedule`. Default
+   * `'priority'`.
+   */
+  schedule?: PoolSchedule;
   /** Finished jobs kept in the snapshot's `recent`. Default `50`. */
   historySize?: number;
   /**

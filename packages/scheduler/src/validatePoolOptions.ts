@@ -2,6 +2,7 @@ import { checkDuration } from './duration.js';
 import { InvalidOptionError } from './errors.js';
 import { type Rule, firstProblem, isFunction, isObject, mustBe, optional, wholeNumber } from './rules.js';
 import type { EnginePoolOptions, PoolTimers } from './types.js';
+import { POOL_SCHEDULES } from './fifoPolicy.js';
 
 /** `EnginePoolOptions.idleTimeoutMs` when left out. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -15,6 +16,7 @@ export const DEFAULT_RESUME_DELAY_MS = 1000;
 const RULES: readonly Rule[] = [
   ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
   ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
+  ['schedule', optional((value) => POOL_SCHEDULES.includes(value as never)), "'priority' or 'fifo'"],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
   [
@@ -37,4 +39,9 @@ export function validatePoolOptions(options: unknown): void {
   checkDuration((options as EnginePoolOptions).idleTimeoutMs, 'EnginePool "idleTimeoutMs"');
   checkDuration((options as EnginePoolOptions).stallTimeoutMs, 'EnginePool "stallTimeoutMs"');
   checkDuration((options as EnginePoolOptions).resumeDelayMs, 'EnginePool "resumeDelayMs"', { never: false });
+}
+
+/** Throws an `InvalidOptionError` unless `schedule` is `'priority'` or `'fifo'`. */
+export function checkSchedule(schedule: unknown, where: string): void {
+  if (!POOL_SCHEDULES.includes(schedule as never)) throw new InvalidOptionError(mustBe(where, "'priority' or 'fifo'", schedule));
 }

@@ -23,7 +23,8 @@ export const ENGINE_TOOLBAR = {
       icon: 'lightning',
       items: [
         { value: 'simulated', title: 'Simulated engine (no model, no GPU)' },
-        { value: 'webllm', title: 'Real WebLLM (downloads the model; needs WebGPU)' },
+        // Marked: it runs only where WebGPU does, and says why not in each story where it does not.
+        { value: 'webllm', title: 'Real WebLLM (downloads the model; needs WebGPU)', right: '⚠ WebGPU only' },
         { value: 'built-in', title: "Chrome's built-in model (desktop Chrome and Edge; where it is ready)" },
       ],
       dynamicTitle: true,

@@ -1,4 +1,5 @@
-import { type EnginePool, PoolProvider } from '@inkling/react';
+import { type EnginePool, ModelLoadProgress, PoolProvider } from '@inkling/react';
+import { detectWebGPU } from '@inkling/webllm';
 import { Subscribable } from '@inkling/scheduler';
 import type { Decorator } from '@storybook/react-vite';
 import { type ReactNode, StrictMode, useEffect, useState } from 'react';
@@ -21,24 +22,54 @@ function settingsOf(parameters: { inkling?: StoryPoolSettings }, args: PoolArgs)
   return { ...base, size: typeof args.engines === 'number' ? args.engines : base.size, engine };
 }
 
-/** A note above every story saying which engine runs it. */
+/** Why WebGPU cannot run here (`detectWebGPU`'s reason), once known; `null` where it can or while unknown. */
+function useNoWebGPU(asked: boolean): string | null {
+  const [reason, setReason] = useState<string | null>(null);
+  useEffect(() => {
+    if (!asked) return;
+    let live = true;
+    void detectWebGPU().then((found) => {
+      if (live && !found.supported) setReason(found.reason ?? 'this browser has no WebGPU.');
+    });
+    return () => {
+      live = false;
+    };
+  }, [asked]);
+  return reason;
+}
+
+/**
+ * A note above every story saying which engine runs it; for a real engine,
+ * its load under it (progress, or the failure and what to do), and where
+ * WebGPU is missing, why Real WebLLM cannot run here and what to pick instead.
+ */
 function EngineBadge({ kind, model }: { kind: EngineKind; model: string }) {
+  const noGpu = useNoWebGPU(kind === 'webllm');
   return (
-    <p className="story-engine-badge" data-engine={kind}>
-      {kind === 'webllm' ? (
-        <>
-          <strong>Real WebLLM</strong> · {model}, on this device's GPU
-        </>
-      ) : kind === 'built-in' ? (
-        <>
-          <strong>Chrome&apos;s built-in model</strong> · the browser&apos;s own, where it is ready here
-        </>
-      ) : (
-        <>
-          <strong>Simulated engine</strong> · no model, no GPU, deterministic replies
-        </>
-      )}
-    </p>
+    <div className="story-engine" data-engine={kind}>
+      <p className="story-engine-badge" data-engine={kind}>
+        {kind === 'webllm' ? (
+          <>
+            <strong>Real WebLLM</strong> · {model}, on this device's GPU
+          </>
+        ) : kind === 'built-in' ? (
+          <>
+            <strong>Chrome&apos;s built-in model</strong> · the browser&apos;s own, where it is ready here
+          </>
+        ) : (
+          <>
+            <strong>Simulated engine</strong> · no model, no GPU, deterministic replies
+          </>
+        )}
+      </p>
+      {noGpu ? (
+        <p className="story-engine-problem" role="note" title={noGpu}>
+          Real WebLLM cannot run in this browser (no WebGPU; the load below says why). Pick &ldquo;Simulated engine&rdquo; in the
+          toolbar&apos;s Engine menu, or open Storybook in Chrome or Edge 113+ on a desktop with a GPU.
+        </p>
+      ) : null}
+      {kind === 'simulated' ? null : <ModelLoadProgress className="story-engine-load" />}
+    </div>
   );
 }
 

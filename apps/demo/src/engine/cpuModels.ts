@@ -1,5 +1,6 @@
 import { type CpuCatalogueModel, cpuModelCatalogue, defaultCpuModel } from '@inkling/wllama';
 import type { EngineChoice } from './engineChoice.js';
+import { modelName } from './engineName.js';
 
 /** A GGUF model the demo can run on the CPU, with its download size when known. */
 export interface CpuModel {
@@ -41,6 +42,6 @@ export const CPU_MODELS: readonly CpuModel[] = override
 
 /** A CPU model's name and download size, for a label: "SmolLM2-360M-Instruct · 386 MB". */
 export function cpuModelLabel(model: CpuModel): string {
-  const name = model.choice.model.replace(/-(q8_0|Q4_K_M)$/i, '');
+  const name = modelName(model.choice.model);
   return model.sizeMB === null ? name : `${name} · ${Math.round(model.sizeMB)} MB`;
 }

@@ -79,7 +79,8 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
             <th scope="col">State</th>
             <th scope="col">Running</th>
             <th scope="col" className="inkling-lane-head">
-              Last {formatMs(range)}
+              {/* Before any job there is no span to speak of: the window the lanes will cover. */}
+              Last {formatMs(inspection.jobs.length === 0 ? windowMs : range)}
             </th>
           </tr>
         </thead>

@@ -51,13 +51,14 @@ const Block = memo(function TranslateListBlock({ rows, start }: BlockProps) {
  * <TranslateList items={['Good morning', 'See you soon']} to="fr" />
  */
 export function TranslateList(props: TranslateListProps) {
-  const { rootProps, labels, progressProps, progressLabel, startButtonProps, cancelButtonProps, retryButtonProps, rows } =
+  const { rootProps, labels, progressProps, progressLabel, announcerProps, startButtonProps, cancelButtonProps, retryButtonProps, rows } =
     useTranslateList(props);
   return (
     <div {...rootProps}>
       <div className="inkling-translate-toolbar">
         <progress {...progressProps} />
         <span className="inkling-translate-progress-label">{progressLabel}</span>
+        <span {...announcerProps} />
         <span className="inkling-translate-actions">
           {/* Started by hand only when `enabled` is off; otherwise the batch starts itself and the button could never be pressed. */}
           {props.enabled === false ? <button {...startButtonProps}>{labels.start}</button> : null}

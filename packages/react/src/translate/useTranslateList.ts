@@ -64,6 +64,12 @@ export interface TranslateListAria {
   progressProps: ProgressHTMLAttributes<HTMLProgressElement>;
   /** The progress line in words. */
   progressLabel: string;
+  /**
+   * A polite live region (`role="status"`, visually hidden) that says the
+   * progress line once the batch has ended ("9 of 9 translated") and is
+   * empty while it runs, so a screen reader hears the end, not every row.
+   */
+  announcerProps: HTMLAttributes<HTMLSpanElement> & { children: string };
   /** Starts the items not done (shown when `enabled` is false or something is left to do). */
   startButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
   cancelButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
@@ -161,6 +167,11 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
     },
     progressProps: { value: done, max: Math.max(total, 1), 'aria-label': progressLabel, className: 'inkling-progress' },
     progressLabel,
+    announcerProps: {
+      role: 'status',
+      className: 'inkling-visually-hidden',
+      children: total > 0 && batch.status !== 'idle' && !running ? progressLabel : '',
+    },
     startButtonProps: { type: 'button', disabled: !startable, onClick: batch.start },
     cancelButtonProps: { type: 'button', disabled: !running, onClick: batch.cancel },
     retryButtonProps: { type: 'button', disabled: running || !retryable, onClick: batch.retry },

@@ -46,4 +46,21 @@ describe('StreamedJob', () => {
     expect(job.running).toBe(false);
     expect(job.stop()).toBe(false);
   });
+
+  it('a job of the same session is superseded by the next (the pool counts it so), not aborted', async () => {
+    const { pool } = fakePool({ reply: words(6), tokenMs: 10 });
+    await pool.load();
+    const job = new StreamedJob();
+    const heard: string[] = [];
+    const first = job.start(pool, { session: 'notes', params }, { onText: (t) => heard.push(`1:${t}`), onEnd: () => heard.push('1:end') });
+    await vi.advanceTimersByTimeAsync(15);
+    const second = job.start(pool, { session: 'notes', params }, { onText: () => {}, onEnd: () => {} });
+    const other = job.start(pool, { session: 'elsewhere', params }, { onText: () => {}, onEnd: () => {} });
+    await vi.runAllTimersAsync();
+    expect(await first).toMatchObject({ status: 'cancelled', cancelReason: 'supersede' });
+    // Another session is not the pool's to supersede: the job is aborted.
+    expect(await second).toMatchObject({ status: 'cancelled', cancelReason: 'abort' });
+    expect((await other).status).toBe('done');
+    expect(heard).not.toContain('1:end');
+  });
 });

@@ -183,6 +183,25 @@ describeEachReactMode('GhostTextarea', (mode) => {
     expect(textarea().getAttribute('aria-describedby')).toBe('hint');
   });
 
+  it('says how to accept once after the focus comes, then only "Suggestion: …"; again after the focus leaves and returns', async () => {
+    let replies = 0;
+    const { pool, user } = await setup(() => (replies++ === 0 ? ' jumps over the lazy dog' : ' runs far away'));
+    renderWithPool(<Form />, pool, mode);
+    const status = screen.getByRole('status');
+    await user.type(textarea(), 'The fox');
+    await advance(1100);
+    expect(status.textContent).toMatch(/^Suggestion: jumps over the lazy dog\. Press Tab/);
+    await user.keyboard('{Escape}');
+    await user.type(textarea(), ' and');
+    await advance(1100);
+    expect(status.textContent).toBe('Suggestion: runs far away.');
+    await user.click(document.body);
+    await user.click(textarea());
+    await user.keyboard('{End} it');
+    await advance(1100);
+    expect(status.textContent).toMatch(/^Suggestion: runs far away\. Press Tab/);
+  });
+
   it('reads the suggestion out again on Alt+F2, and leaves Alt+F2 alone without one', async () => {
     const { pool, user } = await setup(() => ' over the dog');
     renderWithPool(

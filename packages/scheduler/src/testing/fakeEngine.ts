@@ -175,7 +175,9 @@ class FakeEngineImpl implements FakeEngine {
           'This engine cannot constrain its output to a schema; use an engine that can, or ask for the object by prompt and check it afterwards.',
         );
       }
-      if (schema !== undefined) answer = JSON.stringify(schemaInstance(schema, seedOf(JSON.stringify(request.messages))));
+      if (schema !== undefined) {
+        answer = JSON.stringify(schemaInstance(schema, seedOf(JSON.stringify(request.messages)), this.#options.objectSource?.(request)));
+      }
       toolCalls = fakeToolCalls(request);
     } catch (error) {
       call.state = 'failed';

@@ -15,6 +15,13 @@ export interface FakeEngineOptions {
    * token, as an engine without constrained decoding must. Default `true`.
    */
   constrain?: boolean;
+  /**
+   * The text a constrained answer's strings are taken from, as runs of its
+   * words (e.g. the user's message, so an object "extracted" from a note
+   * names what the note says); `undefined` for the default. Default: a fixed
+   * mix of ASCII and non-ASCII words.
+   */
+  objectSource?: (request: StreamingChatCompletionRequest) => string | undefined;
   /** Splits a reply into tokens. Default: words, each with the spaces before it. */
   tokenize?: (text: string) => string[];
   /** Time from the first `next()` (with the lock held) to the first token. Default `0`. */

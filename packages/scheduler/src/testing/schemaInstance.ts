@@ -15,17 +15,31 @@ export function seedOf(text: string): number {
 /**
  * A value that follows `schema` (one `checkJsonSchema` accepts), drawn from
  * `seed`: what a fake engine with constrained decoding answers. Strings mix
- * ASCII and non-ASCII words; sizes stay within the schema's bounds.
+ * ASCII and non-ASCII words, or with `source`, runs of one to six words of
+ * that text (capitalised ones for a property named like a person: `owner`,
+ * `name`, `person`, `assignee`); sizes stay within the schema's bounds.
  *
  * @throws UnsupportedConstraintError for a `pattern` with no `examples` to take
  *   a string from (a fake cannot invert a regular expression).
  */
-export function schemaInstance(schema: JsonSchema, seed: number): unknown {
+export function schemaInstance(schema: JsonSchema, seed: number, source?: string): unknown {
   const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const sentences = (source ?? '')
+    .split(/[.!?\n]+/)
+    .map((sentence) => sentence.match(/[\p{L}\p{N}'’-]+/gu) ?? [])
+    .filter((words) => words.length > 0);
+  const names = [...new Set(sentences.flatMap((words) => words.slice(1)).filter((word) => /^\p{Lu}\p{Ll}/u.test(word)))];
+  /** A run of one to six words of `source`; a name for a person's property. */
+  const phrase = (person: boolean): string => {
+    if (person && names.length > 0) return pick(names);
+    const words = pick(sentences);
+    const from = Math.floor(random() * Math.max(1, words.length - 2));
+    return words.slice(from, from + 1 + Math.floor(random() * 6)).join(' ');
+  };
   const between = (min: number, max: number): number => (max <= min ? min : min + Math.floor(random() * (max - min + 1)));
 
-  const draw = (node: JsonSchema, depth: number): unknown => {
+  const draw = (node: JsonSchema, depth: number, key = ''): unknown => {
     if (node === true) return pick(WORDS);
     if (node === false) throw new UnsupportedConstraintError('The schema allows no value here (false), so nothing can be generated.');
     if (node.$ref !== undefined) return draw(resolve(schema, node.$ref), depth + 1);
@@ -56,7 +70,7 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
       case 'null':
         return null;
       default:
-        return drawString(node);
+        return drawString(node, key);
     }
   };
 
@@ -64,12 +78,12 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
     const out: Record<string, unknown> = {};
     const required = new Set(node.required ?? []);
     for (const [name, sub] of Object.entries(node.properties ?? {})) {
-      if (required.has(name) || random() < 0.6) out[name] = draw(sub, depth + 1);
+      if (required.has(name) || random() < 0.6) out[name] = draw(sub, depth + 1, name);
     }
     return out;
   };
 
-  const drawString = (node: JsonSchemaObject): string => {
+  const drawString = (node: JsonSchemaObject, key: string): string => {
     if (node.pattern !== undefined) {
       const example = node.examples?.find((e) => typeof e === 'string');
       if (example === undefined)
@@ -81,8 +95,9 @@ export function schemaInstance(schema: JsonSchema, seed: number): unknown {
     const min = node.minLength ?? 0;
     const max = node.maxLength ?? Math.max(min, 40);
     let text = '';
+    const person = /owner|name|person|assignee|who/i.test(key);
     if (max > 0) {
-      do text += (text ? ' ' : '') + pick(WORDS);
+      do text += (text ? ' ' : '') + (sentences.length > 0 ? phrase(person) : pick(WORDS));
       while ([...text].length < min);
     }
     while ([...text].length > max) text = [...text].slice(0, max).join('');

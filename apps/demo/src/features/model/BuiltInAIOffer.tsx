@@ -43,7 +43,7 @@ export function BuiltInAIOffer({ probe, onUse }: BuiltInAIOfferProps) {
           <strong>Translation (English to French):</strong> {why(probe.translation.reason)}
         </li>
       </ul>
-      <button type="button" className="button primary" onClick={onUse}>
+      <button type="button" className="button" onClick={onUse}>
         Use Chrome&apos;s built-in model
       </button>
     </section>

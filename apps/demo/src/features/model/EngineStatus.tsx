@@ -18,12 +18,13 @@ interface EngineStatusProps {
 export function EngineStatus({ runnable, loading, onLoad, editing = false }: EngineStatusProps) {
   let body;
   if (editing && !loading) body = <p className="engine-status-line">Fill in the self-hosted model below, or cancel it.</p>;
-  else if (!runnable) body = <p className="engine-status-line">No engine is running.</p>;
+  // Nothing runs here: the header's line says so, and the offers are the next thing to read.
+  else if (!runnable) return null;
   else if (!loading) {
     body = (
       <p className="engine-status-line">
         Model not loaded.
-        <button type="button" className="button" onClick={onLoad}>
+        <button type="button" className="button primary" onClick={onLoad}>
           Load model
         </button>
       </p>

@@ -4,6 +4,7 @@ import { chooseEngineKind } from '@inkling/wllama';
 import { useId } from 'react';
 import { CPU_MODELS } from '../../engine/cpuModels.js';
 import type { EngineChoice } from '../../engine/engineChoice.js';
+import { modelName } from '../../engine/engineName.js';
 import { builtInChoice, builtInUsable } from '../../engine/useBuiltInAI.js';
 import { EngineStatus } from './EngineStatus.js';
 import { useCpuDownloads } from './useCpuDownloads.js';
@@ -31,7 +32,9 @@ interface ModelPickerProps {
 }
 
 function optionLabel(model: (typeof modelCatalogue)[number], gpu: WebGPUSupport | null): string {
-  const name = `${model.id.replace(/-MLC$/, '')} · ${Math.round(model.vramRequiredMB)} MB`;
+  // Two builds of one model differ in their arithmetic's width: said in words, not as a quantisation id.
+  const width = /q\d+f16/i.test(model.id) ? '16-bit' : '32-bit';
+  const name = `${modelName(model.id)} (${width}) · ${Math.round(model.vramRequiredMB)} MB`;
   // Only where WebGPU works does a missing feature explain anything.
   return gpu?.supported && model.shaderF16 && !gpu.shaderF16 ? `${name} (needs shader-f16)` : name;
 }
@@ -42,7 +45,7 @@ function CpuOptions({ note }: { note: (url: string, sizeMB: number | null) => st
     <optgroup label="On this device (CPU, llama.cpp)">
       {CPU_MODELS.map((m) => (
         <option key={m.choice.model} value={CPU + m.choice.model}>
-          {`${m.choice.model.replace(/-(q8_0|Q4_K_M)$/i, '')} · ${note(m.choice.url, m.sizeMB)}`}
+          {`${modelName(m.choice.model)} · ${note(m.choice.url, m.sizeMB)}`}
         </option>
       ))}
     </optgroup>
@@ -139,11 +142,6 @@ export function ModelPicker({
           </option>
           <option value={SIMULATED}>Simulated engine (no model)</option>
         </select>
-        {choice.kind === 'simulated' ? (
-          <span className="badge simulated" title="No model is running: a fake engine makes up plausible text.">
-            Simulated
-          </span>
-        ) : null}
       </div>
       {/* Always there, so the figure arriving a moment later moves nothing. */}
       <span className="model-free">{downloads.freeText ?? '\u00a0'}</span>

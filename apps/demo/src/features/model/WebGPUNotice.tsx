@@ -22,31 +22,29 @@ export function WebGPUNotice({ gpu, offers, onChoose }: WebGPUNoticeProps) {
   const adapter = gpu.adapter?.description || gpu.adapter?.architecture || gpu.adapter?.vendor;
   return (
     <section className="notice" aria-labelledby="webgpu-heading">
-      {gpu.supported ? (
-        <>
-          <h2 id="webgpu-heading">This browser's WebGPU runs in software</h2>
+      <h2 id="webgpu-heading">{gpu.supported ? "This browser's WebGPU runs in software" : 'WebGPU is not available in this browser'}</h2>
+      <details className="notice-why">
+        <summary>Why?</summary>
+        {gpu.supported ? (
           <p>
             WebGPU here has only a software adapter{adapter ? ` (${adapter})` : ''}, which does the GPU's work on the processor: a WebLLM
             model would take seconds for each word. A model made for the CPU (llama.cpp) is faster on the same processor, so it comes before
             the WebLLM models in the list; they are still there if you want to try one.
-            {offers.length > 0 ? ' Or:' : ''}
           </p>
-        </>
-      ) : (
-        <>
-          <h2 id="webgpu-heading">WebGPU is not available in this browser</h2>
+        ) : (
           <p>
             {gpu.reason ? sentence(gpu.reason) : ''}
             The WebLLM models in the list run on your device's GPU through WebGPU (Chrome or Edge 113+ on most desktops), so none of them
-            can load here. You can still try everything:
+            can load here.
           </p>
-        </>
-      )}
+        )}
+      </details>
       {offers.length > 0 ? (
         <ul className="notice-offers">
-          {offers.map((offer) => (
+          {offers.map((offer, index) => (
             <li key={offer.label}>
-              <button type="button" className="button primary" onClick={() => onChoose(offer.choice)}>
+              {/* One primary action: the best offer; the rest are plain buttons. */}
+              <button type="button" className={index === 0 ? 'button primary' : 'button'} onClick={() => onChoose(offer.choice)}>
                 {offer.label}
               </button>
               <span>{offer.description}</span>

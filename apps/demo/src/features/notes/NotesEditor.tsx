@@ -1,5 +1,6 @@
 import { GhostTextarea } from '@inkling/react';
 import { useRef } from 'react';
+import { LatencyBadge } from '../scheduler/LatencyBadge.js';
 import { titleOf, useNotes } from './notesStore.js';
 
 /**
@@ -37,9 +38,12 @@ export function NotesEditor({ engineNote }: { engineNote: string | null }) {
         </ul>
       </nav>
       <div className="note-editor">
-        <label htmlFor="note-body" className="note-label">
-          {titleOf(selected)}
-        </label>
+        <div className="note-head">
+          <label htmlFor="note-body" className="note-label">
+            {titleOf(selected)}
+          </label>
+          <LatencyBadge session="notes-editor" />
+        </div>
         <GhostTextarea
           ref={editor}
           id="note-body"

@@ -2,6 +2,7 @@ import { PoolProvider, TranslateList } from '@inkling/react';
 import { useState } from 'react';
 import { type TranslationTarget, remotePool, targetName } from '../../engine/remotePools.js';
 import { useNotes } from '../notes/notesStore.js';
+import { ScheduleSwitch } from '../scheduler/ScheduleSwitch.js';
 import { ServerStatus } from './ServerStatus.js';
 import { TargetPicker } from './TargetPicker.js';
 
@@ -60,7 +61,7 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
         </div>
         <button
           type="button"
-          className="button primary"
+          className={blocked ? 'button' : 'button primary'}
           disabled={blocked}
           aria-describedby={blocked ? 'translate-blocked' : undefined}
           onClick={() => setRun({ items: paragraphs(notes.map((n) => n.text)), to })}
@@ -69,6 +70,7 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
         </button>
       </div>
       <TargetPicker target={target} onChange={onTarget} />
+      {target.kind === 'device' ? <ScheduleSwitch /> : null}
       {run && run.to !== to ? (
         <p className="muted" role="status">
           This run stays in {run.to}. Press “Translate this page” to translate into {to}.

@@ -14,7 +14,8 @@ export interface StreamedJobHandlers {
 /**
  * One streamed job at a time, whose text is shown as it arrives: starting a
  * job stops the one before, and a job that was stopped or replaced is heard
- * from no more (its late chunks and its result are ignored). Each start takes
+ * from no more (its late chunks and its result are ignored); one of the same
+ * `session` is left to the pool to supersede. Each start takes
  * a new `AbortController`, which is also the job's token: only the job whose
  * controller is the current one may speak. Completion,
  * chat and ghost text hold one; a batch translation holds one per item.
@@ -27,6 +28,8 @@ export interface StreamedJobHandlers {
 export class StreamedJob {
   /** The current job's abort controller: a stop or a start replaces it, silencing the job. */
   #abort: AbortController | undefined;
+  /** The current job's session, if it has one. */
+  #session: string | undefined;
 
   /** Whether a job is running (started, and neither ended nor stopped). */
   get running(): boolean {
@@ -39,9 +42,13 @@ export class StreamedJob {
     spec: Omit<ChatJobSpec, 'signal' | 'onChunk'> | Omit<TranslationJobSpec, 'signal' | 'onChunk'>,
     handlers: StreamedJobHandlers,
   ): Promise<JobResult> {
-    this.stop();
+    // A job of the same session is superseded by the pool as the next is
+    // submitted (and counted as superseded); any other is aborted here.
+    if (spec.session && spec.session === this.#session) this.#abort = undefined;
+    else this.stop();
     const abort = new AbortController();
     this.#abort = abort;
+    this.#session = spec.session;
     let text = '';
     const job = pool.submit({
       ...(spec as Omit<ChatJobSpec, 'signal' | 'onChunk'>),

@@ -7,7 +7,7 @@ import type { UseGhostTextOptions, UseGhostTextResult } from './useGhostText.js'
 export interface GhostTextareaMessages {
   /** What the suggestion says, read out once it has settled (and on Alt+F2). Default: `` `Suggestion: ${text}.` ``. */
   suggestion: (text: string) => string;
-  /** Said after the suggestion: how to accept it (keys and the tap). */
+  /** Said after the first suggestion once the textarea has the focus: how to accept it (keys and the tap). */
   available: string;
   /** The status line under the textarea when suggestions fail (the textarea still works). */
   error: (error: Error) => string;

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { checkDuration } from '@inkling/scheduler/engine';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
 import { insertText } from '../core/insertText.js';
 import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText.js';
@@ -91,10 +91,15 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const { before, suggestion, after, visible, midText } = ghostEditorView(ghost, text, caret);
   const overlayRef = useGhostOverlay(ref, visible);
   const settled = visible && ghost.status === 'done';
-  const spoken = settled
-    ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)} ${messages?.available ?? DEFAULT_MESSAGES.available}`
-    : '';
+  // How to accept is said with the first suggestion after the focus comes (kept while that one shows); then only suggestions.
+  const [toldWith, setToldWith] = useState<string | null>(null);
+  const howToAccept = toldWith === null || toldWith === suggestion ? ` ${messages?.available ?? DEFAULT_MESSAGES.available}` : '';
+  const spoken = settled ? `${(messages?.suggestion ?? DEFAULT_MESSAGES.suggestion)(suggestion)}${howToAccept}` : '';
   const [announcement, read] = useAnnouncement(spoken, announceDelayMs);
+  useEffect(() => {
+    if (!focused) setToldWith(null);
+    else if (announcement) setToldWith((told) => told ?? suggestion);
+  }, [focused, announcement, suggestion]);
 
   const insert = (how: 'all' | 'word'): GhostAcceptance => {
     const textarea = ref.current;
