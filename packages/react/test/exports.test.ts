@@ -56,6 +56,7 @@ it('hands apps the hooks, the components and the scheduler’s app door, and non
     'PRIORITY_ORDER',
     'PoolInspector',
     'PoolProvider',
+    'SUPERSEDED',
     'StorageUnavailableError',
     'Subscribable',
     'TranslateList',

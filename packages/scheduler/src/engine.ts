@@ -32,6 +32,7 @@ export type { CallHandle } from './callsInFlight.js';
 export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';
 export { isAbortSignal } from './isAbortSignal.js';
+export { SUPERSEDED, abortReasonOf } from './abortReason.js';
 
 // What a job asks for: translation prompts, structured output, message matching.
 export { languageName, translationRequest } from './translationRequest.js';

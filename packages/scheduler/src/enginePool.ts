@@ -1,4 +1,5 @@
 import { EngineCalls } from './engineCalls.js';
+import { abortReasonOf } from './abortReason.js';
 import { EngineError, type InklingError, asInklingError, isFatalEngineError } from './errors.js';
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
@@ -162,7 +163,7 @@ export class EnginePool extends Subscribable implements Pool {
     const job = createJob(spec, id, now);
     const { signal } = spec;
     if (signal?.aborted) {
-      job.cancelReason = 'abort';
+      job.cancelReason = abortReasonOf(signal);
       return Promise.resolve(buildResult(job, now, undefined));
     }
     if (job.session) {
@@ -172,7 +173,7 @@ export class EnginePool extends Subscribable implements Pool {
     }
     if (signal) {
       const onAbort = () => {
-        this.#stop(job, 'abort');
+        this.#stop(job, abortReasonOf(signal));
         this.#pump();
       };
       signal.addEventListener('abort', onAbort, { once: true });

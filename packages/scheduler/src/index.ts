@@ -6,6 +6,7 @@
 export { EnginePool } from './enginePool.js';
 export type { PoolSchedule } from './fifoPolicy.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
+export { SUPERSEDED } from './abortReason.js';
 
 // The store primitive the pool and every controller are built on (subscribe + snapshot).
 export { Subscribable } from './subscribable.js';

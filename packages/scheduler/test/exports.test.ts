@@ -18,6 +18,7 @@ it('opens one door per audience: the app door holds the pool, its priorities, th
     'ObjectValidationError',
     'PRIORITY',
     'PRIORITY_ORDER',
+    'SUPERSEDED',
     'StorageUnavailableError',
     'Subscribable',
     'UnsupportedConstraintError',

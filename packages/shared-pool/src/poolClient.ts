@@ -8,7 +8,7 @@ import {
   type PoolLoadProgress,
   Subscribable,
 } from '@inkling/scheduler';
-import { type ErrorClasses, checkDuration, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
+import { type ErrorClasses, abortReasonOf, checkDuration, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
@@ -198,7 +198,7 @@ export class PoolClient extends Subscribable implements Pool {
     const wire = wireSpec(given, id);
     if (typeof wire === 'string') return refused(id, now, wire);
     const { signal, onChunk } = given;
-    if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now));
+    if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now, abortReasonOf(signal)));
     return new Promise<JobResult>((resolve) => {
       const job: RemoteJob = {
         ref: ++this.#nextRef,
@@ -214,7 +214,9 @@ export class PoolClient extends Subscribable implements Pool {
       };
       if (isAbortSignal(signal)) {
         const onAbort = () => {
-          if (this.#finish(job, { cancelReason: 'abort' })) this.#post({ t: 'abort', ref: job.ref });
+          const cancelReason = abortReasonOf(signal);
+          if (this.#finish(job, { cancelReason }))
+            this.#post(cancelReason === 'supersede' ? { t: 'abort', ref: job.ref, superseded: true } : { t: 'abort', ref: job.ref });
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);

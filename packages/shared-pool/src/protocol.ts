@@ -23,7 +23,7 @@ export type ClientMessage =
   | { readonly t: 'hello'; readonly presence: Presence; readonly lock: string | undefined }
   | { readonly t: 'presence'; readonly presence: Presence }
   | { readonly t: 'submit'; readonly ref: number; readonly id: string; readonly spec: WireSpec }
-  | { readonly t: 'abort'; readonly ref: number }
+  | { readonly t: 'abort'; readonly ref: number; readonly superseded?: true }
   | { readonly t: 'cancel'; readonly key: string }
   | { readonly t: 'call'; readonly rid: number; readonly op: CallOp; readonly patch?: Record<string, unknown> }
   | { readonly t: 'bye' };

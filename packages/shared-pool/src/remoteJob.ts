@@ -43,8 +43,8 @@ export function refused(id: string, now: number, message: string): Promise<JobRe
 }
 
 /** A job whose signal was aborted before it was submitted. */
-export function abortedAtOnce(id: string, now: number): JobResult {
-  return jobResult({ id, status: 'cancelled', cancelReason: 'abort', submittedAt: now, finishedAt: now });
+export function abortedAtOnce(id: string, now: number, cancelReason: CancelReason = 'abort'): JobResult {
+  return jobResult({ id, status: 'cancelled', cancelReason, submittedAt: now, finishedAt: now });
 }
 
 /**

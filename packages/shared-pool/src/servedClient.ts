@@ -1,5 +1,5 @@
 import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { encodeError, jobResult } from '@inkling/scheduler/engine';
+import { SUPERSEDED, encodeError, jobResult } from '@inkling/scheduler/engine';
 import { type ResolvedClientLimits, longKey, overLimits, settingsTooBig } from './clientLimits.js';
 import { type PoolView, ownView } from './clientView.js';
 import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
@@ -156,7 +156,7 @@ export class ServedClient {
         this.#take(message);
         return;
       case 'abort':
-        this.#jobs.get(message.ref)?.abort();
+        this.#jobs.get(message.ref)?.abort(message.superseded === true ? SUPERSEDED : undefined);
         return;
       case 'cancel':
         if (typeof message.key === 'string' && !longKey('key', message.key, this.host.limits))

@@ -1,4 +1,4 @@
-import { EnginePool, InvalidJobError, InvalidOptionError } from '@inkling/scheduler';
+import { EnginePool, InvalidJobError, InvalidOptionError, SUPERSEDED } from '@inkling/scheduler';
 import { fakeEngines } from '@inkling/scheduler/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientLimitError, PoolHost, type SharedPoolStatus } from '../src/index.js';
@@ -242,5 +242,20 @@ describe('fairness between tabs', () => {
     await run(800);
     expect((await Promise.all(many)).every((r) => r.status === 'done')).toBe(true);
     scene.close();
+  });
+});
+
+describe('a keystroke’s stale request across the port', () => {
+  it('is recorded superseded on the host and in the tab when its signal is aborted with SUPERSEDED', async () => {
+    const scene = sharedScene({ reply: 'a b c d e f g h', tokenMs: 10 }, { size: 1 });
+    const tab = scene.tab('typing');
+    await tab.client.load();
+    const controller = new AbortController();
+    const job = tab.client.submit(chat('stale', { id: 'stale', onChunk: () => {}, signal: controller.signal }));
+    await run(25);
+    controller.abort(SUPERSEDED);
+    expect((await job).cancelReason).toBe('supersede');
+    await run(30);
+    expect(scene.host.host.pool.getSnapshot().recent.map((record) => record.cancelReason)).toContain('supersede');
   });
 });

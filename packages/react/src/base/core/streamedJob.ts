@@ -1,4 +1,4 @@
-import { type ChatJobSpec, type JobResult, type Pool, type TranslationJobSpec } from '@inkling/scheduler';
+import { type ChatJobSpec, type JobResult, type Pool, type SUPERSEDED, type TranslationJobSpec } from '@inkling/scheduler';
 import { chunkText } from '@inkling/scheduler/engine';
 
 /** What a `StreamedJob` tells its owner. */
@@ -70,11 +70,15 @@ export class StreamedJob {
     });
   }
 
-  /** Stops the current job. Returns whether there was one. */
-  stop(): boolean {
+  /**
+   * Stops the current job. Returns whether there was one. `reason` is the
+   * abort's reason: `SUPERSEDED` when a newer request of the same session
+   * replaces it (a keystroke), so the pool records it as superseded.
+   */
+  stop(reason?: typeof SUPERSEDED): boolean {
     const abort = this.#abort;
     this.#abort = undefined;
-    abort?.abort();
+    abort?.abort(reason);
     return !!abort;
   }
 }
