@@ -95,7 +95,10 @@ export function App({ detected, builtIn, start }: AppProps) {
         ) : null}
         {/* Offered first, above what runs without WebGPU; known before the first paint, so it moves nothing. */}
         {probe && choice.kind !== 'built-in' ? <BuiltInAIOffer probe={probe} onUse={() => void choose(builtInChoice(probe))} /> : null}
-        {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
+        {/* Kept while a CPU model is the choice: if its download fails, the simulated engine is still offered. */}
+        {(noGpu || software || (gpu?.supported === false && choice.kind === 'cpu')) && gpu ? (
+          <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
+        ) : null}
         <main className="app-main">
           <NotesEditor
             engineNote={
