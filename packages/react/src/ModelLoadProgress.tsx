@@ -35,7 +35,7 @@ export function ModelLoadProgress(props: ModelLoadProgressProps) {
         <div className="inkling-model-load-error" role="alert">
           <p className="inkling-model-load-advice">{m.adviceText}</p>
           <div className="inkling-model-load-actions">
-            <button {...m.retryButtonProps}>{m.labels.retry}</button>
+            <button {...m.retryButtonProps}>{m.retryText}</button>
             {m.load.error ? (
               <details className="inkling-model-load-details">
                 <summary>{m.labels.details}</summary>
