@@ -73,6 +73,23 @@ export function defaultLocks(): LockManagerLike | undefined {
 }
 
 /**
+ * What some tab of the origin is doing with a stored model, by its lock and
+ * without waiting: `'downloading'` while a holder has it alone (a download),
+ * `'loading'` while holders share it (loads of a stored copy), `undefined`
+ * when it is free. For `StoredModel.busy`.
+ *
+ * @example
+ * const busy = await modelBusy(defaultLocks(), 'inkling-wllama-model:https://example.com/m.gguf');
+ */
+export async function modelBusy(locks: LockManagerLike | undefined, name: string): Promise<'downloading' | 'loading' | undefined> {
+  const free = await withModelLock(locks, name, { ifAvailable: true }, async (held) => held);
+  if (free) return undefined;
+  // Shared holders let another shared one in; an exclusive holder (a download) does not.
+  const shared = await withModelLock(locks, name, { ifAvailable: true, mode: 'shared' }, async (held) => held);
+  return shared ? 'loading' : 'downloading';
+}
+
+/**
  * Deletes a stored model unless some tab holds its lock (downloading or
  * loading it): `remove` runs holding the lock, or the call rejects with
  * `ModelInUseError` and nothing is removed. The one delete every engine's

@@ -32,6 +32,7 @@ export type { DeepPartial, ObjectOptions, ObjectState } from './object/objectCon
 export type { InferObject, ObjectSchema, ResolvedSchema } from './object/objectSchema.js';
 export type { PartialJson } from './object/partialJson.js';
 export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chatController.js';
+export type { ModelStorageControllerOptions } from './modelStorageController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chatTools.js';
 export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextOptions.js';
 export type {
