@@ -11,7 +11,7 @@ export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError }
 export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
 export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
 export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
-export { defaultLocks, deleteEach, deleteUnlessInUse, modelBusy, withModelLock } from './modelLock.js';
+export { defaultLocks, deleteEach, deleteUnlessInUse, modelLockHeld, withModelLock } from './modelLock.js';
 export type { LockManagerLike, ModelLockOptions } from './modelLock.js';
 export { NotifyScheduler } from './notifyScheduler.js';
 export { reportError } from './reportError.js';

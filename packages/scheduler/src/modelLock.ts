@@ -73,20 +73,16 @@ export function defaultLocks(): LockManagerLike | undefined {
 }
 
 /**
- * What some tab of the origin is doing with a stored model, by its lock and
- * without waiting: `'downloading'` while a holder has it alone (a download),
- * `'loading'` while holders share it (loads of a stored copy), `undefined`
- * when it is free. For `StoredModel.busy`.
+ * Whether some tab of the origin holds a stored model's lock now (it is
+ * downloading or loading it), asked without waiting: for `StoredModel.busy`,
+ * which the storage words by what it knows of the copy (whole: loading; not
+ * yet: downloading).
  *
  * @example
- * const busy = await modelBusy(defaultLocks(), 'inkling-wllama-model:https://example.com/m.gguf');
+ * const held = await modelLockHeld(defaultLocks(), 'inkling-wllama-model:5f3c…');
  */
-export async function modelBusy(locks: LockManagerLike | undefined, name: string): Promise<'downloading' | 'loading' | undefined> {
-  const free = await withModelLock(locks, name, { ifAvailable: true }, async (held) => held);
-  if (free) return undefined;
-  // Shared holders let another shared one in; an exclusive holder (a download) does not.
-  const shared = await withModelLock(locks, name, { ifAvailable: true, mode: 'shared' }, async (held) => held);
-  return shared ? 'loading' : 'downloading';
+export async function modelLockHeld(locks: LockManagerLike | undefined, name: string): Promise<boolean> {
+  return !(await withModelLock(locks, name, { ifAvailable: true }, async (held) => held));
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   deleteEach,
   deleteUnlessInUse,
   type LockManagerLike,
-  modelBusy,
+  modelLockHeld,
   type ModelStorage,
   type ModelStorageState,
   requestPersistence,
@@ -50,8 +50,9 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
       const described = await Promise.all(
         entries.map(async (entry) => {
           const model = describe(entry);
-          const busy = model ? await modelBusy(locks(), modelLockName(entry.key)) : undefined;
-          return model && busy ? { ...model, busy } : model;
+          if (!model || !(await modelLockHeld(locks(), modelLockName(entry.key)))) return model;
+          // One lock for both: a whole copy is being loaded, anything less downloaded.
+          return { ...model, busy: model.complete ? ('loading' as const) : ('downloading' as const) };
         }),
       );
       const models = described.filter((m): m is StoredModel => m !== undefined);
