@@ -59,6 +59,8 @@ describe('Models on this device', () => {
     await storedModels(page);
     await row(page).waitFor({ timeout: 5_000 });
     await expect(row(page).innerText()).resolves.toMatch(/MB/);
+    // Its load over, it can be deleted (a moment after the load, when the lock is let go).
+    await expect.poll(() => row(page).locator('button').count(), { timeout: 5_000 }).toBe(1);
     await expect(manager.innerText()).resolves.not.toMatch(/No models are stored/);
     await row(page).scrollIntoViewIfNeeded();
     await screenshot(page, `stored-models-after-download-${width}`);
