@@ -76,6 +76,8 @@ export interface ModelLoadProgressAria {
    * press is the click it waits for), else `labels.retry`.
    */
   retryText: string;
+  /** Whether the load waits for a person's click to download (the error's `kind` is `'needs-gesture'`): an offer, not a failure. */
+  needsGesture: boolean;
 }
 
 /**
@@ -103,13 +105,15 @@ export function useModelLoadProgress(props: ModelLoadProgressProps = {}): ModelL
   const phaseText = status === 'loading' ? text || labels.loading : labels[status];
   const adviceText = error ? (props.advice ?? loadErrorAdvice)(error) : '';
   const errorText = error?.message ?? '';
-  const retryText = (error as { kind?: unknown } | null)?.kind === 'needs-gesture' ? labels.download : labels.retry;
+  const needsGesture = (error as { kind?: unknown } | null)?.kind === 'needs-gesture';
+  const retryText = needsGesture ? labels.download : labels.retry;
   const detailText = details.join(' · ');
   return {
     load,
     labels,
     rootProps: {
       'data-status': status,
+      'data-needs-gesture': needsGesture ? 'true' : undefined,
       className: props.className ? `inkling-model-load ${props.className}` : 'inkling-model-load',
     },
     progressProps: {
@@ -130,5 +134,6 @@ export function useModelLoadProgress(props: ModelLoadProgressProps = {}): ModelL
     loadButtonProps: { type: 'button', onClick: () => void load.load(), disabled: status !== 'idle' },
     retryButtonProps: { type: 'button', onClick: () => void load.load(), disabled: status !== 'error' },
     retryText,
+    needsGesture,
   };
 }

@@ -2,8 +2,9 @@ import { type BuiltInAIGlobals, translatorEngines } from '@inkling/browser-ai';
 import { ModelLoadProgress, PoolProvider } from '@inkling/react';
 import { EnginePool } from '@inkling/scheduler';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import '@inkling/react/styles.css';
 import { afterEach, describe, expect, it } from 'vitest';
-import { userEvent } from 'vitest/browser';
+import { page, userEvent } from 'vitest/browser';
 
 // This Chromium's real Translator (en→fr 'downloadable', create() refused without a click and
 // pending for ever offline after one): what a person sees when a provider loads a pool whose
@@ -41,11 +42,19 @@ describe('a pool not yet downloaded, loaded by PoolProvider at mount', () => {
         <ModelLoadProgress />
       </PoolProvider>,
     );
-    const alert = await screen.findByRole('alert', undefined, { timeout: 10_000 });
+    // Said politely: an offer, not a failure (no alert).
+    const alert = await screen.findByRole('status', undefined, { timeout: 10_000 });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(document.querySelector('.inkling-model-load')?.getAttribute('data-needs-gesture')).toBe('true');
     const advice = alert.querySelector('.inkling-model-load-advice')?.textContent ?? '';
     expect(advice).toMatch(/downloads its built-in model only when you ask for it/);
     expect(advice).not.toMatch(/pool\.load|click handler|\w+\(\)/);
     const download = screen.getByRole('button', { name: 'Download model' });
+    // For people to look at (ignored by git): what a phone, a tablet and a laptop show.
+    for (const width of [390, 768, 1280]) {
+      await page.viewport(width, 600);
+      await page.screenshot({ path: `__screenshots__/download-on-click-${width}.png` });
+    }
     // The developer's sentence stays one click away.
     expect(alert.querySelector('details')?.textContent).toMatch(/BuiltInGestureRequiredError/);
     // The press is the gesture: Chrome now starts the download (pending for ever offline).
