@@ -2,6 +2,7 @@ import { type BuiltInAIGlobals, translatorEngines } from '@inkling/browser-ai';
 import { ModelLoadProgress, PoolProvider } from '@inkling/react';
 import { EnginePool } from '@inkling/scheduler';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
+// oxlint-disable-next-line import/no-unassigned-import -- the kit's default look, for the screenshots below.
 import '@inkling/react/styles.css';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
