@@ -109,11 +109,16 @@ async function caretAt(
   textarea.scrollIntoView({ block: 'center' });
   textarea.scrollTop = 0;
   handle.syncScroll();
-  const line = firstGlyph(span).top - textarea.getBoundingClientRect().top;
+  // On screen, under `zoom`, a CSS pixel is `zoom` pixels; scrollTop counts CSS pixels.
+  const zoom = (textarea as HTMLTextAreaElement & { currentCSSZoom?: number }).currentCSSZoom ?? 1;
+  const line = (firstGlyph(span).top - textarea.getBoundingClientRect().top) / zoom;
   textarea.scrollTop = Math.max(0, line - textarea.clientHeight / 2);
   handle.syncScroll();
   const glyph = firstGlyph(span);
   const area = textarea.getBoundingClientRect();
+  // The glyph is in sight, so the click lands on the textarea's text.
+  expect(glyph.top).toBeGreaterThanOrEqual(area.top);
+  expect(glyph.bottom).toBeLessThanOrEqual(area.bottom);
   const x = rtl ? glyph.right - glyph.width * fraction : glyph.left + glyph.width * fraction;
   const y = glyph.top + glyph.height / 2;
   // Playwright adds the position to the border box's corner on screen and the whole computed

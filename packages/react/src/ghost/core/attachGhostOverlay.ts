@@ -93,12 +93,14 @@ function borderBox(read: (name: string) => string): { width: number; height: num
 const close = (a: number, b: number) => Math.abs(a - b) < 0.01;
 
 /**
- * The box on screen where it is the computed one (no zoom or transform
- * between): computed values keep six digits (`456.812px`), fewer than layout
- * keeps, and a line can end between the two.
+ * The box on screen in the element's own CSS pixels (divided by its CSS
+ * `zoom`, `currentCSSZoom` where the browser has it), where that is the
+ * computed box (no transform between): computed values keep six digits
+ * (`456.812px`), fewer than layout keeps, and a line can end between the two.
  */
-function exact(box: { width: number; height: number }, rect: DOMRect): { width: number; height: number } {
-  return close(box.width, rect.width) && close(box.height, rect.height) ? { width: rect.width, height: rect.height } : box;
+function exact(box: { width: number; height: number }, rect: DOMRect, zoom: number): { width: number; height: number } {
+  const screen = { width: rect.width / zoom, height: rect.height / zoom };
+  return close(box.width, screen.width) && close(box.height, screen.height) ? screen : box;
 }
 
 /** Whether the textarea shows a vertical scrollbar (one that takes room, or an overlay one that takes none). */
@@ -142,7 +144,8 @@ export function mirrorTextareaStyle(textarea: HTMLTextAreaElement, overlay: HTML
   // textarea's is hidden (a ghost mid-text); not while it is hidden.
   const color = read('color');
   if (color && !/^(transparent|rgba\(.*,\s*0\))$/.test(color)) overlay.parentElement?.style.setProperty('--inkling-text-color', color);
-  const { width, height } = exact(borderBox(read), textarea.getBoundingClientRect());
+  const zoom = (textarea as HTMLTextAreaElement & { currentCSSZoom?: number }).currentCSSZoom;
+  const { width, height } = exact(borderBox(read), textarea.getBoundingClientRect(), typeof zoom === 'number' && zoom > 0 ? zoom : 1);
   style.setProperty('width', `${width}px`);
   style.setProperty('height', `${height}px`);
   makeRoomForScrollbar(textarea, overlay, computed);
@@ -162,7 +165,8 @@ function makeRoomForScrollbar(textarea: HTMLTextAreaElement, overlay: HTMLElemen
   const style = overlay.style;
   const shown = showsScrollbar(textarea, computed);
   style.setProperty('scrollbar-gutter', shown ? 'stable' : 'auto');
-  if (!shown || overlay.clientWidth === textarea.clientWidth) return;
+  // Each rounds its inner width to whole pixels on its own: a pixel apart is the same gutter.
+  if (!shown || Math.abs(overlay.clientWidth - textarea.clientWidth) <= 1) return;
   style.setProperty('scrollbar-gutter', 'auto');
   const side = read('direction') === 'rtl' ? 'padding-left' : 'padding-right';
   const room = overlay.clientWidth - textarea.clientWidth;
