@@ -109,3 +109,14 @@ export const BrowserModels: Story = {
     await expect(canvas.queryByRole('button', { name: /Delete/ })).toBeNull();
   },
 };
+
+/** Another tab is downloading a model: no "0 B, partial", no Delete until it ends. */
+export const DownloadingInAnotherTab: Story = {
+  args: { storage: memoryStorage([SMOL, { ...QWEN, bytes: 0, busy: 'downloading' }], true) },
+  play: async ({ canvas }) => {
+    await waitFor(() => expect(canvas.getAllByRole('listitem')).toHaveLength(2), PATIENCE);
+    await expect(canvas.getByText('Downloading in this or another tab')).toBeInTheDocument();
+    await expect(canvas.getByText('Can be deleted once that ends')).toBeInTheDocument();
+    await expect(canvas.queryByRole('button', { name: /Delete Qwen/ })).toBeNull();
+  },
+};

@@ -99,7 +99,10 @@ export function App({ detected, builtIn, start }: AppProps) {
           ) : null}
           {/* Chrome's built-in model is one of the choices: offered here, with what it does on this device, first. */}
           {probe && choice.kind !== 'built-in' ? <BuiltInAIOffer probe={probe} onUse={() => void choose(builtInChoice(probe))} /> : null}
-          {(noGpu || software) && gpu ? <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} /> : null}
+          {/* Kept while a CPU model is the choice: if its download fails, the simulated engine is still offered. */}
+          {(noGpu || software || (gpu?.supported === false && choice.kind === 'cpu')) && gpu ? (
+            <WebGPUNotice gpu={gpu} offers={offers} onChoose={(next) => void choose(next)} />
+          ) : null}
         </EngineBar>
         <main className="app-main">
           <NotesEditor

@@ -47,21 +47,31 @@ export class BuiltInDownloadStalledError extends EngineLoadError {
  * The browser downloads a model only in answer to a person's click or key
  * press ("transient activation"), and this load was not: call `pool.load()`
  * from the click handler of a button the person presses (a "Use Chrome's
- * built-in model" button), not at start-up or from a timer.
+ * built-in model" button), not at start-up or from a timer. Its `kind` is
+ * `'needs-gesture'`: `<ModelLoadProgress>` then offers a "Download model"
+ * button, whose press is that click.
  *
  * @example
  * button.onclick = () => void pool.load(); // the click lets Chrome download
  */
 export class BuiltInGestureRequiredError extends EngineLoadError {
   override name = 'BuiltInGestureRequiredError';
+  override readonly kind = 'needs-gesture';
+  override readonly device = 'browser';
 }
 
 /**
- * The load was cancelled (`pool.unload()` while it ran): the browser's
- * download is abandoned.
+ * What a built-in engine's `createEngine` rejects with when its load's
+ * `signal` aborts (`pool.unload()` while it ran): the browser's download is
+ * abandoned. An `EnginePool` keeps it to itself: `pool.load()` resolves `0`
+ * and the pool is `idle` again, since a cancel a person asked for is no
+ * failure to show. Only code that calls `createEngine` itself meets it.
  *
  * @example
- * if (error instanceof BuiltInLoadCancelledError) return; // the person asked for it
+ * const controller = new AbortController();
+ * const engine = translatorEngines()(0, () => {}, { signal: controller.signal });
+ * controller.abort();
+ * await engine.catch((error) => error instanceof BuiltInLoadCancelledError); // true
  */
 export class BuiltInLoadCancelledError extends EngineLoadError {
   override name = 'BuiltInLoadCancelledError';

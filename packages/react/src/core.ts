@@ -32,6 +32,7 @@ export type { DeepPartial, ObjectOptions, ObjectState } from './object/core/obje
 export type { InferObject, ObjectSchema, ResolvedSchema } from './object/core/objectSchema.js';
 export type { PartialJson } from './object/core/partialJson.js';
 export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chat/core/chatController.js';
+export type { ModelStorageControllerOptions } from './model/core/modelStorageController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chat/core/chatTools.js';
 export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from './ghost/core/ghostTextOptions.js';
 export type {

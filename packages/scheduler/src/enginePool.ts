@@ -91,7 +91,10 @@ export class EnginePool extends Subscribable implements Pool {
    * the number of engines (0 if `unload()` ran meanwhile); rejects with an
    * `EngineLoadError` (also the snapshot's `error`, with `phase: 'error'`)
    * when the engine cannot be built, `createEngine` resolves something that
-   * is not an engine, or setting the engine up throws. A call while a load is
+   * is not an engine, or setting the engine up throws. Then every queued job
+   * ends at once with that error (`status: 'error'`), and so does every job
+   * submitted until the next `load()`: nothing waits on a model that is not
+   * coming. A call while a load is
    * in flight joins it: the same promise, and its `onProgress` hears the
    * latest report at once, then every later one (two components showing one
    * download both move).
@@ -101,12 +104,10 @@ export class EnginePool extends Subscribable implements Pool {
    */
   load(onProgress?: (report: PoolLoadProgress) => void): Promise<number> {
     const loading = this.#slots.load(onProgress);
-    // Attached before the caller's own handlers, so queued jobs start first.
-    // The caller of `load()` hears about a failure; there is nothing to pump then.
-    loading.then(
-      () => this.#pump(),
-      () => undefined,
-    );
+    // Attached before the caller's own handlers, so queued jobs start (or,
+    // after a failure, end with it) before the caller hears.
+    const pump = () => this.#pump();
+    loading.then(pump, pump);
     return loading;
   }
 
@@ -244,6 +245,7 @@ export class EnginePool extends Subscribable implements Pool {
 
   #pump(): void {
     const state = this.#state;
+    if (this.#failQueued()) return;
     this.#releaseHolds();
     const pick = this.#schedule === 'fifo' ? pickFirstCome : pickNext;
     for (let next = pick(state.queue, state.slots); next; next = pick(state.queue, state.slots)) {
@@ -263,6 +265,20 @@ export class EnginePool extends Subscribable implements Pool {
     }
     this.#slots.grow()?.then(() => this.#pump());
     this.#slots.scheduleIdleShrink();
+  }
+
+  /**
+   * With no engine, no load in flight and the last load failed (or the last
+   * engine given up), every queued job ends with that load's error: it would
+   * wait for a `load()` that nobody may call. Returns whether the pool is in
+   * that state (there is then nothing else to pump).
+   */
+  #failQueued(): boolean {
+    const state = this.#state;
+    const failure = state.loadError;
+    if (!failure || state.loading || state.slots.length > 0) return false;
+    for (const job of state.queue.all()) this.#finish(job, failure);
+    return true;
   }
 
   /**

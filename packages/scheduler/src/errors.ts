@@ -13,6 +13,7 @@ import { show } from './rules.js';
  * - `storage-full`: there is no room to keep the model;
  * - `setup`: the app lacks something (a library, an asset, a key);
  * - `cancelled`: stopped on purpose (an unload);
+ * - `needs-gesture`: the browser starts it only from a person's click or key press (a built-in model's download);
  * - `crashed`: the engine died and the pool replaces it;
  * - `refused`: a request was turned down (a bad request, a rate limit);
  * - `invalid`: an option or job spec is wrong;
@@ -28,6 +29,7 @@ export type ErrorKind =
   | 'storage-full'
   | 'setup'
   | 'cancelled'
+  | 'needs-gesture'
   | 'crashed'
   | 'refused'
   | 'invalid'

@@ -73,6 +73,19 @@ export function defaultLocks(): LockManagerLike | undefined {
 }
 
 /**
+ * Whether some tab of the origin holds a stored model's lock now (it is
+ * downloading or loading it), asked without waiting: for `StoredModel.busy`,
+ * which the storage words by what it knows of the copy (whole: loading; not
+ * yet: downloading).
+ *
+ * @example
+ * const held = await modelLockHeld(defaultLocks(), 'inkling-wllama-model:5f3c…');
+ */
+export async function modelLockHeld(locks: LockManagerLike | undefined, name: string): Promise<boolean> {
+  return !(await withModelLock(locks, name, { ifAvailable: true }, async (held) => held));
+}
+
+/**
  * Deletes a stored model unless some tab holds its lock (downloading or
  * loading it): `remove` runs holding the lock, or the call rejects with
  * `ModelInUseError` and nothing is removed. The one delete every engine's

@@ -21,6 +21,13 @@ export interface StoredModel {
    * browser keeps for every site, managed in its settings); absent when `delete` can.
    */
   readonly cannotDelete?: string;
+  /**
+   * What a tab (this one or another) is doing with it now: `'downloading'`
+   * (its bytes grow: read again for progress) or `'loading'` (from disk).
+   * `delete` refuses it meanwhile (`ModelInUseError`). Absent when nothing
+   * holds it, or where the storage cannot tell.
+   */
+  readonly busy?: 'downloading' | 'loading';
 }
 
 /** The browser's storage figures for this origin (`navigator.storage.estimate()`). */

@@ -3,7 +3,7 @@
 
 export { defaultStorageManager, requestPersistence, storagePersisted, storageRoom } from './storageRoom.js';
 export { ensureStorageRoom, storageFullError } from './ensureStorageRoom.js';
-export { defaultLocks, deleteEach, deleteUnlessInUse, withModelLock } from './modelLock.js';
+export { defaultLocks, deleteEach, deleteUnlessInUse, modelLockHeld, withModelLock } from './modelLock.js';
 export type { LockManagerLike, ModelLockOptions } from './modelLock.js';
 export type { ModelStorage, ModelStorageState, StorageManagerLike, StorageRoom, StoredModel } from './modelStorage.js';
 export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';

@@ -47,9 +47,9 @@ describe('a createEngine that does not give an engine', () => {
     expect((error as Error).message).toMatch(
       /createEngine must resolve an engine: an object with chat\.completions\.create\(request\) and interruptGenerate\(\)/,
     );
-    expect(pool.getSnapshot()).toMatchObject({ phase: 'error', error, loadProgress: null, queued: 1 });
-    // Nothing else is lost: the job waits for a load that works.
-    void waiting;
+    expect(pool.getSnapshot()).toMatchObject({ phase: 'error', error, loadProgress: null, queued: 0 });
+    // The job does not wait for a model that is not coming: it ends with the same error.
+    expect(await waiting).toMatchObject({ status: 'error', error });
   });
 
   it('a concurrency getter that throws ends the load with an error instead of loading for ever', async () => {
@@ -83,9 +83,9 @@ describe('a createEngine that does not give an engine', () => {
     let attempt = 0;
     const good = createFakeEngine({ reply: 'fine' });
     const pool = new EnginePool({ createEngine: (async () => (++attempt === 1 ? null : good)) as unknown as CreateEngine });
-    const waiting = pool.submit(chat('x'));
     await expect(pool.load()).rejects.toBeInstanceOf(EngineLoadError);
     await pool.load();
+    const waiting = pool.submit(chat('x'));
     await vi.runAllTimersAsync();
     expect(await waiting).toMatchObject({ status: 'done', text: 'fine' });
   });
@@ -119,9 +119,9 @@ describe('a createEngine that does not give an engine', () => {
     expect((await vi.waitFor(() => running)).status).toBe('error');
     await vi.advanceTimersByTimeAsync(1);
     const snapshot = pool.getSnapshot();
-    expect(snapshot).toMatchObject({ phase: 'error', size: 0, queued: 1 });
+    expect(snapshot).toMatchObject({ phase: 'error', size: 0, queued: 0 });
     expect(snapshot.error).toBeInstanceOf(EngineLoadError);
     expect(snapshot.error?.message).toMatch(/it resolved "not an engine"/);
-    void queued;
+    expect(await queued).toMatchObject({ status: 'error', error: snapshot.error });
   });
 });

@@ -60,10 +60,13 @@ describe('load and unload', () => {
     expect(pool.getSnapshot().phase).toBe('error');
     expect(pool.getSnapshot().error?.message).toMatch(/could not be loaded: 404 model not found/);
     expect(pool.getSnapshot().error?.cause).toBeInstanceOf(Error);
+    // The job that waited for it ended with the load's error (failedLoad.test.ts).
+    expect((await waiting).status).toBe('error');
     await pool.load();
     expect(pool.getSnapshot()).toMatchObject({ phase: 'ready', error: null });
+    const after = pool.submit(chat('y'));
     await vi.runAllTimersAsync();
-    expect((await waiting).status).toBe('done');
+    expect((await after).status).toBe('done');
   });
 
   it('a createEngine that throws synchronously is a failed load, not a crash', async () => {

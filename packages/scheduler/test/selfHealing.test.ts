@@ -66,7 +66,7 @@ describe('self-healing', () => {
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();
     const running = pool.submit(chat('x', { task: 't' }));
-    for (let i = 0; i < 5; i += 1) pool.submit(chat(`q${i}`, { task: 't' }));
+    const queued = Array.from({ length: 5 }, (_, i) => pool.submit(chat(`q${i}`, { task: 't' })));
     await vi.advanceTimersByTimeAsync(5);
     createEngine.engines[0]!.die();
     expect((await vi.waitFor(() => running)).status).toBe('error');
@@ -75,8 +75,9 @@ describe('self-healing', () => {
     expect(snapshot.phase).toBe('error');
     expect(snapshot.error).toBeInstanceOf(EngineLoadError);
     expect(snapshot.error?.message).toContain('GPU gone');
-    // The queue waits for a load() instead of being failed item by item.
-    expect(snapshot.queued).toBe(5);
+    // The queue is not fed to a broken engine item by item: it ends at once with the failure.
+    expect(snapshot.queued).toBe(0);
+    for (const result of await Promise.all(queued)) expect(result).toMatchObject({ status: 'error', error: snapshot.error });
     expect(createEngine.engines[0]!.calls).toHaveLength(1);
   });
 
@@ -90,15 +91,18 @@ describe('self-healing', () => {
       expect((await vi.waitFor(() => job)).status).toBe('error');
       await vi.advanceTimersByTimeAsync(1);
     }
-    const waiting = pool.submit(chat('after'));
-    await vi.advanceTimersByTimeAsync(100);
+    // Given up: a job now ends at once with why, instead of waiting for an engine.
+    const refused = await pool.submit(chat('after'));
+    expect(refused.status).toBe('error');
+    expect(refused.error?.message).toMatch(/crashed 3 times in a row/);
     expect(createEngine.engines).toHaveLength(3);
-    expect(pool.getSnapshot().queued).toBe(1);
+    expect(pool.getSnapshot().queued).toBe(0);
     expect(pool.getSnapshot().phase).toBe('error');
     expect(pool.getSnapshot().error?.message).toMatch(/crashed 3 times in a row/);
     // load() starts over.
     await pool.load();
     expect(pool.getSnapshot().phase).toBe('ready');
+    const waiting = pool.submit(chat('again'));
     await vi.runAllTimersAsync();
     expect((await waiting).status).toBe('done');
   });

@@ -5,7 +5,10 @@ import { type ModelLoadProgressProps, useModelLoadProgress } from './useModelLoa
  * time left when known; when idle a Load button; on failure what to do about
  * it (no WebGPU, out of memory, a model URL that fails, ...) in one
  * paragraph, a Try again button, and the error's own message one click away
- * (a `<details>` that opens over the page, so it moves nothing). `data-status` is `idle | loading | ready | error`.
+ * (a `<details>` that opens over the page, so it moves nothing); where the
+ * browser downloads only from a click (Chrome's built-in models), the
+ * advice says so politely (`role="status"`, `data-needs-gesture`) and the
+ * button reads "Download model": its press is that click. `data-status` is `idle | loading | ready | error`.
  * Needs a `<PoolProvider>`.
  *
  * @example
@@ -32,10 +35,11 @@ export function ModelLoadProgress(props: ModelLoadProgressProps) {
       {m.detailText ? <div className="inkling-model-load-detail">{m.detailText}</div> : null}
       {status === 'idle' ? <button {...m.loadButtonProps}>{m.labels.load}</button> : null}
       {status === 'error' ? (
-        <div className="inkling-model-load-error" role="alert">
+        // A download that waits for the person's click is an offer, said politely; a failure is an alert.
+        <div className="inkling-model-load-error" role={m.needsGesture ? 'status' : 'alert'}>
           <p className="inkling-model-load-advice">{m.adviceText}</p>
           <div className="inkling-model-load-actions">
-            <button {...m.retryButtonProps}>{m.labels.retry}</button>
+            <button {...m.retryButtonProps}>{m.retryText}</button>
             {m.load.error ? (
               <details className="inkling-model-load-details">
                 <summary>{m.labels.details}</summary>

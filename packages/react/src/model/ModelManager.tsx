@@ -6,7 +6,12 @@ import { type ModelManagerProps, useModelManager } from './useModelManager.js';
  * storage used and free; whether the browser keeps them, with a button to
  * ask it to. A model the browser keeps (its built-in ones) shows "Size
  * decided by the browser" and, instead of Delete, where the person manages
- * it. Unstyled; `data-status` is `loading | ready | error`,
+ * it. A model a tab (this or another) is downloading shows how much has
+ * arrived, read again every second until it ends; one it is loading says so;
+ * neither offers Delete meanwhile, and a delete refused for that reason says
+ * to wait, naming the model by its name. Inside a `<PoolProvider>`, the list
+ * is read again when the pool's load ends. Where the browser makes up its
+ * free space (Chrome's usage + 10 GB), only the space used is shown. Unstyled; `data-status` is `loading | ready | error`,
  * `data-persisted` says whether storage is kept, each row has `data-complete`.
  * Needs no `<PoolProvider>`.
  *
@@ -55,7 +60,7 @@ export function ModelManager(props: ModelManagerProps) {
       ) : null}
       {status === 'error' && error ? (
         <p className="inkling-model-manager-error" role="alert">
-          {error.message}
+          {m.errorText}
         </p>
       ) : null}
     </section>

@@ -14,6 +14,8 @@ export interface ModelLoadProgressLabels {
   error: string;
   load: string;
   retry: string;
+  /** The retry button's words where the browser downloads only from a click (a built-in model). */
+  download: string;
   /** The summary of the error's own message (for developers), shown on request. */
   details: string;
   /** `120 MB of 800 MB`. */
@@ -30,6 +32,7 @@ const DEFAULT_LABELS: ModelLoadProgressLabels = {
   error: 'The model could not be loaded',
   load: 'Load model',
   retry: 'Try again',
+  download: 'Download model',
   details: 'Details',
   bytes: (loaded, total) => (total ? `${loaded} of ${total}` : `${loaded} fetched`),
   timeLeft: (duration) => `${duration} left`,
@@ -67,6 +70,14 @@ export interface ModelLoadProgressAria {
   loadButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
   /** Loads again after an error. */
   retryButtonProps: ButtonHTMLAttributes<HTMLButtonElement>;
+  /**
+   * The retry button's words: `labels.download` where the browser starts a
+   * download only from a click (the error's `kind` is `'needs-gesture'`: the
+   * press is the click it waits for), else `labels.retry`.
+   */
+  retryText: string;
+  /** Whether the load waits for a person's click to download (the error's `kind` is `'needs-gesture'`): an offer, not a failure. */
+  needsGesture: boolean;
 }
 
 /**
@@ -94,12 +105,15 @@ export function useModelLoadProgress(props: ModelLoadProgressProps = {}): ModelL
   const phaseText = status === 'loading' ? text || labels.loading : labels[status];
   const adviceText = error ? (props.advice ?? loadErrorAdvice)(error) : '';
   const errorText = error?.message ?? '';
+  const needsGesture = (error as { kind?: unknown } | null)?.kind === 'needs-gesture';
+  const retryText = needsGesture ? labels.download : labels.retry;
   const detailText = details.join(' · ');
   return {
     load,
     labels,
     rootProps: {
       'data-status': status,
+      'data-needs-gesture': needsGesture ? 'true' : undefined,
       className: props.className ? `inkling-model-load ${props.className}` : 'inkling-model-load',
     },
     progressProps: {
@@ -119,5 +133,7 @@ export function useModelLoadProgress(props: ModelLoadProgressProps = {}): ModelL
     errorText: adviceText === errorText ? '' : errorText,
     loadButtonProps: { type: 'button', onClick: () => void load.load(), disabled: status !== 'idle' },
     retryButtonProps: { type: 'button', onClick: () => void load.load(), disabled: status !== 'error' },
+    retryText,
+    needsGesture,
   };
 }

@@ -1,4 +1,4 @@
-import type { ModelStorage, StoredModel } from '@inkling/scheduler';
+import { ModelInUseError, type ModelStorage, type StorageRoom, type StoredModel } from '@inkling/scheduler';
 import { type ButtonHTMLAttributes, type HTMLAttributes, useState } from 'react';
 import { formatBytes } from './core/formatLoad.js';
 import type { DataAttributes } from '../base/dataAttributes.js';
@@ -14,6 +14,8 @@ export interface ModelManagerLabels {
   loading: string;
   /** Default: `'{used} used, {free} free'`. */
   room: (used: string, free: string) => string;
+  /** Where the browser's free figure is made up (Chrome 138+ reports 10 GB more than is used, whatever the disk holds). Default: `'{used} used'`. */
+  used: (used: string) => string;
   /** Default `'Kept: the browser will not clear them to free space.'`. */
   persisted: string;
   /** Default `'The browser may clear them when space runs low.'`. */
@@ -26,6 +28,18 @@ export interface ModelManagerLabels {
   sizeUnknown: string;
   /** One the browser is downloading, size unknown. Default `'Being downloaded by the browser'`. */
   downloadingUnknown: string;
+  /**
+   * One a tab (this one or another) is downloading (`StoredModel.busy`), with
+   * what has arrived when anything has. Default: `'Downloading: {bytes} of {total}'`,
+   * `'Downloading in this or another tab'` before the first bytes.
+   */
+  downloading: (bytes: string | undefined, total: string | undefined) => string;
+  /** After the size of one a tab is loading. Default `'loading'`. */
+  loadingModel: string;
+  /** Instead of Delete while a tab downloads or loads it. Default `'Can be deleted once that ends'`. */
+  busy: string;
+  /** A delete refused because a tab was downloading or loading it. Default: `'{name} is being downloaded or loaded, here or in another tab, so it was kept. Delete it once that ends.'`. */
+  inUse: (name: string) => string;
   /** Shown instead of Delete for a model the page cannot delete (`StoredModel.cannotDelete`). Default: the storage's reason as it is. */
   managed: (reason: string) => string;
   /** Default `'Delete'`. */
@@ -45,12 +59,18 @@ const DEFAULT_LABELS: ModelManagerLabels = {
   empty: 'No models are stored on this device.',
   loading: 'Reading stored models…',
   room: (used, free) => `${used} used, ${free} free`,
+  used: (used) => `${used} used`,
   persisted: 'Kept: the browser will not clear them to free space.',
   notPersisted: 'The browser may clear them when space runs low.',
   persist: 'Keep them',
   partial: (bytes, total) => `${bytes} of ${total}, partial`,
   sizeUnknown: 'Size decided by the browser',
   downloadingUnknown: 'Being downloaded by the browser',
+  downloading: (bytes, total) =>
+    bytes === undefined ? 'Downloading in this or another tab' : `Downloading: ${bytes}${total === undefined ? '' : ` of ${total}`}`,
+  loadingModel: 'loading',
+  busy: 'Can be deleted once that ends',
+  inUse: (name) => `${name} is being downloaded or loaded, here or in another tab, so it was kept. Delete it once that ends.`,
   managed: (reason) => reason,
   delete: 'Delete',
   deleteAll: 'Delete all',
@@ -102,11 +122,12 @@ export function useModelManager(props: ModelManagerProps) {
       model,
       name,
       sizeText: sizeText(model, labels),
-      managedText: model.cannotDelete === undefined ? undefined : labels.managed(model.cannotDelete),
+      managedText:
+        model.cannotDelete !== undefined ? labels.managed(model.cannotDelete) : model.busy !== undefined ? labels.busy : undefined,
       rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
       deleteButtonProps: {
         type: 'button',
-        disabled: busy || model.cannotDelete !== undefined,
+        disabled: busy || model.cannotDelete !== undefined || model.busy !== undefined,
         'aria-label': `${labels.delete} ${name}`,
         onClick: () => setConfirming(model.model),
         children: labels.delete,
@@ -125,7 +146,12 @@ export function useModelManager(props: ModelManagerProps) {
     /** How many rows Delete can remove (the rest the browser keeps). */
     deletable,
     confirming,
-    roomText: storage.room ? labels.room(formatBytes(storage.room.usage), formatBytes(storage.room.free)) : undefined,
+    roomText: roomText(storage.room, labels),
+    /** What went wrong with the last action, in words a person can act on; `undefined` without an error. */
+    errorText:
+      storage.error === undefined
+        ? undefined
+        : errorText(storage.error, (model) => rows.find((row) => row.model.model === model)?.name ?? nameOf(model), labels),
     persistText: storage.persisted === undefined ? undefined : storage.persisted ? labels.persisted : labels.notPersisted,
     confirmText: confirming === undefined ? undefined : labels.confirm(confirmName),
     rootProps: {
@@ -162,7 +188,26 @@ export function useModelManager(props: ModelManagerProps) {
   };
 }
 
+/** Chrome 138+ answers `estimate()` with a quota 10 GiB above the usage, whatever the disk holds. */
+const MADE_UP_FREE = 10 * 2 ** 30;
+
+function roomText(room: StorageRoom | undefined, labels: ModelManagerLabels): string | undefined {
+  if (!room) return undefined;
+  const used = formatBytes(room.usage);
+  return room.quota - room.usage === MADE_UP_FREE ? labels.used(used) : labels.room(used, formatBytes(room.free));
+}
+
+function errorText(error: Error, nameOf: (model: string) => string, labels: ModelManagerLabels): string {
+  return error instanceof ModelInUseError ? labels.inUse(nameOf(error.model)) : error.message;
+}
+
 function sizeText(model: StoredModel, labels: ModelManagerLabels): string {
+  if (model.busy === 'downloading') {
+    // Nothing written yet reads 0 B: no figure beats a wrong one.
+    const bytes = model.bytes ? formatBytes(model.bytes) : undefined;
+    return labels.downloading(bytes, bytes && model.totalBytes ? formatBytes(model.totalBytes) : undefined);
+  }
+  if (model.busy === 'loading' && model.bytes !== undefined) return `${formatBytes(model.bytes)}, ${labels.loadingModel}`;
   if (model.bytes === undefined) return model.complete ? labels.sizeUnknown : labels.downloadingUnknown;
   if (model.complete) return formatBytes(model.bytes);
   return labels.partial(formatBytes(model.bytes), model.totalBytes === undefined ? '?' : formatBytes(model.totalBytes));

@@ -1,6 +1,7 @@
 import type { ModelStorage } from '@inkling/scheduler';
-import { useState, useSyncExternalStore } from 'react';
+import { useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import { ModelStorageController, type ModelStorageSnapshot } from './core/modelStorageController.js';
+import { InklingContext } from '../base/poolContext.js';
 
 /** What `useModelStorage` returns: the snapshot and the actions. */
 export interface UseModelStorageResult extends ModelStorageSnapshot {
@@ -15,9 +16,12 @@ export interface UseModelStorageResult extends ModelStorageSnapshot {
 /**
  * The models an engine package has stored (`wllamaModelStorage()`,
  * `webllmModelStorage()`, or any `ModelStorage`), with the origin's storage
- * figures and persistence, read when the component mounts and after each
- * action. Needs no `<PoolProvider>`. Pass a storage made once (module scope
- * or `useMemo`): a new one is read again.
+ * figures and persistence, read when the component mounts, after each
+ * action, every second while a tab downloads or loads a model, and when
+ * the load of the enclosing `<PoolProvider>`'s pool ends (a download that
+ * just finished, or failed, is listed at once). Needs no `<PoolProvider>`.
+ * Pass a storage made once (module scope or `useMemo`): a new one is read
+ * again.
  *
  * @example
  * const storage = wllamaModelStorage(); // at module scope
@@ -35,5 +39,15 @@ export function useModelStorage(storage: ModelStorage): UseModelStorageResult {
   }
   const { controller } = current;
   const state = useSyncExternalStore(controller.subscribe, controller.getSnapshot, controller.getSnapshot);
+  const pool = useContext(InklingContext)?.pool;
+  useEffect(() => {
+    if (!pool) return;
+    let loading = pool.getSnapshot().phase === 'loading';
+    return pool.subscribe(() => {
+      const now = pool.getSnapshot().phase === 'loading';
+      if (loading && !now) void controller.refresh();
+      loading = now;
+    });
+  }, [pool, controller]);
   return { ...state, refresh: controller.refresh, remove: controller.remove, persist: controller.persist };
 }

@@ -9,7 +9,7 @@ const Row = memo(function TranslateListItem({ row }: { row: TranslateListRow }) 
       <td {...row.translationProps}>{row.text}</td>
       <td>
         <span className="inkling-status">{row.statusLabel}</span>
-        {row.error ? <span className="inkling-translate-error">{row.error.message}</span> : null}
+        {row.errorText ? <span className="inkling-translate-error">{row.errorText}</span> : null}
       </td>
     </tr>
   );

@@ -2,6 +2,7 @@ import { type ButtonHTMLAttributes, type HTMLAttributes, type ProgressHTMLAttrib
 import type { TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
 import type { DataAttributes } from '../base/dataAttributes.js';
 import { type UseBatchTranslateOptions, type UseBatchTranslateResult, useBatchTranslate } from './useBatchTranslate.js';
+import { useModelLoad } from '../model/useModelLoad.js';
 
 /** Words `TranslateList` shows; translate them here. */
 export interface TranslateListLabels {
@@ -19,6 +20,12 @@ export interface TranslateListLabels {
   statuses: Record<TranslationStatus, string>;
   /** A queued item being tried again after a passing failure (a server busy or not answering yet). */
   retrying: string;
+  /**
+   * An item that failed while the pool's model is not loaded (its load failed, or the error's
+   * `phase` is `'load'`): a few words per row, since the reason is the model's, shown once where
+   * the model's state is. Default `'The model did not load.'`.
+   */
+  notLoaded: string;
 }
 
 const DEFAULT_LABELS: TranslateListLabels = {
@@ -31,6 +38,7 @@ const DEFAULT_LABELS: TranslateListLabels = {
   retry: 'Retry',
   progress: (done, total) => `${done} of ${total} translated`,
   retrying: 'Retrying…',
+  notLoaded: 'The model did not load.',
   statuses: { queued: 'Queued', streaming: 'Translating…', done: 'Done', error: 'Failed', cancelled: 'Cancelled' },
 };
 
@@ -54,6 +62,8 @@ export interface TranslateListRow extends TranslationResult {
   translationProps: HTMLAttributes<HTMLElement>;
   /** The status in words. */
   statusLabel: string;
+  /** Why it failed, in words; `undefined` without an error. */
+  errorText: string | undefined;
 }
 
 /** What `useTranslateList` returns. */
@@ -86,19 +96,31 @@ function langOf(language: string | undefined): string | undefined {
 interface RowContext {
   readonly statuses: TranslateListLabels['statuses'];
   readonly retrying: string;
+  readonly notLoaded: string;
+  /** The pool's load error: while there is one, a failed row says `notLoaded`, not a message of its own. */
+  readonly loadError: Error | null;
   readonly lang: string | undefined;
   readonly sourceLang: string | undefined;
 }
 
-function buildRow(result: TranslationResult, index: number, { statuses, retrying, lang, sourceLang }: RowContext): TranslateListRow {
+function buildRow(result: TranslationResult, index: number, context: RowContext): TranslateListRow {
+  const { statuses, retrying, lang, sourceLang } = context;
   const retried = result.status === 'queued' && result.error !== null;
   return {
+    errorText: errorText(result.error, context),
     ...result,
     rowProps: { 'data-status': result.status, 'data-index': String(index), ...(retried ? { 'data-retrying': 'true' } : {}) },
     sourceProps: { lang: sourceLang },
     translationProps: { lang },
     statusLabel: retried ? retrying : statuses[result.status],
   };
+}
+
+/** Why a row failed: a few words while the model is not loaded (said in full where the model's state is), else the error's message. */
+function errorText(error: Error | null | undefined, { notLoaded, loadError }: RowContext): string | undefined {
+  if (!error) return undefined;
+  // While the pool is in error, its message (shown where the model's state is) says why every row failed.
+  return loadError !== null || (error as { phase?: unknown }).phase === 'load' ? notLoaded : error.message;
 }
 
 /** Last render's rows and what they were built from. */
@@ -109,7 +131,8 @@ interface RowCache {
 }
 
 function sameContext(a: RowContext | undefined, b: RowContext): boolean {
-  if (!a || a.lang !== b.lang || a.sourceLang !== b.sourceLang || a.retrying !== b.retrying) return false;
+  if (!a || a.lang !== b.lang || a.sourceLang !== b.sourceLang || a.retrying !== b.retrying || a.notLoaded !== b.notLoaded) return false;
+  if (a.loadError !== b.loadError) return false;
   for (const status of Object.keys(b.statuses) as TranslationStatus[]) if (a.statuses[status] !== b.statuses[status]) return false;
   return true;
 }
@@ -146,6 +169,7 @@ function reuseRows(cache: RowCache, results: readonly TranslationResult[], conte
 export function useTranslateList(props: TranslateListProps): TranslateListAria {
   const { task = 'translate-list', labels: custom, className, ...options } = props;
   const batch = useBatchTranslate({ ...options, task });
+  const loadError = useModelLoad().error;
   const labels = { ...DEFAULT_LABELS, ...custom, statuses: { ...DEFAULT_LABELS.statuses, ...custom?.statuses } };
   const { done, total } = batch.progress;
   const running = batch.status === 'streaming';
@@ -157,7 +181,14 @@ export function useTranslateList(props: TranslateListProps): TranslateListAria {
   // The rows of the last render, to reuse. They are pure values of their
   // inputs, so a render React throws away leaves nothing wrong in the cache.
   const [cache] = useState<RowCache>(() => ({ results: [], rows: [], context: undefined }));
-  const rows = reuseRows(cache, batch.results, { statuses: labels.statuses, retrying: labels.retrying, lang, sourceLang });
+  const rows = reuseRows(cache, batch.results, {
+    statuses: labels.statuses,
+    retrying: labels.retrying,
+    notLoaded: labels.notLoaded,
+    loadError,
+    lang,
+    sourceLang,
+  });
   return {
     batch,
     labels,

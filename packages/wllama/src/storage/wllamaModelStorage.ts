@@ -4,6 +4,7 @@ import {
   deleteEach,
   deleteUnlessInUse,
   type LockManagerLike,
+  modelLockHeld,
   requestPersistence,
   type StorageManagerLike,
   storagePersisted,
@@ -25,8 +26,8 @@ export interface WllamaModelStorageOptions {
  * The wllama models stored in this origin (by `wllamaEngines`, in the origin
  * private file system) as a `ModelStorage`: list them with their size and
  * whether they are whole, delete one or all, ask the browser to keep them.
- * A model being downloaded or loaded in any tab is not deleted
- * (`ModelInUseError`); one already loaded keeps running from memory, and the
+ * A model being downloaded or loaded in any tab says so (`busy`) and is
+ * not deleted (`ModelInUseError`); one already loaded keeps running from memory, and the
  * next load downloads it again. Where the browser gives no storage, `read()`
  * rejects with `StorageUnavailableError`.
  *
@@ -43,7 +44,16 @@ export function wllamaModelStorage(options: WllamaModelStorageOptions = {}): Mod
   return {
     async read(): Promise<ModelStorageState> {
       const store = await ModelStore.open(manager());
-      const models = (await store.entries()).map(describe).filter((m): m is StoredModel => m !== undefined);
+      const entries = await store.entries();
+      const described = await Promise.all(
+        entries.map(async (entry) => {
+          const model = describe(entry);
+          if (!model || !(await modelLockHeld(locks(), modelLockName(entry.key)))) return model;
+          // One lock for both: a whole copy is being loaded, anything less downloaded.
+          return { ...model, busy: model.complete ? ('loading' as const) : ('downloading' as const) };
+        }),
+      );
+      const models = described.filter((m): m is StoredModel => m !== undefined);
       models.sort((a, b) => (b.lastUsed ?? 0) - (a.lastUsed ?? 0));
       return { models, room: await storageRoom(manager()), persisted: await storagePersisted(manager()) };
     },

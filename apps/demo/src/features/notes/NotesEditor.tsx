@@ -1,4 +1,4 @@
-import { GhostTextarea } from '@inkling/react';
+import { GhostTextarea, useModelLoad } from '@inkling/react';
 import { useRef } from 'react';
 import { LatencyBadge } from '../scheduler/LatencyBadge.js';
 import { titleOf, useNotes } from './notesStore.js';
@@ -8,8 +8,11 @@ import { titleOf, useNotes } from './notesStore.js';
  * are no suggestions (no engine running); while it is set the editor asks
  * for none, so no job waits in a queue that nothing serves.
  */
-export function NotesEditor({ engineNote }: { engineNote: string | null }) {
+export function NotesEditor({ engineNote: chosenNote }: { engineNote: string | null }) {
   const { notes, selected, select, update, add } = useNotes();
+  // A model that did not load serves nothing: say so instead of how to accept a suggestion.
+  const failed = useModelLoad().status === 'error';
+  const engineNote = chosenNote ?? (failed ? 'No suggestions: the model did not load. Choose another engine above.' : null);
   const editor = useRef<HTMLTextAreaElement>(null);
   const addNote = () => {
     add();

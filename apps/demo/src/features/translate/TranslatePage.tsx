@@ -1,4 +1,4 @@
-import { PoolProvider, TranslateList } from '@inkling/react';
+import { PoolProvider, TranslateList, useModelLoad } from '@inkling/react';
 import { useState } from 'react';
 import { type TranslationTarget, remotePool, targetName } from '../../engine/remotePools.js';
 import { useNotes } from '../notes/notesStore.js';
@@ -42,7 +42,9 @@ export function TranslatePage({ deviceReady, target, onTarget }: TranslatePagePr
   const [to, setTo] = useState('French');
   // What was on the page, and the language, when the button was pressed: typing afterwards does not restart it.
   const [run, setRun] = useState<{ items: string[]; to: string } | null>(null);
-  const blocked = target.kind === 'device' && !deviceReady;
+  // A device pool whose model did not load would end every row with that error at once.
+  const failed = useModelLoad().status === 'error';
+  const blocked = target.kind === 'device' && (!deviceReady || failed);
   // The notes are English: saying so lets a native translator run without a language detector.
   const list = run ? (
     <TranslateList task="translate-page" items={run.items} from="en" to={LANGUAGES[run.to] ?? run.to} className="translate-list" />

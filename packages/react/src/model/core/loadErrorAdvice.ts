@@ -32,6 +32,7 @@ const ADVICE: Partial<Record<ErrorKind, Advice>> = {
   setup:
     'The app could not start its model engine: a part it needs is missing. Reload the page; if it keeps failing, tell the site’s developer (the details are below).',
   cancelled: 'Loading was cancelled. Load the model again when you are ready.',
+  'needs-gesture': 'The browser downloads its built-in model only when you ask for it: press the button to start the download.',
   crashed: (device) =>
     device === 'gpu'
       ? 'The GPU was reset (a driver update, sleep, or memory pressure). Try again.'
@@ -53,7 +54,8 @@ function kindOf(error: object): ErrorKind | undefined {
  * failed (the error's `kind`, or its `cause`'s, for a wrapped error) and
  * where (`device`: a CPU out of memory is not told about the GPU): no
  * device, out of memory, a model that is not there, a file that cannot be
- * read, no network, a cancelled load, a crashed engine. Every engine's
+ * read, no network, a cancelled load, a download the browser starts only
+ * from a click, a crashed engine. Every engine's
  * errors carry their kind, so one table serves all. Falls back to the
  * error's own message, which Inkling writes to be acted on.
  *

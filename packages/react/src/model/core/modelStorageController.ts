@@ -1,4 +1,5 @@
-import type { ModelStorage, StorageRoom, StoredModel } from '@inkling/scheduler';
+import { type ModelStorage, type PoolTimers, type StorageRoom, type StoredModel } from '@inkling/scheduler';
+import { globalTimers } from '@inkling/scheduler/engine';
 import { Store } from '../../base/core/store.js';
 
 /** What `useModelStorage` shows: the stored models, the origin's figures, persistence, and what is under way. */
@@ -24,11 +25,21 @@ const INITIAL: ModelStorageSnapshot = {
   error: undefined,
 };
 
+/** Options of `ModelStorageController`. */
+export interface ModelStorageControllerOptions {
+  /** While a model is being downloaded or loaded (`StoredModel.busy`), how often to read again (ms). Default `1000`. */
+  busyPollMs?: number;
+  /** Timers for that. Default: the global ones. */
+  timers?: PoolTimers;
+}
+
 /**
  * A `ModelStorage` as an external store: reads it when the first listener
- * arrives, and again after each delete or persistence request. Failures are
- * state (`status: 'error'`, `error`), never thrown at the caller; the last
- * good list stays.
+ * arrives, again after each delete or persistence request, and every
+ * `busyPollMs` while some tab downloads or loads a model (so another tab's
+ * download shows its progress, and its end). Failures are state
+ * (`status: 'error'`, `error`), never thrown at the caller; the last good
+ * list stays.
  *
  * @example
  * const controller = new ModelStorageController(wllamaModelStorage());
@@ -36,28 +47,52 @@ const INITIAL: ModelStorageSnapshot = {
  */
 export class ModelStorageController extends Store<ModelStorageSnapshot> {
   readonly #storage: ModelStorage;
+  readonly #pollMs: number;
+  readonly #timers: PoolTimers;
   #reads = 0;
+  #poll: unknown;
+  #started = false;
 
-  constructor(storage: ModelStorage) {
+  constructor(storage: ModelStorage, options: ModelStorageControllerOptions = {}) {
     super(INITIAL);
     this.#storage = storage;
+    this.#pollMs = options.busyPollMs ?? 1000;
+    this.#timers = options.timers ?? globalTimers;
   }
 
   protected override onStart(): void {
+    this.#started = true;
     void this.refresh();
+  }
+
+  protected override onStop(): void {
+    this.#started = false;
+    this.#stopPolling();
   }
 
   /** Reads the storage again. */
   readonly refresh = async (): Promise<void> => {
     const read = (this.#reads += 1);
+    this.#stopPolling();
     try {
       const { models, room, persisted } = await this.#storage.read();
       if (read !== this.#reads) return;
       this.commit({ ...this.state, status: 'ready', models, room, persisted, error: undefined }, 'now');
+      if (this.#started && models.some((model) => model.busy !== undefined)) {
+        this.#poll = this.#timers.setTimeout(() => {
+          this.#poll = undefined;
+          void this.refresh();
+        }, this.#pollMs);
+      }
     } catch (error) {
       if (read === this.#reads) this.#fail(error);
     }
   };
+
+  #stopPolling(): void {
+    if (this.#poll !== undefined) this.#timers.clearTimeout(this.#poll);
+    this.#poll = undefined;
+  }
 
   /** Deletes one model (`'*'`: all), then reads again. Resolves `false` when it failed (see `error`). */
   readonly remove = async (model: string): Promise<boolean> => {

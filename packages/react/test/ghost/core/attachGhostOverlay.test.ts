@@ -41,7 +41,7 @@ it('leaves the first style sync to the ResizeObserver, so attaching forces no la
   const handle = attachGhostOverlay(textarea, overlay);
   expect(spy).not.toHaveBeenCalled();
   expect(overlay.style.fontSize).toBe('');
-  expect(ManualResizeObserver.last?.observed).toEqual([textarea]);
+  expect(ManualResizeObserver.last?.observed).toEqual([textarea, textarea.parentElement]);
   // The observer's first report, after layout, mirrors the textarea.
   ManualResizeObserver.last?.report();
   expect(overlay.style.fontSize).toBe('19px');
