@@ -63,7 +63,7 @@ describe('an unreachable server', () => {
     );
   });
 
-  it('is fatal: the pool ends the job, holds the queue while the server is down, and goes on after load()', async () => {
+  it('is fatal: the pool ends the job, ends what is sent while the server is down with its error, and goes on after load()', async () => {
     const server = await serve({ chat: (req, res) => streamReply(req, res, ['ok']) });
     const port = Number(new URL(server.baseURL).port);
     const pool = await poolFor(server);
@@ -77,12 +77,14 @@ describe('an unreachable server', () => {
     await until(() => pool.getSnapshot().phase === 'error');
     expect(pool.getSnapshot().error).toBeInstanceOf(ServerUnreachableError);
 
-    const waiting = pool.submit(ask);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(pool.getSnapshot().queued).toBe(1);
+    // Nothing waits on a server that is not there: the job ends at once with why.
+    const meanwhile = await pool.submit(ask);
+    expect(meanwhile.status).toBe('error');
+    expect(meanwhile.error).toBeInstanceOf(ServerUnreachableError);
+    expect(pool.getSnapshot().queued).toBe(0);
     await serve({ chat: (req, res) => streamReply(req, res, ['back']) }, port);
     await pool.load();
-    expect(await waiting).toMatchObject({ status: 'done', text: 'back' });
+    expect(await pool.submit(ask)).toMatchObject({ status: 'done', text: 'back' });
     await pool.unload();
   });
 });
