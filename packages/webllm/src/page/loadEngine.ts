@@ -1,7 +1,7 @@
 import { type LoadProgress, type PoolTimers, globalTimers } from '@inkling/scheduler';
-import { LoadCancelledError, WorkerCrashedError } from './errors.js';
-import type { LoadAnswer, LoadSettings } from './protocol.js';
-import type { WorkerLike } from './types.js';
+import { LoadCancelledError, WorkerCrashedError } from '../errors.js';
+import type { LoadAnswer, LoadSettings } from '../protocol.js';
+import type { WorkerLike } from '../types.js';
 import { WebLLMEngine, shutDown } from './webllmEngine.js';
 import { WorkerClient } from './workerClient.js';
 

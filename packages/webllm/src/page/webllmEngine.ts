@@ -8,7 +8,7 @@ import type {
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler';
 import type { ChunkQueue } from './chunkQueue.js';
-import type { WorkerLike } from './types.js';
+import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
 /** How long `unload()` waits for the worker to free the model before terminating it anyway. */

@@ -7,12 +7,12 @@ import {
   type PoolTimers,
 } from '@inkling/scheduler';
 import { createDefaultWorker } from './defaultWorker.js';
-import type { GPULike } from './detectWebGPU.js';
-import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
+import type { GPULike } from '../detectWebGPU.js';
+import { LoadCancelledError, WebGPUUnavailableError } from '../errors.js';
 import { loadEngine } from './loadEngine.js';
-import { NO_WEBGPU } from './noWebGPU.js';
-import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from './types.js';
-import { type WebLLMStorageOptions, withModelRoom } from './webllmRoom.js';
+import { NO_WEBGPU } from '../noWebGPU.js';
+import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from '../types.js';
+import { type WebLLMStorageOptions, withModelRoom } from '../storage/webllmRoom.js';
 
 /** Options of `webllmEngines`. */
 export interface WebLLMEnginesOptions extends WebLLMStorageOptions {

@@ -6,9 +6,9 @@ import {
   OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
-} from './errors.js';
-import { f32Variant } from './modelCatalogue.js';
-import type { WebLLMModelRecord } from './types.js';
+} from '../errors.js';
+import { f32Variant } from '../modelCatalogue.js';
+import type { WebLLMModelRecord } from '../types.js';
 
 /**
  * The typed error for a failed load, with the original as `cause`. It runs in

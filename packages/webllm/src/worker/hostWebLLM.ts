@@ -2,14 +2,14 @@ import { type ChatCompletionChunk, type StreamingChatCompletionRequest, encodeEr
 import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
-import type { GPULike } from './detectWebGPU.js';
-import { ModelNotFoundError } from './errors.js';
-import { ProgressMapper } from './progressMapper.js';
+import type { GPULike } from '../detectWebGPU.js';
+import { ModelNotFoundError } from '../errors.js';
+import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
-import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
-import { resolveAppConfig } from './resolveAppConfig.js';
-import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
+import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from '../protocol.js';
+import { resolveAppConfig } from '../resolveAppConfig.js';
+import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
