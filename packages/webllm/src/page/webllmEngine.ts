@@ -26,8 +26,12 @@ const UNLOAD_GRACE_MS = 5_000;
  * const stream = await engine.chat.completions.create({ messages, stream: true });
  */
 export class WebLLMEngine implements Engine {
-  /** WebLLM runs one generation per model at a time. */
-  readonly concurrency = 1;
+  /**
+   * How many generations run at once: the worker's lanes (several sequences
+   * decoding in one step on the one copy of the weights), or 1 where they did
+   * not start (WebLLM runs one generation per model at a time).
+   */
+  readonly concurrency: number;
   /** Every WebLLM engine of the page computes on its one GPU: a keystroke's prefill goes first there (`Engine.device`). */
   readonly device = 'webgpu';
   readonly chat: Engine['chat'];
@@ -39,7 +43,8 @@ export class WebLLMEngine implements Engine {
   #current: { id: number; chunks: ChunkQueue } | undefined;
   #unloading: Promise<void> | undefined;
 
-  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; timers?: PoolTimers }) {
+  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; lanes?: number; timers?: PoolTimers }) {
+    this.concurrency = Number.isInteger(options.lanes) && options.lanes! > 1 ? options.lanes! : 1;
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
