@@ -63,6 +63,12 @@ export interface LaneOptions {
   prefixReuse?: boolean;
   /** The model's name in the chunks. Default `''`. */
   model?: string;
+  /**
+   * Sees a copy of each row of logits before its pick, with the job's chunk
+   * id: for a benchmark that compares a lane with the same sequence decoded
+   * alone. Default: none (no copy is made).
+   */
+  observe?: (row: Float32Array, job: string) => void;
 }
 
 /** Lanes that are off, saying why. */
@@ -122,7 +128,11 @@ export function startLanes(pipeline: unknown, count: number, options: LaneOption
   if (Object.values(fns).some((fn) => typeof fn !== 'function'))
     return noLanes('the model library gives no batch_decode or paged KV cache');
   try {
-    return new LaneEngine(p, count, fns as LaneFns, { prefixReuse: options.prefixReuse !== false, model: options.model ?? '' });
+    return new LaneEngine(p, count, fns as LaneFns, {
+      prefixReuse: options.prefixReuse !== false,
+      model: options.model ?? '',
+      observe: options.observe,
+    });
   } catch (error) {
     return noLanes(`creating a KV cache of ${count} sequences failed (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -198,6 +208,7 @@ class LaneEngine implements Lanes {
   readonly #waiting: Job[] = [];
   readonly #reuse: boolean;
   readonly #model: string;
+  readonly #observe: LaneOptions['observe'];
   readonly #readback = new Map<number, LaneTensor>();
   #vocab = 0;
   #running = false;
@@ -207,12 +218,18 @@ class LaneEngine implements Lanes {
   #gatherUntil: number | undefined;
   #serial = 0;
 
-  constructor(p: LanePipeline, count: number, fns: LaneFns, options: { prefixReuse: boolean; model: string }) {
+  constructor(
+    p: LanePipeline,
+    count: number,
+    fns: LaneFns,
+    options: { prefixReuse: boolean; model: string; observe: LaneOptions['observe'] },
+  ) {
     this.#p = p;
     this.#fns = fns;
     this.count = count;
     this.#reuse = options.prefixReuse;
     this.#model = options.model;
+    this.#observe = options.observe;
     const { tvm } = p;
     tvm.beginScope();
     try {
@@ -555,6 +572,7 @@ class LaneEngine implements Lanes {
   /** The job's next token from its row; the text it adds, or the end. */
   #take(job: Job, row: Float32Array): void {
     job.firstTokenAt ??= performance.now();
+    this.#observe?.(row.slice(), job.id);
     const token = pickLaneToken(row, job.sampling, job.counts);
     if (this.#p.stopTokens.includes(token)) return this.#finish(job, 'stop');
     job.output.push(token);
