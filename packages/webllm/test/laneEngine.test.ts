@@ -43,6 +43,15 @@ describe("the lanes' guard, on WebLLM's real source", () => {
     expect(startLanes(fake.pipeline, 4)).toMatchObject({ active: true, count: 4 });
   });
 
+  it("reads WebLLM's own methods under the prefix-reuse hooks that replace them on the instance", () => {
+    const fake = fakeLanePipeline();
+    const real = realPipelineMethods('0.2.79');
+    // As WebLLM's class: the methods on the prototype, then prefix reuse's wrapper set on the instance.
+    const hooked = Object.assign(Object.create(real) as object, fake.pipeline, { embedAndForward: async () => 'hooked' });
+    expect(checkLanePipeline(hooked)).toBeUndefined();
+    expect(checkLanePipeline({ ...fake.pipeline, embedAndForward: async () => 'hooked' })).toMatch(/embedAndForward\(\) does not do/);
+  });
+
   it('accepts WebLLM 0.2.86 with a single-sequence model ABI; refuses its batched ABI and artifact models', () => {
     const fake = fakeLanePipeline({ version: '0.2.86' });
     expect(checkLanePipeline(fake.pipeline)).toBeUndefined();

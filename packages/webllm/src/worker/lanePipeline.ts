@@ -102,6 +102,16 @@ const TVM_NEEDS = [
 ] as const;
 
 /**
+ * WebLLM's own method `name` of the pipeline: its class's, not a hook an
+ * engine hook (prefix reuse) set on the instance, whose body says nothing of
+ * how WebLLM runs the model. A plain object's own method otherwise.
+ */
+function methodOf(p: Record<string, unknown>, name: string): unknown {
+  const proto = Object.getPrototypeOf(p) as Record<string, unknown> | null;
+  return proto !== null && proto !== Object.prototype && typeof proto[name] === 'function' ? proto[name] : p[name];
+}
+
+/**
  * Why lanes cannot run on `pipeline`, or `undefined` when they can. Reads
  * only source text and fields: safe on any object.
  *
@@ -113,17 +123,19 @@ export function checkLanePipeline(pipeline: unknown): string | undefined {
     return 'this WebLLM keeps its pipeline elsewhere (no loadedModelIdToPipeline entry)';
   const p = pipeline as Record<string, unknown>;
   for (const [name, calls] of Object.entries(BODIES)) {
-    const method = p[name];
+    const method = methodOf(p, name);
     if (typeof method !== 'function') return `this WebLLM's pipeline has no ${name}()`;
     const body = bodyOf(method);
     const missing = calls.find((call) => !body.includes(call));
     if (missing !== undefined) return `this WebLLM's ${name}() does not do what the lanes expect (no "${missing}")`;
   }
-  if (typeof p.prefillStep !== 'function') return "this WebLLM's pipeline has no prefillStep()";
-  const appending = bodyOf(p.prefillStep) + (typeof p.forwardPrefill === 'function' ? bodyOf(p.forwardPrefill) : '');
+  const prefillStep = methodOf(p, 'prefillStep');
+  const forwardPrefill = methodOf(p, 'forwardPrefill');
+  if (typeof prefillStep !== 'function') return "this WebLLM's pipeline has no prefillStep()";
+  const appending = bodyOf(prefillStep) + (typeof forwardPrefill === 'function' ? bodyOf(forwardPrefill) : '');
   const unappended = APPENDS.find((call) => !appending.includes(call));
   if (unappended !== undefined) return `this WebLLM's prefill does not build the prompt as the lanes expect (no "${unappended}")`;
-  const forward = bodyOf(p.embedAndForward);
+  const forward = bodyOf(methodOf(p, 'embedAndForward'));
   if (THROUGH_ABI.every((call) => forward.includes(call))) {
     const abi = p.resolvedModelABI as LanePipeline['resolvedModelABI'];
     if (abi?.prefillABI !== 'single' || abi.decodeABI !== 'single')
