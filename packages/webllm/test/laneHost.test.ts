@@ -50,18 +50,27 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
   it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {
     const solo = await poolOf(2);
     const expected = await solo.pool.submit({ params: ask('keep going') });
-    const { pool } = await poolOf(2);
+    const { pool, fakes } = await poolOf(2);
     const controller = new AbortController();
+    let forwardsAtCancel = 0;
     const [cut, kept] = await Promise.all([
       pool.submit({
         task: 'a',
         params: { ...ask('cut me'), max_tokens: 30 },
         signal: controller.signal,
-        onChunk: () => controller.abort(),
+        onChunk: () => {
+          forwardsAtCancel ||= fakes[0]!.forwards.length;
+          controller.abort();
+        },
       }),
       pool.submit({ task: 'b', params: ask('keep going') }),
     ]);
     expect(cut.status).toBe('cancelled');
     expect(kept.text).toBe(expected.text);
+    // The cancelled job's lane takes no step after a cancel from its chunk callback.
+    await new Promise((r) => setTimeout(r, 50));
+    const { forwards } = fakes[0]!;
+    const victim = forwards[0]!.seqs[0]!;
+    expect(forwards.slice(forwardsAtCancel).filter((f) => f.seqs.includes(victim))).toEqual([]);
   });
 });

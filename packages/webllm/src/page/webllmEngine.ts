@@ -48,7 +48,7 @@ export class WebLLMEngine implements Engine {
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
-    this.chat = { completions: { create: async (request) => this.#stream(request) } };
+    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions?.signal) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
   }
 
@@ -65,11 +65,20 @@ export class WebLLMEngine implements Engine {
     return this.#unloading;
   }
 
-  #stream(request: StreamingChatCompletionRequest): AsyncIterable<ChatCompletionChunk> {
+  #stream(request: StreamingChatCompletionRequest, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk> {
     const current = this.#client.stream({ type: 'chat', request });
     this.#current = current;
     const { id, chunks } = current;
     const client = this.#client;
+    // With lanes the pool stops one call through its signal (interruptGenerate would stop them all):
+    // the worker ends that lane before its next step, with an abort finish chunk.
+    if (this.concurrency > 1 && signal) {
+      const stop = () => {
+        if (!chunks.ended && !this.#unloading) client.notify({ type: 'interrupt', id });
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    }
     return {
       [Symbol.asyncIterator]: () => ({
         // Failures arrive typed: the worker's (`classifyRunError`), or the worker's death.
