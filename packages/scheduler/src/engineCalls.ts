@@ -21,10 +21,10 @@ import type { Engine, PoolTimers } from './types.js';
 export class EngineCalls {
   /** Stall timers of calls asked to stop, by job. */
   readonly #stalls = new Map<Job, unknown>();
-  /** Interactive jobs waiting for their first token, by the device their engine computes on. */
-  readonly #firsts = new Map<Job, string>();
+  /** Interactive jobs waiting for their first token: the device their engine computes on, and the engine. */
+  readonly #firsts = new Map<Job, Place>();
   /** Steps of other jobs held until those first tokens come (`Engine.device`). */
-  readonly #turns = new Map<Job, { go: () => void; device: string }>();
+  readonly #turns = new Map<Job, { go: () => void; place: Place }>();
 
   readonly #state: PoolState;
   readonly #now: () => number;
@@ -54,11 +54,11 @@ export class EngineCalls {
     state.dispatch({ type: 'start', job, slot, at: now() });
     const engine = slot.engine as Engine;
     const device = engine.device;
-    if (device !== undefined && job.priority === 'interactive') this.#firsts.set(job, device);
+    if (device !== undefined && job.priority === 'interactive') this.#firsts.set(job, { device, engine });
     return runJob(engine, job, {
       interrupt: () => interrupt(slot, engine),
       opened: () => state.dispatch({ type: 'open', job }),
-      turn: () => this.#turn(job, device),
+      turn: () => this.#turn(job, device === undefined ? undefined : { device, engine }),
       chunk: (chunk) => {
         this.#firstCame(job);
         // A chunk after a stop is progress: the engine is alive, just not done.
@@ -97,10 +97,15 @@ export class EngineCalls {
     for (const { go } of [...this.#turns.values()]) go();
   }
 
-  /** Whether `job`'s next step waits: yes while an interactive job on its device waits for a first token. */
-  #turn(job: Job, device: string | undefined): Promise<void> | undefined {
-    if (device === undefined || job.priority === 'interactive') return undefined;
-    if (![...this.#firsts.values()].includes(device)) return undefined;
+  /**
+   * Whether `job`'s next step waits: yes while an interactive job on its
+   * device, on another engine, waits for a first token. An engine of several
+   * lanes orders its own work (a new job's prefill before the batch's next
+   * step), so its other lanes are not held for a job on the same engine.
+   */
+  #turn(job: Job, place: Place | undefined): Promise<void> | undefined {
+    if (place === undefined || job.priority === 'interactive') return undefined;
+    if (![...this.#firsts.values()].some((first) => holds(first, place))) return undefined;
     return new Promise((resolve) => {
       const timer = this.#timers.setTimeout(() => go(), DEVICE_YIELD_MS);
       const go = () => {
@@ -108,15 +113,15 @@ export class EngineCalls {
         this.#turns.delete(job);
         resolve();
       };
-      this.#turns.set(job, { go, device });
+      this.#turns.set(job, { go, place });
     });
   }
 
   /** `job` has its first token, or ended: held steps go when no other first token is awaited on their device. */
   #firstCame(job: Job): void {
     if (!this.#firsts.delete(job)) return;
-    const awaited = new Set(this.#firsts.values());
-    for (const { go, device } of [...this.#turns.values()]) if (!awaited.has(device)) go();
+    const awaited = [...this.#firsts.values()];
+    for (const { go, place } of [...this.#turns.values()]) if (!awaited.some((first) => holds(first, place))) go();
   }
 
   /** Why an engine asked to stop and then silent for `stallTimeoutMs` is replaced. */
@@ -141,6 +146,17 @@ export class EngineCalls {
     this.#timers.clearTimeout(this.#stalls.get(job));
     this.#stalls.delete(job);
   }
+}
+
+/** Where a job runs: its engine, and the device that engine computes on. */
+interface Place {
+  device: string;
+  engine: Engine;
+}
+
+/** Whether an interactive job waiting at `first` holds the steps of a job at `other`: same device, another engine. */
+function holds(first: Place, other: Place): boolean {
+  return first.device === other.device && first.engine !== other.engine;
 }
 
 /** `interruptGenerate` stops everything on an engine, so only a one-lane engine gets it. */

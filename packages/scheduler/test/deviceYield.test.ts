@@ -47,6 +47,27 @@ describe('engines on one device (Engine.device): a keystroke prefills with the d
     expect(shared.results.map((r) => r.status)).toEqual(['done', 'done']);
   });
 
+  it('the other lanes of the same engine are not held: an engine of lanes orders its own prefills', async () => {
+    const create = fakeEngines({ reply: LONG, tokenMs: 20, prefillMs: 100, concurrency: 2 });
+    const createEngine: CreateEngine = async (index, onProgress, load) =>
+      Object.assign(await create(index, onProgress, load), { device: 'webgpu' });
+    const pool = new EnginePool({ createEngine, size: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    await pool.load();
+    const batch: number[] = [];
+    const batchDone = pool.submit(chat('batch', { priority: 'normal', ...stamps(batch) }));
+    await vi.advanceTimersByTimeAsync(300);
+    const ghost: number[] = [];
+    const typedAt = Date.now();
+    const ghostDone = pool.submit(chat('ghost', { priority: 'interactive', ...stamps(ghost) }));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(pool.getSnapshot().engines).toHaveLength(1);
+    expect(batch.filter((at) => at > typedAt && at < ghost[0]!).length).toBeGreaterThanOrEqual(4);
+    await vi.runAllTimersAsync();
+    expect((await Promise.all([batchDone, ghostDone])).map((r) => r.status)).toEqual(['done', 'done']);
+    await pool.unload();
+  });
+
   it('engines that share nothing keep streaming side by side', async () => {
     const apart = await keystrokeDuringBatch(undefined);
     expect(apart.batchDuringPrefill).toBeGreaterThanOrEqual(4);

@@ -1,8 +1,8 @@
-export { webllmEngines } from './webllmEngines.js';
+export { webllmEngines } from './page/webllmEngines.js';
 export { detectWebGPU } from './detectWebGPU.js';
-export { isModelCached, deleteModel } from './modelCache.js';
+export { isModelCached, deleteModel } from './storage/modelCache.js';
 export { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } from './modelCatalogue.js';
-export { hostWebLLM } from './hostWebLLM.js';
+export { hostWebLLM } from './worker/hostWebLLM.js';
 export {
   GPUDeviceLostError,
   LoadCancelledError,
@@ -14,11 +14,11 @@ export {
   WebLLMUnavailableError,
   WorkerCrashedError,
 } from './errors.js';
-export type { WebLLMEnginesOptions } from './webllmEngines.js';
-export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './hostWebLLM.js';
+export type { WebLLMEnginesOptions } from './page/webllmEngines.js';
+export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './worker/hostWebLLM.js';
 export type { LoadAnswer, PageMessage, WorkerMessage } from './protocol.js';
 export type { DetectWebGPUOptions, GPUAdapterInfoLike, GPUAdapterLike, GPULike, WebGPUSupport } from './detectWebGPU.js';
-export type { ModelCacheOptions } from './modelCache.js';
+export type { ModelCacheOptions } from './storage/modelCache.js';
 export type { CatalogueModel, ModelFeature } from './modelCatalogue.js';
 export type { LoadPhase, WebLLMLoadProgress } from './progressMapper.js';
 export type {
@@ -31,6 +31,6 @@ export type {
   WorkerFactory,
   WorkerLike,
 } from './types.js';
-export { webllmModelStorage } from './webllmModelStorage.js';
-export type { WebLLMModelStorageOptions } from './webllmModelStorage.js';
-export type { WebLLMStorageOptions } from './webllmRoom.js';
+export { webllmModelStorage } from './storage/webllmModelStorage.js';
+export type { WebLLMModelStorageOptions } from './storage/webllmModelStorage.js';
+export type { WebLLMStorageOptions } from './storage/webllmRoom.js';

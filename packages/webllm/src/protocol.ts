@@ -22,6 +22,8 @@ export interface LoadSettings {
   checkWebGPU: boolean;
   /** Whether the worker keeps the KV cache's common prefix between requests (see `PrefixReuse`). Absent: on. */
   prefixReuse?: boolean;
+  /** How many generations the worker runs at once on the one model (see `Lanes`). Absent: 1. */
+  lanes?: number;
 }
 
 /**
@@ -47,6 +49,10 @@ export interface LoadAnswer {
   prefixReuse?: boolean;
   /** Why it is off, when it is. */
   prefixReuseReason?: string;
+  /** How many generations run at once (the lanes that started; 1 without lanes). Absent: 1. */
+  lanes?: number;
+  /** Why the lanes asked for did not start, when they did not. */
+  lanesReason?: string;
 }
 
 /** What the engine worker sends back. */

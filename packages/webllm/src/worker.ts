@@ -11,6 +11,6 @@
  * webllmEngines({ model, worker: () => new Worker(new URL('./my-engine-worker.ts', import.meta.url), { type: 'module' }) });
  */
 import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
-import { hostWebLLM } from './hostWebLLM.js';
+import { hostWebLLM } from './worker/hostWebLLM.js';
 
 hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig });

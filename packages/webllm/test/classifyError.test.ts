@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyLoadError } from '../src/classifyError.js';
+import { classifyLoadError } from '../src/worker/classifyError.js';
 import { ModelLoadError, ShaderF16UnsupportedError, type WebLLMModelRecord } from '../src/index.js';
 
 const RECORD: WebLLMModelRecord = {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Rollup, build } from 'vite';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InvalidOptionError } from '@inkling/scheduler';
-import { createDefaultWorker } from '../src/defaultWorker.js';
+import { createDefaultWorker } from '../src/page/defaultWorker.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 

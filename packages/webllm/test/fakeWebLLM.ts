@@ -9,6 +9,8 @@ export interface FakeWebLLMOptions extends FakeEngineOptions {
   stepMs?: number;
   /** Makes `reload` throw an error with this name and message (`"Name: message"`). */
   failLoad?: string;
+  /** A pipeline object the engine keeps for the loaded model (as WebLLM's `loadedModelIdToPipeline`), e.g. the lanes' stand-in. */
+  pipeline?: () => object;
 }
 
 export const FIRST_VISIT_STEPS = [
@@ -44,6 +46,8 @@ export class FakeMLCEngine {
   engine: FakeEngine | undefined;
   /** Interrupts that reached the engine while no generation held its lock. */
   idleInterrupts = 0;
+  /** WebLLM's map of loaded pipelines: filled only when the options give one. */
+  loadedModelIdToPipeline: Map<string, object> | undefined;
   readonly chat = { completions: { create: (request: object) => this.#usable().chat.completions.create(request as never) } };
   readonly embeddings = {
     create: async (request: object) => {
@@ -78,6 +82,7 @@ export class FakeMLCEngine {
         this.config.initProgressCallback({ ...step, timeElapsed: 0 });
       }
       this.engine = createFakeEngine(this.#options);
+      if (this.#options.pipeline) this.loadedModelIdToPipeline = new Map([[model, this.#options.pipeline()]]);
     } finally {
       this.#loading = false;
     }

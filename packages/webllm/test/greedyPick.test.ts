@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { argmax, checkGreedyPick, installGreedyPick } from '../src/greedyPick.js';
+import { argmax, checkGreedyPick, installGreedyPick } from '../src/worker/greedyPick.js';
 
 /** TVM's `sample_top_p_from_logits` at temperature 0, as it does it: sort everything, take the first. */
 function sortThenPick(values: Float32Array): number {

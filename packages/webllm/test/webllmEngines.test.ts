@@ -69,9 +69,10 @@ describe('webllmEngines: loading', () => {
     expect(overall).toEqual(overall.toSorted((a, b) => a - b));
     expect(overall.at(-1)).toBe(1);
     expect(reports.map((r) => r.phase)).toEqual(['fetch', 'fetch', 'fetch', 'load', 'load', 'shaders', 'shaders', 'ready', 'other']);
-    // The load log's last line says whether prefix reuse and the one-pass greedy pick are on, and why not (the fake has no WebLLM pipeline).
+    // The load log's last line says whether prefix reuse, the one-pass greedy pick and the lanes are on, and why not (the fake has no WebLLM pipeline).
     expect(reports.at(-1)?.text).toMatch(/^Prefix reuse: off, this WebLLM keeps its pipeline elsewhere/);
-    expect(reports.at(-1)?.text).toMatch(/Greedy tokens: as WebLLM picks them \(this WebLLM keeps its pipeline elsewhere\)\.$/);
+    expect(reports.at(-1)?.text).toMatch(/Greedy tokens: as WebLLM picks them \(this WebLLM keeps its pipeline elsewhere\)\./);
+    expect(reports.at(-1)?.text).toMatch(/Lanes: off, this WebLLM keeps its pipeline elsewhere .*; one generation at a time\.$/);
     // Each WebLLM phase restarts at 0; the overall fraction does not.
     expect(reports[3]).toMatchObject({ phaseProgress: 0.5, engine: 1, engines: 1 });
     expect(reports[3]?.progress).toBeGreaterThan(reports[2]?.progress ?? 1);

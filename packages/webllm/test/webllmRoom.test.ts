@@ -2,8 +2,8 @@ import { EnginePool, InvalidOptionError, ModelInUseError, NotEnoughStorageError 
 import { type StorageManagerLike } from '@inkling/scheduler/storage';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deleteModel, LoadCancelledError, modelCatalogue, webllmEngines, webllmModelStorage } from '../src/index.js';
-import type { CachedFiles } from '../src/webllmCachedFiles.js';
-import { type ModelRoomRequest, withModelRoom } from '../src/webllmRoom.js';
+import type { CachedFiles } from '../src/storage/webllmCachedFiles.js';
+import { type ModelRoomRequest, withModelRoom } from '../src/storage/webllmRoom.js';
 import { appConfig, fakeWebLLM, useVirtualTime } from './helpers.js';
 
 // The free-space check and the model lock before WebLLM's worker downloads. Node has no Cache

@@ -49,6 +49,7 @@ export async function buildNodeBench(out: string, code?: string): Promise<void> 
       engineThread: 'src/node/engineThread.ts',
       prefixBench: 'src/node/prefixBench.ts',
       readbackProbe: 'src/node/readbackProbe.ts',
+      lanesBench: 'src/node/lanesBench.ts',
     },
     outdir: out,
     outExtension: { '.js': '.mjs' },

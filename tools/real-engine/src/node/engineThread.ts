@@ -32,8 +32,8 @@ const { MLCEngine, WebWorkerMLCEngineHandler, prebuiltAppConfig } = await import
 if (protocol === 'webllm' || protocol === 'webllm-reuse') {
   const handler = new WebWorkerMLCEngineHandler();
   if (protocol === 'webllm-reuse') {
-    const { installPrefixReuse } = await import('../../../../packages/webllm/src/prefixReuse.js');
-    const { installGreedyPick } = await import('../../../../packages/webllm/src/greedyPick.js');
+    const { installPrefixReuse } = await import('../../../../packages/webllm/src/worker/prefixReuse.js');
+    const { installGreedyPick } = await import('../../../../packages/webllm/src/worker/greedyPick.js');
     const engine = (handler as unknown as { engine: InstanceType<typeof MLCEngine> }).engine;
     let reuse: ReturnType<typeof installPrefixReuse> | undefined;
     const reload = engine.reload.bind(engine);

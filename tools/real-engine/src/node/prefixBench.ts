@@ -30,9 +30,9 @@
  *                       top-5 tokens agree and their log-probabilities differ by at most 1e-5
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';
-import { installGreedyPick } from '../../../../packages/webllm/src/greedyPick.js';
-import { installPrefixReuse } from '../../../../packages/webllm/src/prefixReuse.js';
-import { pipelineOf } from '../../../../packages/webllm/src/webllmPipeline.js';
+import { installGreedyPick } from '../../../../packages/webllm/src/worker/greedyPick.js';
+import { installPrefixReuse } from '../../../../packages/webllm/src/worker/prefixReuse.js';
+import { pipelineOf } from '../../../../packages/webllm/src/worker/webllmPipeline.js';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { median } from '../../../../bench/shared/stats.js';
 import { serve } from '../serve.js';

@@ -1,7 +1,7 @@
 /**
  * The prefix-reuse benchmark's replay and summary: one ghost-text request per
  * pause of a typing session, straight on a WebLLM engine carrying the kit's
- * prefix reuse (packages/webllm/src/prefixReuse.ts), switched on or off,
+ * prefix reuse (packages/webllm/src/worker/prefixReuse.ts), switched on or off,
  * reading what the pipeline prefilled and when the first token came.
  */
 import type { MLCEngine } from '@mlc-ai/web-llm';

@@ -1,10 +1,10 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import type { WorkerLike } from './types.js';
+import type { WorkerLike } from '../types.js';
 
 /**
  * Starts a module worker running `@inkling/webllm/worker`.
  *
- * The `new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })`
+ * The `new Worker(new URL('../worker.js', import.meta.url), { type: 'module' })`
  * below is written out literally on purpose: Vite, webpack 5 and Next.js only
  * bundle a worker (and WebLLM inside it) when they see exactly this shape.
  * Through an alias of `Worker` they take the URL for a plain asset and copy
@@ -24,5 +24,5 @@ export function createDefaultWorker(): WorkerLike {
       'Web Workers are not available here. Pass webllmEngines() a `worker` option that builds one for this environment (in Node, a worker thread).',
     );
   }
-  return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  return new Worker(new URL('../worker.js', import.meta.url), { type: 'module' });
 }

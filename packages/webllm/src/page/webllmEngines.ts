@@ -1,12 +1,12 @@
 import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
 import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { createDefaultWorker } from './defaultWorker.js';
-import type { GPULike } from './detectWebGPU.js';
-import { LoadCancelledError, WebGPUUnavailableError } from './errors.js';
+import type { GPULike } from '../detectWebGPU.js';
+import { LoadCancelledError, WebGPUUnavailableError } from '../errors.js';
 import { loadEngine } from './loadEngine.js';
-import { NO_WEBGPU } from './noWebGPU.js';
-import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from './types.js';
-import { type WebLLMStorageOptions, withModelRoom } from './webllmRoom.js';
+import { NO_WEBGPU } from '../noWebGPU.js';
+import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from '../types.js';
+import { type WebLLMStorageOptions, withModelRoom } from '../storage/webllmRoom.js';
 
 /** Options of `webllmEngines`. */
 export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
@@ -54,6 +54,18 @@ export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
    * Default: `true`.
    */
   prefixReuse?: boolean;
+  /**
+   * How many generations each engine runs at once on its one copy of the
+   * weights: its lanes, sequences of one paged KV cache that advance together
+   * in one `batch_decode` step (the pool sees them as the engine's
+   * `concurrency`, and fills an engine's lanes before it loads another).
+   * Where the model library has no `batch_decode` or the WebLLM version is
+   * not one the worker knows (0.2.79, 0.2.86), the engine runs one generation
+   * at a time as WebLLM does, and the load log says why. Jobs with a JSON
+   * schema run on WebLLM's own one-sequence path, one at a time. `1` turns
+   * lanes off. Default: `4`.
+   */
+  lanes?: number;
   /**
    * The timers of the worker handshake's timeout and of the unload's grace
    * period. Default: the platform's (`globalTimers`).
@@ -108,6 +120,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
         chatOptions: options.chatOptions,
         checkWebGPU: options.gpu !== null,
         prefixReuse: options.prefixReuse !== false,
+        lanes: options.lanes ?? DEFAULT_LANES,
         ...(options.timers ? { timers: options.timers } : {}),
         worker: makeWorker(index),
         onProgress,
@@ -118,6 +131,9 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
     return withModelRoom({ model, appConfig, cache, sizeBytes, storage, locks: defaultLocks(), fetch: undefined, signal }, load);
   };
 }
+
+/** Lanes per engine unless `lanes` says otherwise: ghost text, a translation and two more jobs at once. */
+const DEFAULT_LANES = 4;
 
 function validate(options: WebLLMEnginesOptions): void {
   if (typeof options !== 'object' || options === null || typeof options.model !== 'string' || !options.model) {
@@ -135,6 +151,9 @@ function validate(options: WebLLMEnginesOptions): void {
   }
   if (options.prefixReuse !== undefined && typeof options.prefixReuse !== 'boolean') {
     throw new InvalidOptionError(`webllmEngines() "prefixReuse" must be true or false (got ${JSON.stringify(options.prefixReuse)}).`);
+  }
+  if (options.lanes !== undefined && !(Number.isInteger(options.lanes) && options.lanes >= 1 && options.lanes <= 64)) {
+    throw new InvalidOptionError(`webllmEngines() "lanes" must be a whole number from 1 to 64 (got ${JSON.stringify(options.lanes)}).`);
   }
   if (options.sizeBytes !== undefined && !(Number.isSafeInteger(options.sizeBytes) && options.sizeBytes > 0)) {
     throw new InvalidOptionError(

@@ -3,14 +3,15 @@ import { encodeError, isFinalChunk } from '@inkling/scheduler/engine';
 import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
-import type { GPULike } from './detectWebGPU.js';
-import { ModelNotFoundError } from './errors.js';
-import { ProgressMapper } from './progressMapper.js';
+import type { GPULike } from '../detectWebGPU.js';
+import { ModelNotFoundError } from '../errors.js';
+import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
+import { type LaneStream, type Lanes, installLanes, noLanes } from './laneEngine.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
-import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from './protocol.js';
-import { resolveAppConfig } from './resolveAppConfig.js';
-import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from './types.js';
+import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from '../protocol.js';
+import { resolveAppConfig } from '../resolveAppConfig.js';
+import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
@@ -58,6 +59,8 @@ interface StreamState {
   stopping: boolean;
   /** The page left: the stream is read to its end (so WebLLM's lock is freed) but nothing is sent. */
   closed: boolean;
+  /** The stream runs on a lane (see `Lanes`), not on WebLLM's own path. */
+  lane?: LaneStream;
 }
 
 /**
@@ -116,6 +119,7 @@ class EngineHost {
   readonly #streams = new Map<number, StreamState>();
   #engine: WebLLMEngineLike | undefined;
   #reuse: PrefixReuse = noPrefixReuse('no model is loaded');
+  #lanes: Lanes = noLanes('no model is loaded');
 
   constructor(webllm: WebLLMEngineModule, gpu: GPULike | null | undefined, post: (message: WorkerMessage) => void) {
     this.#webllm = webllm;
@@ -193,17 +197,32 @@ class EngineHost {
             ? noPrefixReuse(SOFTWARE_ADAPTER)
             : installPrefixReuse(engine, model);
       const greedy = installGreedyPick(engine, model);
+      const asked = message.lanes ?? 1;
+      this.#lanes.dispose();
+      this.#lanes =
+        asked > 1
+          ? installLanes(engine, model, asked, { model, prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support) })
+          : noLanes('one lane asked (lanes: 1)');
       const text = [
         this.#reuse.active
           ? 'Prefix reuse: on.'
           : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
         greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
+        this.#lanes.active
+          ? `Lanes: ${this.#lanes.count} (one batch_decode step for every running job; JSON-schema jobs on WebLLM's one-sequence path).`
+          : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
       ].join(' ');
       this.#post({ type: 'progress', id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);
     }
-    return { embeddings: record.model_type === 1, prefixReuse: this.#reuse.active, prefixReuseReason: this.#reuse.reason };
+    return {
+      embeddings: record.model_type === 1,
+      prefixReuse: this.#reuse.active,
+      prefixReuseReason: this.#reuse.reason,
+      lanes: this.#lanes.count,
+      ...(this.#lanes.reason === undefined ? {} : { lanesReason: this.#lanes.reason }),
+    };
   }
 
   /** The page wants the stream's next chunk. */
@@ -242,20 +261,33 @@ class EngineHost {
     if (!state.iterator) {
       // Stopped before it started: nothing ran, nothing to read.
       if (state.stopping) return { done: true, value: undefined };
+      const asked = { ...(state.request as StreamingChatCompletionRequest), stream: true } as const;
+      if (this.#lanes.refuses(asked) === undefined) {
+        state.lane = this.#lanes.open(asked);
+        state.iterator = state.lane;
+        state.live = true;
+        return this.#read(state, state.iterator);
+      }
       this.#reuse.arm();
-      const request = webllmRequest({ ...(state.request as StreamingChatCompletionRequest), stream: true });
+      const request = webllmRequest(asked);
       const stream = (await engine.chat.completions.create(request)) as AsyncIterable<ChatCompletionChunk>;
       state.iterator = stream[Symbol.asyncIterator]();
       state.live = true;
     }
+    if (state.lane) return this.#read(state, state.lane);
     // A stream the page left is read out by the worker alone: it stops the generation itself.
     if (state.closed && state.live) engine.interruptGenerate();
-    const step = await state.iterator.next();
-    state.live = !step.done && !isFinalChunk(step.value);
+    const step = await this.#read(state, state.iterator);
     if (!step.done && step.value.usage) {
       const cached = this.#reuse.last?.cachedTokens;
       if (cached !== undefined) step.value.usage.cachedTokens = cached;
     }
+    return step;
+  }
+
+  async #read(state: StreamState, iterator: AsyncIterator<ChatCompletionChunk>): Promise<IteratorResult<ChatCompletionChunk>> {
+    const step = await iterator.next();
+    state.live = !step.done && !isFinalChunk(step.value);
     return step;
   }
 
@@ -270,6 +302,13 @@ class EngineHost {
       if (close && !state.stepping) this.#streams.delete(id);
       return;
     }
+    // A lane stops alone: the others go on. A close frees it at once.
+    if (state.lane) {
+      if (!close) return state.lane.interrupt();
+      void state.lane.return();
+      if (!state.stepping) this.#streams.delete(id);
+      return;
+    }
     // A running generation stops before its next step (the one in flight, if any, cannot be cut short).
     if (state.live) this.#engine?.interruptGenerate();
     // Left between two steps: read it to the end so WebLLM's lock is released.
@@ -280,6 +319,8 @@ class EngineHost {
     const engine = this.#engine;
     this.#engine = undefined;
     this.#reuse = noPrefixReuse('no model is loaded');
+    this.#lanes.dispose();
+    this.#lanes = noLanes('no model is loaded');
     await engine?.unload();
   }
 

@@ -1,8 +1,8 @@
 import { type LoadProgress, type PoolTimers } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
-import { LoadCancelledError, WorkerCrashedError } from './errors.js';
-import type { LoadAnswer, LoadSettings } from './protocol.js';
-import type { WorkerLike } from './types.js';
+import { LoadCancelledError, WorkerCrashedError } from '../errors.js';
+import type { LoadAnswer, LoadSettings } from '../protocol.js';
+import type { WorkerLike } from '../types.js';
 import { WebLLMEngine, shutDown } from './webllmEngine.js';
 import { WorkerClient } from './workerClient.js';
 
@@ -74,7 +74,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     timers.clearTimeout(handshake);
     signal?.removeEventListener('abort', onAbort);
   }
-  return new WebLLMEngine(client, worker, { embeddings: answer.embeddings, timers });
+  return new WebLLMEngine(client, worker, { embeddings: answer.embeddings, lanes: answer.lanes ?? 1, timers });
 }
 
 function silentWorker(): string {

@@ -1,10 +1,10 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { ChunkQueue } from './chunkQueue.js';
-import type { WebLLMLoadProgress } from './progressMapper.js';
-import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from './protocol.js';
-import type { WorkerLike } from './types.js';
-import { WorkerCrashedError } from './errors.js';
-import { fromWire } from './wireError.js';
+import type { WebLLMLoadProgress } from '../progressMapper.js';
+import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from '../protocol.js';
+import type { WorkerLike } from '../types.js';
+import { WorkerCrashedError } from '../errors.js';
+import { fromWire } from '../wireError.js';
 
 /** What waits for the answers to one request. */
 interface Pending {

@@ -8,7 +8,7 @@ import type {
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { ChunkQueue } from './chunkQueue.js';
-import type { WorkerLike } from './types.js';
+import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
 /** How long `unload()` waits for the worker to free the model before terminating it anyway. */
@@ -26,8 +26,12 @@ const UNLOAD_GRACE_MS = 5_000;
  * const stream = await engine.chat.completions.create({ messages, stream: true });
  */
 export class WebLLMEngine implements Engine {
-  /** WebLLM runs one generation per model at a time. */
-  readonly concurrency = 1;
+  /**
+   * How many generations run at once: the worker's lanes (several sequences
+   * decoding in one step on the one copy of the weights), or 1 where they did
+   * not start (WebLLM runs one generation per model at a time).
+   */
+  readonly concurrency: number;
   /** Every WebLLM engine of the page computes on its one GPU: a keystroke's prefill goes first there (`Engine.device`). */
   readonly device = 'webgpu';
   readonly chat: Engine['chat'];
@@ -39,11 +43,12 @@ export class WebLLMEngine implements Engine {
   #current: { id: number; chunks: ChunkQueue } | undefined;
   #unloading: Promise<void> | undefined;
 
-  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; timers?: PoolTimers }) {
+  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; lanes?: number; timers?: PoolTimers }) {
+    this.concurrency = Number.isInteger(options.lanes) && options.lanes! > 1 ? options.lanes! : 1;
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
-    this.chat = { completions: { create: async (request) => this.#stream(request) } };
+    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions?.signal) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
   }
 
@@ -60,11 +65,20 @@ export class WebLLMEngine implements Engine {
     return this.#unloading;
   }
 
-  #stream(request: StreamingChatCompletionRequest): AsyncIterable<ChatCompletionChunk> {
+  #stream(request: StreamingChatCompletionRequest, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk> {
     const current = this.#client.stream({ type: 'chat', request });
     this.#current = current;
     const { id, chunks } = current;
     const client = this.#client;
+    // With lanes the pool stops one call through its signal (interruptGenerate would stop them all):
+    // the worker ends that lane before its next step, with an abort finish chunk.
+    if (this.concurrency > 1 && signal) {
+      const stop = () => {
+        if (!chunks.ended && !this.#unloading) client.notify({ type: 'interrupt', id });
+      };
+      if (signal.aborted) stop();
+      else signal.addEventListener('abort', stop, { once: true });
+    }
     return {
       [Symbol.asyncIterator]: () => ({
         // Failures arrive typed: the worker's (`classifyRunError`), or the worker's death.

@@ -1,5 +1,5 @@
 import { StorageUnavailableError } from '@inkling/scheduler';
-import type { WebLLMModelRecord } from './types.js';
+import type { WebLLMModelRecord } from '../types.js';
 
 /** WebLLM's cache scope for weights and tokenizers (its Cache API cache, or IndexedDB database, of this name). */
 export const MODEL_SCOPE = 'webllm/model';

@@ -1,7 +1,7 @@
-import { type GPULike, type WebGPUSupport, detectWebGPU } from './detectWebGPU.js';
-import { ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
-import { f32Variant, needsShaderF16 } from './modelCatalogue.js';
-import type { WebLLMModelRecord } from './types.js';
+import { type GPULike, type WebGPUSupport, detectWebGPU } from '../detectWebGPU.js';
+import { ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
+import { f32Variant, needsShaderF16 } from '../modelCatalogue.js';
+import type { WebLLMModelRecord } from '../types.js';
 
 /**
  * In the engine worker, before WebLLM loads anything: refuses a GPU WebLLM

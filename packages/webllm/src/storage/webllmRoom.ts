@@ -6,9 +6,9 @@ import {
   withModelLock,
 } from '@inkling/scheduler/storage';
 import { StorageUnavailableError } from '@inkling/scheduler';
-import { LoadCancelledError } from './errors.js';
-import { findModel } from './modelCatalogue.js';
-import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from './types.js';
+import { LoadCancelledError } from '../errors.js';
+import { findModel } from '../modelCatalogue.js';
+import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from '../types.js';
 import {
   type CachedFiles,
   type CachedWeights,

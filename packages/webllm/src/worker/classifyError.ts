@@ -7,9 +7,9 @@ import {
   OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
-} from './errors.js';
-import { f32Variant } from './modelCatalogue.js';
-import type { WebLLMModelRecord } from './types.js';
+} from '../errors.js';
+import { f32Variant } from '../modelCatalogue.js';
+import type { WebLLMModelRecord } from '../types.js';
 
 /**
  * What a `fetch` that got no answer says (Chrome, Firefox, Safari, Node's

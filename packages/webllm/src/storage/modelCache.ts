@@ -1,8 +1,8 @@
 import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler/storage';
-import { ModelNotFoundError } from './errors.js';
-import { loadWebLLM } from './loadWebLLM.js';
-import { resolveAppConfig } from './resolveAppConfig.js';
-import type { CacheBackend, WebLLMAppConfig, WebLLMSource } from './types.js';
+import { ModelNotFoundError } from '../errors.js';
+import { loadWebLLM } from '../loadWebLLM.js';
+import { resolveAppConfig } from '../resolveAppConfig.js';
+import type { CacheBackend, WebLLMAppConfig, WebLLMSource } from '../types.js';
 import { webllmLockName } from './webllmRoom.js';
 
 /** Options of `isModelCached` and `deleteModel`: the same as the engines were given. */

@@ -1,0 +1,684 @@
+/**
+ * Lanes: several generations at once on one copy of the weights. WebLLM's
+ * pipeline runs one sequence (seq id 0); the model library it loads also
+ * exports `batch_decode` and builds paged KV caches of many sequences. The
+ * lanes make a second cache of N sequences and run the kit's own loop over
+ * WebLLM's loaded model: a new job's prompt is prefilled alone, between two
+ * steps (so a ghost-text keystroke goes before the next step of the batch);
+ * every job whose page asked for its next chunk then advances in one
+ * `embed` + `batch_decode` over all of them, with one readback and a CPU pick
+ * per row (`laneSampler.ts`). A decode step costs about the same whatever the
+ * batch (its time is JavaScript encoding ~250 kernels), so N jobs share it.
+ *
+ * Each lane keeps the tokens its sequence holds after a job: the next job
+ * takes the free lane with the longest common prefix, pops the rest
+ * (`kv_state_popn` on that sequence) and prefills only the new tail, so a
+ * session's next request finds its own lane. A job steps only when its page
+ * has pulled (as `hostWebLLM` does for WebLLM's own path): a cancel from the
+ * chunk callback costs no token, one from a timer at most the step in flight,
+ * and the other lanes go on untouched.
+ */
+
+import {
+  type ChatCompletionChunk,
+  type ChatCompletionRequest,
+  type CompletionUsage,
+  type FinishReason,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
+import { streamChunk, usageChunk } from '@inkling/scheduler/engine';
+import { type LaneFn, type LanePipeline, type LaneTensor, checkLanePipeline } from './lanePipeline.js';
+import { laneStopStrings, lanePromptTokens } from './lanePrompt.js';
+import { type LaneSampling, pickLaneToken, seededRandom } from './laneSampler.js';
+import { pipelineOf } from './webllmPipeline.js';
+
+/** One job's stream from the lanes: WebLLM's chunk shapes, pulled one at a time. */
+export interface LaneStream extends AsyncIterator<ChatCompletionChunk> {
+  /** Ends the generation before its next step, with a finish chunk (`abort`) and the usage. */
+  interrupt(): void;
+  /** Leaves the stream: the lane is free at once, nothing more is sent. */
+  return(): Promise<IteratorResult<ChatCompletionChunk>>;
+}
+
+/** One engine's lanes, or why it has none. */
+export interface Lanes {
+  /** Whether the lanes run (the pipeline passed every check and the library has `batch_decode`). */
+  readonly active: boolean;
+  /** Why they do not, when they do not. */
+  readonly reason: string | undefined;
+  /** How many sequences decode at once (1 when not active). */
+  readonly count: number;
+  /** Why `request` goes to WebLLM's own one-sequence path instead, or `undefined` when a lane takes it. */
+  refuses(request: ChatCompletionRequest): string | undefined;
+  /** Starts `request` on a lane (call only when `refuses` gave `undefined`). */
+  open(request: StreamingChatCompletionRequest): LaneStream;
+  /** Frees the lanes' KV cache. */
+  dispose(): void;
+}
+
+/** Options of `installLanes`. */
+export interface LaneOptions {
+  /** Keep each lane's tokens and reuse the longest common prefix. Default `true`. */
+  prefixReuse?: boolean;
+  /** The model's name in the chunks. Default `''`. */
+  model?: string;
+  /**
+   * Sees a copy of each row of logits before its pick, with the job's chunk
+   * id: for a benchmark that compares a lane with the same sequence decoded
+   * alone. Default: none (no copy is made).
+   */
+  observe?: (row: Float32Array, job: string) => void;
+}
+
+/** Lanes that are off, saying why. */
+export function noLanes(reason: string): Lanes {
+  return {
+    active: false,
+    reason,
+    count: 1,
+    refuses: () => reason,
+    open: () => {
+      throw new Error(`No lanes: ${reason}`);
+    },
+    dispose() {},
+  };
+}
+
+/**
+ * Starts `count` lanes on the pipeline WebLLM loaded for `model` in `engine`,
+ * or says why it cannot (`active` false, `reason`): a pipeline the kit does
+ * not know, a library without `batch_decode`.
+ *
+ * @example
+ * await engine.reload(model);
+ * const lanes = installLanes(engine, model, 4);
+ * if (lanes.active && lanes.refuses(request) === undefined) for await (const chunk of { [Symbol.asyncIterator]: () => lanes.open(request) }) send(chunk);
+ */
+export function installLanes(engine: object, model: string, count: number, options: LaneOptions = {}): Lanes {
+  return startLanes(pipelineOf(engine, model), count, { model, ...options });
+}
+
+/**
+ * `installLanes` on a pipeline object (WebLLM's, or a stand-in of the same shape).
+ *
+ * @example
+ * const lanes = startLanes(pipelineOf(engine, model), 4);
+ */
+export function startLanes(pipeline: unknown, count: number, options: LaneOptions = {}): Lanes {
+  if (!(Number.isInteger(count) && count > 1)) return noLanes(`one lane asked (lanes: ${count})`);
+  const reason = checkLanePipeline(pipeline);
+  if (reason !== undefined) return noLanes(reason);
+  const p = pipeline as LanePipeline;
+  const { tvm } = p;
+  const fns: Partial<LaneFns> = {};
+  try {
+    tvm.beginScope();
+    try {
+      fns.batchDecode = tvm.detachFromCurrentScope(p.vm.getFunction('batch_decode'));
+      fns.createCache = tvm.detachFromCurrentScope(p.vm.getFunction('create_tir_paged_kv_cache'));
+      for (const [key, name] of Object.entries(GLOBALS))
+        fns[key as keyof typeof GLOBALS] = tvm.detachFromCurrentScope(tvm.getGlobalFunc(name));
+    } finally {
+      tvm.endScope();
+    }
+  } catch (error) {
+    return noLanes(`the model library gives no batch_decode or paged KV cache (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (Object.values(fns).some((fn) => typeof fn !== 'function'))
+    return noLanes('the model library gives no batch_decode or paged KV cache');
+  try {
+    return new LaneEngine(p, count, fns as LaneFns, {
+      prefixReuse: options.prefixReuse !== false,
+      model: options.model ?? '',
+      observe: options.observe,
+    });
+  } catch (error) {
+    return noLanes(`creating a KV cache of ${count} sequences failed (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+const GLOBALS = {
+  addSequence: 'vm.builtin.kv_state_add_sequence',
+  removeSequence: 'vm.builtin.kv_state_remove_sequence',
+  beginForward: 'vm.builtin.kv_state_begin_forward',
+  endForward: 'vm.builtin.kv_state_end_forward',
+  popN: 'vm.builtin.kv_state_popn',
+} as const;
+
+interface LaneFns extends Record<keyof typeof GLOBALS, LaneFn> {
+  batchDecode: LaneFn;
+  createCache: LaneFn;
+}
+
+/**
+ * How long a decode step waits for the pulls of the other decoding jobs:
+ * a page's pull comes back within a message hop or two of its chunk, and a
+ * step is ~16 ms that every job then shares.
+ */
+const GATHER_MS = 2;
+
+/** Page size of the paged KV cache, as WebLLM makes its own. */
+const PAGE_SIZE = 16;
+
+interface Job {
+  readonly id: string;
+  readonly request: StreamingChatCompletionRequest;
+  readonly prompt: number[];
+  readonly sampling: LaneSampling;
+  readonly stops: string[];
+  readonly maxTokens: number;
+  lane: Lane | undefined;
+  /** Prompt tokens found in the lane's cache. */
+  cached: number;
+  /** The sampled token not yet in the cache (fed by the next step). */
+  next: number | undefined;
+  readonly output: number[];
+  readonly counts: Map<number, number>;
+  /** Characters of text already sent. */
+  sent: number;
+  readonly queue: ChatCompletionChunk[];
+  waiter: ((step: IteratorResult<ChatCompletionChunk>) => void) | undefined;
+  failer: ((reason: unknown) => void) | undefined;
+  error: unknown;
+  ended: boolean;
+  closed: boolean;
+  interrupted: boolean;
+  readonly started: number;
+  firstTokenAt: number | undefined;
+}
+
+interface Lane {
+  readonly seq: number;
+  /** The tokens the lane's sequence holds, in order. */
+  tokens: number[];
+  /** A failed step left the sequence in a state not known: the next job starts it afresh. */
+  dirty: boolean;
+  job: Job | undefined;
+}
+
+class LaneEngine implements Lanes {
+  readonly active = true;
+  readonly reason = undefined;
+  readonly count: number;
+  readonly #p: LanePipeline;
+  readonly #fns: LaneFns;
+  readonly #kv: unknown;
+  readonly #lanes: Lane[];
+  readonly #waiting: Job[] = [];
+  readonly #reuse: boolean;
+  readonly #model: string;
+  readonly #observe: LaneOptions['observe'];
+  readonly #readback = new Map<number, LaneTensor>();
+  #vocab = 0;
+  #running = false;
+  /** A wake came while the loop ran: look again before it stops. */
+  #again = false;
+  /** Until when a step waits for the other decoding jobs' pulls (see `#gather`). */
+  #gatherUntil: number | undefined;
+  #serial = 0;
+
+  constructor(
+    p: LanePipeline,
+    count: number,
+    fns: LaneFns,
+    options: { prefixReuse: boolean; model: string; observe: LaneOptions['observe'] },
+  ) {
+    this.#p = p;
+    this.#fns = fns;
+    this.count = count;
+    this.#reuse = options.prefixReuse;
+    this.#model = options.model;
+    this.#observe = options.observe;
+    const { tvm } = p;
+    tvm.beginScope();
+    try {
+      // Every lane may fill the whole context window.
+      this.#kv = tvm.detachFromCurrentScope(
+        fns.createCache(
+          tvm.makeShapeTuple([count]),
+          tvm.makeShapeTuple([p.contextWindowSize * count]),
+          tvm.makeShapeTuple([p.prefillChunkSize]),
+          tvm.makeShapeTuple([PAGE_SIZE]),
+          tvm.makeShapeTuple([0]),
+        ),
+      );
+      for (let seq = 0; seq < count; seq += 1) fns.addSequence(this.#kv, tvm.scalar(seq, 'int64'));
+    } finally {
+      tvm.endScope();
+    }
+    this.#lanes = Array.from({ length: count }, (_, seq) => ({ seq, tokens: [], dirty: false, job: undefined }));
+  }
+
+  refuses(request: ChatCompletionRequest): string | undefined {
+    const format = (request.response_format as { type?: string } | undefined)?.type;
+    if (format === 'json_object' || format === 'json_schema' || format === 'grammar')
+      return 'a JSON-schema or grammar constraint (xgrammar runs on WebLLM’s own path)';
+    const r = request as Record<string, unknown>;
+    if (r.tools != null || r.tool_choice != null) return 'tools';
+    if (r.n != null && r.n !== 1) return 'more than one choice';
+    if (r.logprobs === true || r.top_logprobs != null) return 'log-probabilities';
+    if ((r.extra_body as { enable_thinking?: unknown } | undefined)?.enable_thinking === false) return 'enable_thinking: false';
+    const prompt = lanePromptTokens(this.#p, request);
+    if (typeof prompt === 'string') return prompt;
+    if (prompt.length >= this.#p.contextWindowSize) return 'a prompt as long as the context window';
+    return undefined;
+  }
+
+  open(request: StreamingChatCompletionRequest): LaneStream {
+    const prompt = lanePromptTokens(this.#p, request);
+    if (typeof prompt === 'string') throw new Error(`The lanes cannot take this request: ${prompt}`);
+    const job = this.#job(request, prompt);
+    this.#waiting.push(job);
+    return {
+      next: () => this.#pull(job),
+      interrupt: () => {
+        if (job.ended || job.closed) return;
+        job.interrupted = true;
+        this.#wake();
+      },
+      return: () => {
+        this.#close(job);
+        return Promise.resolve({ done: true, value: undefined });
+      },
+    };
+  }
+
+  dispose(): void {
+    for (const lane of this.#lanes) if (lane.job) this.#close(lane.job);
+    for (const job of this.#waiting.splice(0)) this.#close(job);
+    for (const buffer of this.#readback.values()) buffer.dispose();
+    this.#readback.clear();
+    (this.#kv as { dispose?: () => void }).dispose?.();
+  }
+
+  #job(request: StreamingChatCompletionRequest, prompt: number[]): Job {
+    const config = this.#p.config;
+    const bias = new Map<number, number>();
+    for (const [token, value] of Object.entries(request.logit_bias ?? {})) if (Number.isFinite(value)) bias.set(Number(token), value);
+    const r = request as Record<string, unknown>;
+    const room = this.#p.contextWindowSize - prompt.length;
+    const max = typeof request.max_tokens === 'number' && request.max_tokens > 0 ? Math.min(request.max_tokens, room) : room;
+    this.#serial += 1;
+    return {
+      id: `chatcmpl-lane-${this.#serial}`,
+      request,
+      prompt,
+      sampling: {
+        temperature: pick(request.temperature, config.temperature, 1),
+        topP: pick(request.top_p, config.top_p, 1),
+        presencePenalty: pick(r.presence_penalty, config.presence_penalty, 0),
+        frequencyPenalty: pick(r.frequency_penalty, config.frequency_penalty, 0),
+        repetitionPenalty: pick(r.repetition_penalty, config.repetition_penalty, 1),
+        logitBias: bias,
+        random: typeof request.seed === 'number' ? seededRandom(request.seed) : Math.random,
+      },
+      stops: laneStopStrings(this.#p, request),
+      maxTokens: max,
+      lane: undefined,
+      cached: 0,
+      next: undefined,
+      output: [],
+      counts: new Map(),
+      sent: 0,
+      queue: [],
+      waiter: undefined,
+      failer: undefined,
+      error: undefined,
+      ended: false,
+      closed: false,
+      interrupted: false,
+      started: performance.now(),
+      firstTokenAt: undefined,
+    };
+  }
+
+  #pull(job: Job): Promise<IteratorResult<ChatCompletionChunk>> {
+    const chunk = job.queue.shift();
+    if (chunk) return Promise.resolve({ done: false, value: chunk });
+    if (job.error !== undefined) return Promise.reject(job.error);
+    if (job.ended || job.closed) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => {
+      job.waiter = resolve;
+      job.failer = reject;
+      this.#wake();
+    });
+  }
+
+  #close(job: Job): void {
+    if (job.closed) return;
+    job.closed = true;
+    this.#settle(job);
+    const waiting = this.#waiting.indexOf(job);
+    if (waiting >= 0) this.#waiting.splice(waiting, 1);
+    if (job.lane) job.lane.job = undefined;
+    this.#wake();
+  }
+
+  /** Answers the job's pending pull, if any, with what it has now. */
+  #settle(job: Job): void {
+    const waiter = job.waiter;
+    const failer = job.failer;
+    if (!waiter || !failer) return;
+    if (job.error !== undefined) {
+      job.waiter = job.failer = undefined;
+      failer(job.error);
+      return;
+    }
+    const chunk = job.queue.shift();
+    if (chunk) {
+      job.waiter = job.failer = undefined;
+      waiter({ done: false, value: chunk });
+    } else if (job.ended || job.closed) {
+      job.waiter = job.failer = undefined;
+      waiter({ done: true, value: undefined });
+    }
+  }
+
+  #wake(): void {
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    this.#again = false;
+    void this.#loop().finally(() => {
+      this.#running = false;
+      if (this.#again) this.#wake();
+    });
+  }
+
+  /** Runs prefills and steps while some page waits for a chunk. */
+  async #loop(): Promise<void> {
+    for (;;) {
+      this.#again = false;
+      this.#assign();
+      const hungry = this.#lanes.filter((lane) => lane.job?.waiter !== undefined).map((lane) => lane.job!);
+      for (const job of hungry) if (job.interrupted && !job.ended) this.#finish(job, 'abort');
+      const ready = hungry.filter((job) => !job.ended && !job.closed);
+      if (ready.length === 0) return;
+      // A new job's prompt goes before the next step of the batch.
+      const fresh = ready.find((job) => job.next === undefined);
+      if (!fresh && ready.length < this.#decoding() && (await this.#gather())) continue;
+      this.#gatherUntil = undefined;
+      try {
+        if (fresh) await this.#prefill(fresh);
+        else await this.#step(ready);
+      } catch (error) {
+        for (const job of ready) {
+          job.error = error;
+          job.ended = true;
+          this.#release(job, true);
+          this.#settle(job);
+        }
+      }
+    }
+  }
+
+  /** Jobs between two tokens: their next step is a decode step. */
+  #decoding(): number {
+    return this.#lanes.filter((lane) => lane.job && !lane.job.ended && !lane.job.closed && lane.job.next !== undefined).length;
+  }
+
+  /**
+   * Waits a moment for the pages of the other decoding jobs to ask for their
+   * next chunk (their pulls cross a message channel after the last step's
+   * chunks), so one step carries them all instead of the first one alone.
+   * True while the wait goes on; false once `GATHER_MS` has passed.
+   */
+  async #gather(): Promise<boolean> {
+    const now = performance.now();
+    this.#gatherUntil ??= now + GATHER_MS;
+    if (now >= this.#gatherUntil) return false;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return true;
+  }
+
+  /** Gives each waiting job a free lane: the one whose tokens share the longest prefix with its prompt. */
+  #assign(): void {
+    while (this.#waiting.length > 0) {
+      const free = this.#lanes.filter((lane) => lane.job === undefined);
+      if (free.length === 0) return;
+      const job = this.#waiting.shift()!;
+      let best = free[0]!;
+      let bestShared = -1;
+      for (const lane of free) {
+        const shared = this.#reuse ? commonPrefix(lane.tokens, job.prompt) : 0;
+        if (shared > bestShared || (shared === bestShared && lane.tokens.length < best.tokens.length)) {
+          best = lane;
+          bestShared = shared;
+        }
+      }
+      best.job = job;
+      job.lane = best;
+    }
+  }
+
+  /** Reads the job's prompt into its lane (after what the lane already holds of it); samples the first token. */
+  async #prefill(job: Job): Promise<void> {
+    const lane = job.lane!;
+    const { tvm } = this.#p;
+    // At most all but one prompt token: the last one's logits are the first pick's.
+    const keep = this.#trim(lane, Math.min(this.#reuse && !lane.dirty ? commonPrefix(lane.tokens, job.prompt) : 0, job.prompt.length - 1));
+    job.cached = keep;
+    const rest = job.prompt.slice(keep);
+    const chunk = this.#p.prefillChunkSize;
+    let row: Float32Array | undefined;
+    for (let from = 0; from < rest.length; from += chunk) {
+      const part = rest.slice(from, from + chunk);
+      const last = from + chunk >= rest.length;
+      tvm.beginScope();
+      let readback: LaneTensor | undefined;
+      try {
+        const logits = this.#forward(part, [lane.seq], [part.length], part.length > 1 ? this.#p.prefill : this.#p.decoding);
+        if (last) readback = this.#copyOut(logits, 1);
+      } finally {
+        tvm.endScope();
+      }
+      lane.tokens.push(...part);
+      await this.#p.device.sync();
+      if (readback) row = readback.toArray();
+    }
+    if (job.closed) return;
+    this.#take(job, row!.subarray(0, this.#vocab));
+  }
+
+  /** One decode step of every job in `jobs`, one row each. */
+  async #step(jobs: Job[]): Promise<void> {
+    const { tvm } = this.#p;
+    const tokens = jobs.map((job) => job.next!);
+    let readback: LaneTensor;
+    tvm.beginScope();
+    try {
+      const fn = jobs.length > 1 ? this.#fns.batchDecode : this.#p.decoding;
+      const logits = this.#forward(
+        tokens,
+        jobs.map((job) => job.lane!.seq),
+        jobs.map(() => 1),
+        fn,
+        true,
+      );
+      readback = this.#copyOut(logits, jobs.length);
+    } finally {
+      tvm.endScope();
+    }
+    for (const [i, job] of jobs.entries()) {
+      job.lane?.tokens.push(tokens[i]!);
+      job.next = undefined;
+    }
+    await this.#p.device.sync();
+    const values = readback.toArray();
+    for (const [i, job] of jobs.entries()) {
+      if (job.closed || job.ended) continue;
+      this.#take(job, values.subarray(i * this.#vocab, (i + 1) * this.#vocab));
+    }
+  }
+
+  /**
+   * Embeds `tokens` and runs `fn` over the KV cache for sequences `seqs` of
+   * `lengths`: one sequence's chunk (prefill), or one token per sequence
+   * (`rows`: decode). Call inside a TVM scope; returns the logits tensor.
+   */
+  #forward(tokens: number[], seqs: number[], lengths: number[], fn: LaneFn, rows = false): LaneTensor {
+    const p = this.#p;
+    const { tvm } = p;
+    const input = tvm.empty([tokens.length], 'int32', p.device).copyFrom(tokens);
+    const embedded = p.embed(input, p.params) as LaneTensor;
+    const hidden = embedded.shape.at(-1)!;
+    const shaped = embedded.view(rows ? [tokens.length, 1, hidden] : [1, tokens.length, hidden]);
+    this.#fns.beginForward(this.#kv, tvm.makeShapeTuple(seqs), tvm.makeShapeTuple(lengths));
+    const result = fn(shaped, this.#kv, p.params) as { get(i: number): LaneTensor };
+    this.#fns.endForward(this.#kv);
+    return result.get(0);
+  }
+
+  /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count. */
+  #copyOut(logits: LaneTensor, rows: number): LaneTensor {
+    const { tvm } = this.#p;
+    if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
+    let buffer = this.#readback.get(rows);
+    if (!buffer) {
+      buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', tvm.cpu()));
+      this.#readback.set(rows, buffer);
+    }
+    buffer.copyFrom(logits);
+    return buffer;
+  }
+
+  /** Cuts the lane's sequence to its first `keep` tokens; returns `keep`. */
+  #trim(lane: Lane, keep: number): number {
+    if (lane.dirty) {
+      lane.dirty = false;
+      lane.tokens = [-1];
+      keep = 0;
+    }
+    if (lane.tokens.length === keep) return keep;
+    const { tvm } = this.#p;
+    tvm.beginScope();
+    try {
+      if (keep === 0) {
+        this.#fns.removeSequence(this.#kv, tvm.scalar(lane.seq, 'int64'));
+        this.#fns.addSequence(this.#kv, tvm.scalar(lane.seq, 'int64'));
+      } else {
+        this.#fns.popN(this.#kv, tvm.scalar(lane.seq, 'int64'), tvm.scalar(lane.tokens.length - keep, 'int32'));
+      }
+    } finally {
+      tvm.endScope();
+    }
+    lane.tokens.length = keep;
+    return keep;
+  }
+
+  /** The job's next token from its row; the text it adds, or the end. */
+  #take(job: Job, row: Float32Array): void {
+    job.firstTokenAt ??= performance.now();
+    this.#observe?.(row.slice(), job.id);
+    const token = pickLaneToken(row, job.sampling, job.counts);
+    if (this.#p.stopTokens.includes(token)) return this.#finish(job, 'stop');
+    job.output.push(token);
+    job.counts.set(token, (job.counts.get(token) ?? 0) + 1);
+    const text = this.#p.tokenizer.decode(Int32Array.from(job.output));
+    const hit = firstStop(text, job.stops);
+    if (hit !== undefined) {
+      this.#send(job, text.slice(0, hit));
+      return this.#finish(job, 'stop');
+    }
+    if (job.output.length >= job.maxTokens) {
+      this.#send(job, text);
+      return this.#finish(job, 'length');
+    }
+    job.next = token;
+    this.#send(job, text.slice(0, heldBack(text, job.stops)));
+    this.#settle(job);
+  }
+
+  /** Sends what `text` adds to what was sent. */
+  #send(job: Job, text: string): void {
+    if (text.length <= job.sent) return;
+    job.queue.push(streamChunk(this.#meta(job), { role: 'assistant', content: text.slice(job.sent) }, null));
+    job.sent = text.length;
+  }
+
+  #finish(job: Job, reason: FinishReason): void {
+    job.ended = true;
+    job.queue.push(streamChunk(this.#meta(job), { role: 'assistant', content: '' }, reason));
+    if (job.request.stream_options?.include_usage) job.queue.push(usageChunk(this.#meta(job), this.#usage(job)));
+    this.#release(job, false);
+    this.#settle(job);
+  }
+
+  /** Frees the job's lane; after an error, forgets what the lane holds. */
+  #release(job: Job, failed: boolean): void {
+    const lane = job.lane;
+    if (!lane) return;
+    if (lane.job === job) lane.job = undefined;
+    if (failed) lane.dirty = true;
+    this.#wake();
+  }
+
+  #usage(job: Job): CompletionUsage {
+    const now = performance.now();
+    const first = job.firstTokenAt ?? now;
+    const prefillS = (first - job.started) / 1000;
+    const decodeS = (now - first) / 1000;
+    const completion = job.output.length;
+    return {
+      prompt_tokens: job.prompt.length,
+      completion_tokens: completion,
+      total_tokens: job.prompt.length + completion,
+      cachedTokens: job.cached,
+      extra: {
+        time_to_first_token_s: prefillS,
+        prefill_tokens_per_s: prefillS > 0 ? (job.prompt.length - job.cached) / prefillS : 0,
+        decode_tokens_per_s: decodeS > 0 && completion > 1 ? (completion - 1) / decodeS : 0,
+        e2e_latency_s: (now - job.started) / 1000,
+        lanes: this.count,
+      },
+    };
+  }
+
+  #meta(job: Job) {
+    return { id: job.id, model: this.#model };
+  }
+}
+
+/** A request's value, else the model config's, else the default. */
+function pick(value: unknown, fallback: number | undefined, otherwise: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : (fallback ?? otherwise);
+}
+
+/** How many leading tokens `a` and `b` share. */
+function commonPrefix(a: readonly number[], b: readonly number[]): number {
+  const max = Math.min(a.length, b.length);
+  let n = 0;
+  while (n < max && a[n] === b[n]) n += 1;
+  return n;
+}
+
+/** Where the first stop string begins in `text`, or `undefined`. */
+function firstStop(text: string, stops: readonly string[]): number | undefined {
+  let at: number | undefined;
+  for (const stop of stops) {
+    const i = text.indexOf(stop);
+    if (i >= 0 && (at === undefined || i < at)) at = i;
+  }
+  return at;
+}
+
+/**
+ * How much of `text` may be sent before the next token: not a character the
+ * tokenizer has not finished (U+FFFD), nor a tail that could still become a
+ * stop string.
+ */
+function heldBack(text: string, stops: readonly string[]): number {
+  const unfinished = text.indexOf('\uFFFD');
+  let end = unfinished >= 0 ? unfinished : text.length;
+  for (const stop of stops) {
+    for (let k = Math.min(stop.length - 1, end); k > 0; k -= 1) {
+      if (text.endsWith(stop.slice(0, k)) && text.length - k < end) {
+        end = text.length - k;
+        break;
+      }
+    }
+  }
+  return end;
+}

@@ -1,0 +1,76 @@
+import { EnginePool } from '@inkling/scheduler';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeLanePipeline } from './fakeLanePipeline.js';
+import { fakeWebLLM } from './helpers.js';
+
+const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0, max_tokens: 5 });
+const pools: EnginePool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.unload()));
+});
+
+async function poolOf(lanes: number | undefined, size = 2) {
+  const fakes: Array<ReturnType<typeof fakeLanePipeline>> = [];
+  const pipeline = () => {
+    const fake = fakeLanePipeline();
+    fakes.push(fake);
+    return fake.pipeline;
+  };
+  const { createEngine, workers } = fakeWebLLM({ pipeline }, lanes === undefined ? {} : { lanes });
+  const pool = new EnginePool({ createEngine, size });
+  pools.push(pool);
+  const log: string[] = [];
+  await pool.load((p) => log.push(p.text));
+  return { pool, fakes, workers, log };
+}
+
+describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () => {
+  it('one engine takes four jobs of four tasks at once on its lanes (default 4), without loading a second', async () => {
+    const { pool, fakes, log } = await poolOf(undefined);
+    expect(log.at(-1)).toMatch(/Lanes: 4 \(one batch_decode step/);
+    expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 4 });
+    const results = await Promise.all(['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, params: ask(c) })));
+    expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done']);
+    expect(results.every((r) => r.text.length > 0)).toBe(true);
+    expect(pool.getSnapshot().engines).toHaveLength(1);
+    expect(fakes[0]!.forwards.some((f) => f.fn === 'batch_decode' && f.seqs.length === 4)).toBe(true);
+  });
+
+  it('sends a JSON-schema job to WebLLM’s own path, and lanes: 1 keeps one generation at a time', async () => {
+    const { pool, fakes } = await poolOf(2);
+    const schema = { type: 'json_schema' as const, json_schema: { schema: { type: 'object' as const } } };
+    const result = await pool.submit({ params: { ...ask('json please'), response_format: schema } });
+    expect(result.status).toBe('done');
+    expect(fakes[0]!.forwards).toHaveLength(0);
+    const one = await poolOf(1);
+    expect(one.log.at(-1)).toMatch(/Lanes: off, one lane asked \(lanes: 1\); one generation at a time\.$/);
+    expect(one.pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 1 });
+  });
+
+  it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {
+    const solo = await poolOf(2);
+    const expected = await solo.pool.submit({ params: ask('keep going') });
+    const { pool, fakes } = await poolOf(2);
+    const controller = new AbortController();
+    let forwardsAtCancel = 0;
+    const [cut, kept] = await Promise.all([
+      pool.submit({
+        task: 'a',
+        params: { ...ask('cut me'), max_tokens: 30 },
+        signal: controller.signal,
+        onChunk: () => {
+          forwardsAtCancel ||= fakes[0]!.forwards.length;
+          controller.abort();
+        },
+      }),
+      pool.submit({ task: 'b', params: ask('keep going') }),
+    ]);
+    expect(cut.status).toBe('cancelled');
+    expect(kept.text).toBe(expected.text);
+    // The cancelled job's lane takes no step after a cancel from its chunk callback.
+    await new Promise((r) => setTimeout(r, 50));
+    const { forwards } = fakes[0]!;
+    const victim = forwards[0]!.seqs[0]!;
+    expect(forwards.slice(forwardsAtCancel).filter((f) => f.seqs.includes(victim))).toEqual([]);
+  });
+});

@@ -1,0 +1,351 @@
+/**
+ * Lanes on a real GPU (issue #36): one WebLLM engine decoding several jobs in
+ * one `batch_decode` step, through the pool, against one sequence and against
+ * separate engines, in the same process, alternating. Every repetition prints
+ * a line as it ends; the last line is `RESULT {json}`.
+ *
+ * - check: in this thread, one engine's lanes (`startLanes`) with rows of
+ *   logits observed: 4 greedy jobs decoded together against each decoded
+ *   alone (max |logit difference|, same text), and against WebLLM's own path;
+ * - memory: nvidia-smi's used memory while 4 jobs run on one engine of lanes,
+ *   and on a pool of 4 separate engines (each loaded alone);
+ * - throughput: total content tokens/s of 1, 2, 4, 8 jobs at once on one
+ *   engine of 8 lanes; 1 job on a one-lane engine (the denominator); 2 and 4
+ *   jobs on pools of 2 and 4 one-lane engines (the seed's way);
+ * - ghost: the default ghost-text prompt over an 8,000-character note typed
+ *   at its end (prefix reuse on), on one engine of 4 lanes, idle and while 3
+ *   translation jobs decode on its other lanes;
+ * - cancel: 0 tokens after a cancel from the chunk callback, at most 1 from a
+ *   timer, while 3 other jobs decode; their text against their text alone.
+ *
+ * Environment: BENCH_DAWN, BENCH_LIBS, BENCH_MODELS as bench.ts;
+ *   LANES_PARTS (check,memory,throughput,ghost,cancel), LANES_REPS (10),
+ *   LANES_TOKENS (48), LANES_JOBS (1,2,4,8), LANES_GHOST_SESSIONS (4),
+ *   LANES_CANCEL_REPS (10), BENCH_GHOST_NOTE (8000), BENCH_GHOST_PAUSES (12).
+ */
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { type CreateEngine, EnginePool } from '@inkling/scheduler';
+import { type GPULike, webllmEngines } from '@inkling/webllm';
+import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
+import { startLanes } from '../../../../packages/webllm/src/worker/laneEngine.js';
+import { pipelineOf } from '../../../../packages/webllm/src/worker/webllmPipeline.js';
+import { type ProbedChunk, afterCancel, probeEngines } from '../chunkProbe.js';
+import { serve } from '../serve.js';
+import { CHAT_MODEL, LIBS, syntheticAppConfig } from '../setup.js';
+import { writeSyntheticModel } from '../syntheticModel.js';
+import {
+  GHOST_NOTE,
+  GHOST_PAUSES,
+  LONG_PROMPT,
+  dawn,
+  env,
+  f,
+  libs,
+  median,
+  models,
+  out,
+  request,
+  say,
+  threadEntry,
+} from './benchConfig.js';
+import { type GhostPoint, ghostSession } from './benchRuns.js';
+import { installNodeHost } from './nodeHost.js';
+import { NodeWorker } from './nodeWorker.js';
+
+const PARTS = new Set((env.LANES_PARTS ?? 'check,memory,throughput,ghost,cancel').split(','));
+const REPS = Number(env.LANES_REPS ?? 10);
+const TOKENS = Number(env.LANES_TOKENS ?? 48);
+const JOBS = (env.LANES_JOBS ?? '1,2,4,8').split(',').map(Number);
+const GHOST_SESSIONS = Number(env.LANES_GHOST_SESSIONS ?? 4);
+const CANCEL_REPS = Number(env.LANES_CANCEL_REPS ?? 10);
+const MAX_JOBS = Math.max(...JOBS);
+
+const stats = (xs: number[]) => `${f(Math.min(...xs), 1)} / ${f(median(xs), 1)} / ${f(Math.max(...xs), 1)}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A plain greedy request (no bias): a random-weights model then writes varied tokens. */
+const greedy = (content: string, max_tokens: number) => ({ messages: [{ role: 'user' as const, content }], max_tokens, temperature: 0 });
+const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog', 'and', 'then', 'a', 'cat'];
+const promptOf = (seed: number, n = 60) =>
+  Array.from({ length: n + 7 * seed }, (_, i) => words[(i * (seed + 1) + seed) % words.length]).join(' ');
+
+function gpuMemoryMiB(): number {
+  try {
+    return Number(
+      execFileSync('nvidia-smi', ['--query-gpu=memory.used', '--format=csv,noheader,nounits'], { encoding: 'utf8' }).trim().split('\n')[0],
+    );
+  } catch {
+    return Number.NaN;
+  }
+}
+
+say('generating the synthetic model (random weights) if missing');
+await writeSyntheticModel({ libPath: `${libs}/${LIBS.chat}`, dir: `${models}/${CHAT_MODEL}`, tokenizer: 'qwen', fill: 'random' });
+const { server, base } = await serve({ '/libs/': libs, '/models/': models });
+const appConfig = syntheticAppConfig(base, false);
+for (const model of appConfig.model_list) model.overrides = { ...model.overrides, context_window_size: 2048 };
+const toggles = env.BENCH_DAWN_TOGGLES?.split(',').filter(Boolean);
+const workerData = { dawn, origin: base, toggles };
+const dawnModule = createRequire(import.meta.url)(dawn) as { create: (flags: string[]) => GPULike; globals: object };
+Object.assign(globalThis, dawnModule.globals);
+const gpu = dawnModule.create([]);
+const engines = (lanes: number): CreateEngine =>
+  webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), lanes } as never);
+
+/** A pool of `size` engines of `lanes` lanes, all loaded (a job of another task waiting on a busy pool grows it). */
+async function pool(size: number, lanes: number, createEngine: CreateEngine = engines(lanes)): Promise<EnginePool> {
+  const p = new EnginePool({ createEngine, size, idleTimeoutMs: 60 * 60_000 });
+  const logs: string[] = [];
+  await p.load((report) => {
+    if (/Lanes/.test(report.text ?? '') && !logs.includes(report.text ?? '')) logs.push(report.text ?? '');
+  });
+  const burst = () =>
+    Promise.all(
+      Array.from({ length: size * lanes }, (_, i) =>
+        p.submit({ task: `warm${i}`, params: { messages: [{ role: 'user' as const, content: 'warm' }], max_tokens: 2 } }),
+      ),
+    );
+  while (p.getSnapshot().engines.length < size || p.getSnapshot().growing) {
+    await burst();
+    await sleep(50);
+  }
+  await burst();
+  say(`pool of ${size} x ${lanes} lanes up (load log: ${logs.join(' | ')})`);
+  return p;
+}
+
+/** `jobs` jobs of different tasks at once: total content tokens per second. */
+async function throughput(p: EnginePool, jobs: number): Promise<number> {
+  let tokens = 0;
+  const start = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: jobs }, (_, i) =>
+      p.submit({
+        task: `t${i}`,
+        params: request(`${i} ${LONG_PROMPT}`, TOKENS),
+        onChunk: (chunk) => {
+          if (chunk.choices[0]?.delta.content) tokens += 1;
+        },
+      }),
+    ),
+  );
+  if (results.some((r) => r.status !== 'done'))
+    throw new Error(`a throughput job ended ${results.find((r) => r.status !== 'done')?.status}`);
+  return tokens / ((performance.now() - start) / 1000);
+}
+
+// ---- check: lanes against each sequence alone, in this thread ----
+async function check(): Promise<void> {
+  await installNodeHost({ dawn, origin: base, toggles });
+  const webllm = await import('@mlc-ai/web-llm');
+  const engine = new webllm.MLCEngine({ appConfig: appConfig as never });
+  await engine.reload(CHAT_MODEL);
+  const rows = new Map<string, Float32Array[]>();
+  const lanes = startLanes(pipelineOf(engine, CHAT_MODEL), 4, {
+    model: CHAT_MODEL,
+    prefixReuse: false,
+    observe: (row, job) => rows.set(job, [...(rows.get(job) ?? []), row]),
+  });
+  if (!lanes.active) throw new Error(`lanes did not start: ${lanes.reason}`);
+  const STEPS = 16;
+  const asks = [0, 1, 2, 3].map((s) => ({ ...greedy(promptOf(s), STEPS), stream: true as const, stream_options: { include_usage: true } }));
+  const run = async (ask: (typeof asks)[number]) => {
+    const stream = lanes.open(ask);
+    let text = '';
+    let id = '';
+    for (let step = await stream.next(); !step.done; step = await stream.next()) {
+      id = step.value.id;
+      text += step.value.choices[0]?.delta.content ?? '';
+    }
+    return { id, text };
+  };
+  const alone = [];
+  for (const a of asks) alone.push(await run(a));
+  const together = await Promise.all(asks.map(run));
+  let maxDiff = 0;
+  let maxAbs = 0;
+  let compared = 0;
+  for (const [i, a] of alone.entries()) {
+    const x = rows.get(a.id) ?? [];
+    const y = rows.get(together[i]!.id) ?? [];
+    for (let k = 0; k < Math.min(x.length, y.length); k += 1) {
+      compared += 1;
+      for (let v = 0; v < x[k]!.length; v += 1) {
+        maxDiff = Math.max(maxDiff, Math.abs(x[k]![v]! - y[k]![v]!));
+        maxAbs = Math.max(maxAbs, Math.abs(x[k]![v]!));
+      }
+    }
+  }
+  const same = alone.filter((a, i) => a.text === together[i]!.text).length;
+  // WebLLM's own path (its decode and its pick), same requests.
+  const own: string[] = [];
+  for (const a of asks) {
+    const reply = (await engine.chat.completions.create({ ...greedy(a.messages[0]!.content, STEPS) } as never)) as {
+      choices: Array<{ message: { content: string } }>;
+    };
+    own.push(reply.choices[0]?.message.content ?? '');
+  }
+  const sameAsWebLLM = alone.filter((a, i) => a.text === own[i]).length;
+  say(
+    `check: 4 greedy jobs x ${STEPS} tokens on lanes together vs each alone: max |logit difference| ${maxDiff.toExponential(2)} over ${compared} rows (logits up to ${f(maxAbs, 2)}); same text ${same} of 4; lanes alone vs WebLLM's own path: same text ${sameAsWebLLM} of 4; lengths ${alone.map((a) => a.text.length).join(',')}`,
+  );
+  out.check = { maxDiff, maxAbs, compared, same, sameAsWebLLM, alone: alone.map((a) => a.text), own };
+  lanes.dispose();
+  await engine.unload();
+}
+
+// ---- memory at 4 jobs: one engine of lanes, and 4 separate engines ----
+async function memoryAt4(): Promise<void> {
+  const readings: Record<string, number> = {};
+  for (const [name, size, lanes] of [
+    ['lanes (1 engine x 4 lanes)', 1, 4],
+    ['separate (4 engines x 1 lane)', 4, 1],
+  ] as const) {
+    const before = gpuMemoryMiB();
+    const p = await pool(size, lanes);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, gpuMemoryMiB())), 200);
+    await throughput(p, 4);
+    clearInterval(sampler);
+    peak = Math.max(peak, gpuMemoryMiB());
+    readings[name] = peak - before;
+    say(`memory: ${name}: ${f(peak - before, 0)} MiB more than before it loaded (${f(before, 0)} -> ${f(peak, 0)} MiB)`);
+    await p.unload();
+    await sleep(1000);
+  }
+  out.memory = readings;
+}
+
+// ---- throughput: 1/2/4/8 jobs on lanes; one sequence; separate engines ----
+async function scaling(): Promise<void> {
+  const lanesPool = await pool(1, MAX_JOBS);
+  const single = await pool(1, 1);
+  const separate = new Map<number, EnginePool>();
+  for (const n of JOBS.filter((j) => j > 1 && j <= 4)) separate.set(n, await pool(n, 1));
+  type V = { name: string; run: () => Promise<number> };
+  const variants: V[] = [
+    { name: 'one sequence, 1 job', run: () => throughput(single, 1) },
+    ...JOBS.map((j) => ({ name: `lanes, ${j} jobs`, run: () => throughput(lanesPool, j) })),
+    ...[...separate].map(([n, p]) => ({ name: `${n} separate engines, ${n} jobs`, run: () => throughput(p, n) })),
+  ];
+  const tps = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  for (const v of variants) await v.run(); // warm
+  for (let rep = 0; rep < REPS; rep += 1) {
+    const order = rep % 2 === 0 ? variants : variants.toReversed();
+    const line: string[] = [];
+    for (const v of order) {
+      const x = await v.run();
+      tps.get(v.name)!.push(x);
+      line.push(`${v.name} ${f(x, 1)}`);
+    }
+    say(`throughput rep ${rep}: ${line.join(', ')} tok/s in total`);
+  }
+  const base1 = tps.get(variants[0]!.name)!;
+  say(
+    `throughput over ${REPS} reps, ${TOKENS} tokens a job (tok/s in total, min / median / max; ÷ one sequence per rep, min / median / max):`,
+  );
+  const summary: Record<string, unknown> = {};
+  for (const v of variants) {
+    const xs = tps.get(v.name)!;
+    const ratio = xs.map((x, i) => x / base1[i]!);
+    summary[v.name] = { tps: xs, ratio };
+    say(`  ${v.name.padEnd(32)} ${stats(xs)}; ÷ one sequence ${f(Math.min(...ratio))} / ${f(median(ratio))} / ${f(Math.max(...ratio))}`);
+  }
+  out.throughput = summary;
+  await Promise.all([lanesPool.unload(), single.unload(), ...[...separate.values()].map((p) => p.unload())]);
+}
+
+// ---- ghost text on one engine of 4 lanes, idle and beside 3 translation jobs ----
+async function ghost(): Promise<void> {
+  const p = await pool(1, 4);
+  const result: Record<string, number[]> = { idle: [], busy: [] };
+  for (let s = 0; s < GHOST_SESSIONS; s += 1) {
+    const busy = s % 4 === 1 || s % 4 === 2;
+    const pauses = typingSession(makeNote(GHOST_NOTE, s + 1), GHOST_PAUSES + 1, { seed: 100 + s, editEvery: 0 });
+    const stop = { stopped: false };
+    const translations = busy
+      ? [0, 1, 2].map(async (i) => {
+          while (!stop.stopped) await p.submit({ task: `translate${i}`, params: request(`${i} ${LONG_PROMPT}`, 64) });
+        })
+      : [];
+    if (busy) await sleep(500);
+    const points: GhostPoint[] = await ghostSession(p, pauses, `ghost${s}`);
+    stop.stopped = true;
+    await Promise.all(translations);
+    const warm = points.slice(1);
+    result[busy ? 'busy' : 'idle']!.push(...warm.map((x) => x.ms));
+    say(
+      `ghost session ${s} (${busy ? 'beside 3 translation jobs' : 'idle'}): first token ms ${warm.map((x) => f(x.ms, 0)).join(',')}; prefilled ${warm.map((x) => x.prefilled).join(',')} of ${median(warm.map((x) => x.prompt))}; median ${f(median(warm.map((x) => x.ms)), 1)} ms`,
+    );
+  }
+  const ratio = median(result.busy!) / median(result.idle!);
+  say(
+    `ghost first token, median: idle ${f(median(result.idle!), 1)} ms, beside 3 translation jobs ${f(median(result.busy!), 1)} ms (${f(ratio)}x idle)`,
+  );
+  out.ghost = { ...result, ratio };
+  await p.unload();
+}
+
+// ---- cancel beside 3 other jobs ----
+async function cancels(): Promise<void> {
+  const probe = probeEngines(engines(4));
+  const p = await pool(1, 4, probe.createEngine);
+  const others = [0, 1, 2].map((i) => greedy(promptOf(i + 4), 40));
+  const alone: string[] = [];
+  for (const o of others) alone.push((await p.submit({ task: 'alone', params: o })).text);
+  const report: Record<string, unknown> = {};
+  for (const mode of ['on-chunk', 'timer'] as const) {
+    const after: number[] = [];
+    let unchanged = 0;
+    for (let rep = 0; rep < CANCEL_REPS; rep += 1) {
+      const running = others.map((o, i) => p.submit({ task: `other${i}`, params: o }));
+      await sleep(20);
+      let cancelAt = 0;
+      let seen = 0;
+      let index = -1;
+      const id = `victim-${mode}-${rep}`;
+      const cancel = () => {
+        cancelAt = performance.now();
+        p.cancel(id);
+      };
+      const victim = await p.submit({
+        id,
+        task: 'victim',
+        params: request(LONG_PROMPT, 4096),
+        onChunk: (chunk) => {
+          if (!chunk.choices[0]?.delta.content) return;
+          seen += 1;
+          if (seen === 1) index = probe.streams.length - 1;
+          if (seen !== 16) return;
+          if (mode === 'timer') setTimeout(cancel, [5, 15, 25, 35, 10, 20][rep % 6]);
+          else cancel();
+        },
+      });
+      if (victim.status !== 'cancelled') throw new Error(`the victim ended ${victim.status}`);
+      const texts = (await Promise.all(running)).map((r) => r.text);
+      const end = performance.now() + 5000;
+      const stream = (): ProbedChunk[] => probe.streams[index] ?? [];
+      while (!stream().some((c) => c.finish !== null) && performance.now() < end) await sleep(2);
+      after.push(afterCancel(stream(), cancelAt).tokens);
+      if (texts.every((t, i) => t === alone[i])) unchanged += 1;
+    }
+    const histogram: Record<string, number> = {};
+    for (const a of after) histogram[a] = (histogram[a] ?? 0) + 1;
+    say(
+      `cancel (${mode}) beside 3 jobs: tokens after the cancel ${JSON.stringify(histogram)} of ${after.length}; the 3 others' text as alone in ${unchanged} of ${CANCEL_REPS}`,
+    );
+    report[mode] = { after, unchanged };
+  }
+  out.cancel = report;
+  await p.unload();
+}
+
+say(`lanes bench: ${[...PARTS].join(',')}; nvidia-smi memory now ${f(gpuMemoryMiB(), 0)} MiB`);
+if (PARTS.has('check')) await check();
+if (PARTS.has('memory')) await memoryAt4();
+if (PARTS.has('throughput')) await scaling();
+if (PARTS.has('ghost')) await ghost();
+if (PARTS.has('cancel')) await cancels();
+server.close();
+console.log(`RESULT ${JSON.stringify(out)}`);
+process.exit(0);
