@@ -15,7 +15,14 @@ import {
   typedSince,
 } from './projectGhostText.js';
 import { SuggestionCache } from './suggestionCache.js';
-import { type GhostTextEnvironment, type GhostTextOptions, type GhostTextStats, checkOptions, resultsDiffer } from './ghostTextOptions.js';
+import {
+  type GhostTextEnvironment,
+  type GhostTextOptions,
+  type GhostTextStats,
+  checkOptions,
+  requestsMayDiffer,
+  resultsDiffer,
+} from './ghostTextOptions.js';
 
 export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from './ghostTextOptions.js';
 
@@ -114,6 +121,16 @@ export class GhostTextController extends Store<GhostTextState> {
       this.#context = null;
       if (options.session !== previous.session) this.#dismissed = null; // another editor (or document)
       this.#dispatch({ type: 'halted' });
+    } else if (requestsMayDiffer(previous, options)) {
+      // Maybe the same request (a `buildParams` written inline is a new function each render): act only if it is not.
+      this.#built = undefined;
+      const next = this.#next?.request;
+      if (next && next.key !== this.#keyOf(next)) this.#stopNext();
+      const request = this.#request;
+      if (request && request.key !== this.#keyOf(request)) {
+        this.#context = null;
+        this.#dispatch({ type: 'halted' });
+      }
     }
     if (options.enabled === false) {
       this.#context = null;
@@ -229,7 +246,7 @@ export class GhostTextController extends Store<GhostTextState> {
     const cached = this.#cache.find(context, this.#keyOf, (entry) => !!suggestionFor({ ...entry, key: '', done: true }, context));
     if (cached) {
       this.#stats.cacheHits += 1;
-      const hit: GhostRequest = { ...cached, key: '', done: true, cached: true };
+      const hit: GhostRequest = { ...cached, key: this.#keyOf(cached) ?? '', done: true, cached: true };
       this.#request = hit;
       return this.#show(hit, context, suggestionFor(hit, context) as GhostShowing, 'now');
     }

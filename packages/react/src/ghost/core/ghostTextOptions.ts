@@ -18,11 +18,13 @@ export interface GhostTextOptions {
   enabled?: boolean;
   /** Quiet time after a change before asking the model, 0..2^31-1 ms (`InvalidOptionError` otherwise). Default `120`. */
   debounceMs?: number;
-  /** The most tokens a suggestion may have. Default `24`. */
+  /** The most tokens a suggestion may have: a whole number, 1 or more (`InvalidOptionError` otherwise). Default `24`. */
   maxTokens?: number;
   /**
    * Builds the request from the text around the caret. Default: `defaultGhostParams`.
-   * Pass a stable function (module scope, `useCallback`): another one empties the cache.
+   * A function written inline is fine (a request built the same is kept, the
+   * cache is keyed by the request); a stable one (module scope, `useCallback`)
+   * saves building the request again on each render.
    */
   buildParams?: (input: GhostParamsInput) => ChatCompletionRequest;
   /** Locale for splitting words in `acceptWord()`. Default: the runtime's. */
@@ -62,7 +64,8 @@ export interface GhostTextStats {
 }
 
 /**
- * Throws an `InvalidOptionError` for a duration a timer cannot honour, or a rule that is not a count.
+ * Throws an `InvalidOptionError` for a duration a timer cannot honour, a
+ * `maxTokens` that is not a whole number 1 or more, or a rule that is not a count.
  *
  * @example
  * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
@@ -70,6 +73,11 @@ export interface GhostTextStats {
 export function checkOptions(options: GhostTextOptions): void {
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+  const { maxTokens } = options;
+  if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && maxTokens >= 1)) {
+    const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
+    throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
+  }
   const suffix = options.refuse?.maxLineSuffix;
   if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
     throw new InvalidOptionError(
@@ -79,11 +87,26 @@ export function checkOptions(options: GhostTextOptions): void {
 }
 
 /**
- * Whether two option sets can give different suggestions for the same text (so the cache must go).
+ * Whether two option sets can give different suggestions for the same
+ * request (another session or model), so the cache must go. Another
+ * `buildParams` or `maxTokens` needs no such rule: the cache is keyed by the
+ * request they build, so what they change misses it by itself.
  *
  * @example
  * resultsDiffer({ session: 'a', text: '', model: 'x' }, { session: 'a', text: '', model: 'y' }); // true
  */
 export function resultsDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
-  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '') || a.buildParams !== b.buildParams || a.maxTokens !== b.maxTokens;
+  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '');
+}
+
+/**
+ * Whether two option sets may build another request for the same text (so
+ * the request in flight is checked against a fresh build). Compared with
+ * `Object.is`, so no value compares unequal to itself.
+ *
+ * @example
+ * requestsMayDiffer({ session: 'a', text: '', maxTokens: 8 }, { session: 'a', text: '', maxTokens: 16 }); // true
+ */
+export function requestsMayDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
+  return !Object.is(a.buildParams, b.buildParams) || !Object.is(a.maxTokens, b.maxTokens);
 }
