@@ -14,6 +14,7 @@ import {
   sameContext,
   typedSince,
 } from './projectGhostText.js';
+import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
   type GhostTextEnvironment,
@@ -313,8 +314,9 @@ export class GhostTextController extends Store<GhostTextState> {
   #handlers(request: GhostRequest) {
     const generation = this.#generation;
     return {
+      // Model output enters here, and only clean: nothing shown, cached or inserted holds a bidi override or a control character.
       onText: (text: string) => {
-        request.raw = text;
+        request.raw = stripUnsafeText(text);
         if (request === this.#request) this.#dispatch({ type: 'streamed', request, urgency: 'frame' });
       },
       onEnd: (result: JobResult) => {
@@ -322,12 +324,13 @@ export class GhostTextController extends Store<GhostTextState> {
         if (request !== this.#request) return;
         if (result.status === 'done') {
           request.done = true;
-          request.raw = result.text;
+          request.raw = stripUnsafeText(result.text);
           this.#dispatch({ type: 'streamed', request, urgency: 'now' });
         } else this.#dispatch({ type: 'failed', request, result });
       },
       onFinish: (result: JobResult) => {
-        if (result.status === 'done' && generation === this.#generation) this.#cache.put(request.key, request, result.text);
+        if (result.status === 'done' && generation === this.#generation)
+          this.#cache.put(request.key, request, stripUnsafeText(result.text));
       },
     };
   }

@@ -1,6 +1,7 @@
 import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
 import { nextWord } from './nextWord.js';
+import { stripUnsafeText } from './stripUnsafeText.js';
 import { splitsPair } from './surrogatePair.js';
 
 /**
@@ -109,7 +110,8 @@ export interface GhostAcceptance {
 /**
  * The text with the suggestion accepted at the caret: all of it, or its next
  * word (words as `Intl.Segmenter` finds them, so CJK works), and where the
- * caret goes. The one place accepting is written; the controller and the
+ * caret goes. Bidi overrides, isolates and control characters other than tab
+ * and newline are never inserted (see `stripUnsafeText`). The one place accepting is written; the controller and the
  * hooks call it.
  *
  * @example
@@ -123,7 +125,8 @@ export function acceptSuggestion(
   locale?: string,
 ): GhostAcceptance {
   const { before, after } = contextOf(text, caret);
-  const inserted = how === 'all' ? suggestion : nextWord(suggestion, locale);
+  const safe = stripUnsafeText(suggestion);
+  const inserted = how === 'all' ? safe : nextWord(safe, locale);
   return { text: before + inserted + after, caret: before.length + inserted.length, inserted };
 }
 
