@@ -1,5 +1,4 @@
 // @vitest-environment node
-import * as fc from 'fast-check';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController } from '../../../src/ghost/core/ghostTextController.js';
 import { acceptSuggestion } from '../../../src/ghost/core/projectGhostText.js';
@@ -11,6 +10,10 @@ afterEach(() => vi.useRealTimers());
 
 // oxlint-disable-next-line no-control-regex -- the characters the text must not hold
 const UNSAFE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+/** Each kind of character the rule removes, its edges, and the ones next to them it keeps. */
+const CHARACTERS = [
+  ...'\u0000\u0007\u0008\t\n\u000B\r\u001B\u001F \u007E\u007F\u0085\u009F\u00A0\u2029\u202A\u202E\u202F\u2065\u2066\u2069\u206A\ud83d\ude00a',
+];
 const HOSTILE = ' admin\u202E\u2066 txt.exe\u2069\u0000\u001B[31m red\u0007\r\n\tend\u0085';
 
 it('never shows, caches or inserts bidi overrides, isolates or control characters from a reply', async () => {
@@ -36,16 +39,16 @@ it('acceptSuggestion inserts none of them, whatever suggestion it is handed', ()
   expect(acceptSuggestion('a', 1, '\u202Eb\u0000c', 'all')).toEqual({ text: 'abc', caret: 3, inserted: 'bc' });
 });
 
-it('stripUnsafeText removes those characters and nothing else, and streamed prefixes stay prefixes', () => {
-  fc.assert(
-    fc.property(fc.string({ unit: 'binary' }), fc.nat(), (text, cut) => {
-      const clean = stripUnsafeText(text);
-      const at = cut % (text.length + 1);
-      return (
-        !UNSAFE.test(clean) &&
-        clean === [...text.split('')].filter((unit) => !UNSAFE.test(unit)).join('') &&
-        clean.startsWith(stripUnsafeText(text.slice(0, at)))
-      );
-    }),
-  );
+it('stripUnsafeText removes those characters and nothing else, and streamed prefixes stay prefixes (every string of 3 of them)', () => {
+  const units = CHARACTERS.flatMap((ch) => ch.split(''));
+  for (const a of units) {
+    for (const b of units) {
+      for (const c of units) {
+        const text = a + b + c;
+        const clean = stripUnsafeText(text);
+        expect(clean).toBe([a, b, c].filter((unit) => !UNSAFE.test(unit)).join(''));
+        expect(clean.startsWith(stripUnsafeText(a + b))).toBe(true);
+      }
+    }
+  }
 });
