@@ -284,7 +284,8 @@ describe('stepGhost, driven by a world of jobs, a cache and a person', () => {
             text = text.slice(0, caret) + action.char + text.slice(caret);
             caret += 1;
             move();
-          } else if (action.kind === 'backspace' && caret > 0) {
+          } else if (action.kind === 'backspace') {
+            if (caret === 0) continue;
             text = text.slice(0, caret - 1) + text.slice(caret);
             caret -= 1;
             move();
@@ -300,7 +301,7 @@ describe('stepGhost, driven by a world of jobs, a cache and a person', () => {
           else if (action.kind === 'compose') {
             dispatch({ type: 'composing', composing: !m.composing });
             if (!m.composing) move();
-          } else {
+          } else if (action.kind === 'stream' || action.kind === 'end') {
             const job = jobs[action.job % Math.max(1, jobs.length)];
             if (!job) continue;
             const full = reply(job.before);
