@@ -56,7 +56,7 @@ export interface GhostMachine {
  * - `rebuilt`: another `buildParams` or `maxTokens` builds another request than the current or speculative one (or not).
  * - `halted`: disabled, another session or model, disposed; `forget` drops the context too, `undismiss` the Escape.
  */
-export type GhostEvent =
+export type GhostMachineEvent =
   | { readonly type: 'moved'; readonly context: GhostContext; readonly selected: number; readonly refuse?: GhostRefusalRules }
   | { readonly type: 'found'; readonly hit: GhostRequest | undefined }
   | { readonly type: 'quietEnded' }
@@ -204,7 +204,7 @@ const same = (machine: GhostMachine): GhostStep => ({ machine, effects: [] });
  * const { machine, effects } = stepGhost(GHOST_START, { type: 'moved', context: { before: 'Hi', after: '' }, selected: 0 });
  * // machine.phase: { name: 'looking', accepted: false }; effects end with { type: 'lookUp', … }
  */
-export function stepGhost(machine: GhostMachine, event: GhostEvent): GhostStep {
+export function stepGhost(machine: GhostMachine, event: GhostMachineEvent): GhostStep {
   const { phase } = machine;
   switch (event.type) {
     case 'moved': {

@@ -11,6 +11,8 @@ export interface GhostRequest extends GhostContext {
   readonly done: boolean;
   /** Served from the session's cache: no engine call behind it. */
   readonly cached?: boolean;
+  /** Sent speculatively, for the text a Tab would make. */
+  readonly speculative?: boolean;
 }
 
 /** What a request shows at a context: the suggestion and the status it has there. */

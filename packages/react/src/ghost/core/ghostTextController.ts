@@ -1,7 +1,7 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, globalTimers } from '@inkling/scheduler';
 import { Store } from '../../core/store.js';
 import { StreamedJob } from '../../core/streamedJob.js';
-import { type GhostEffect, type GhostEvent, type GhostMachine, GHOST_START, ghostStateOf, stepGhost } from './ghostMachine.js';
+import { type GhostEffect, type GhostMachineEvent, type GhostMachine, GHOST_START, ghostStateOf, stepGhost } from './ghostMachine.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
 import { type GhostRequest, suggestionFor } from './ghostRequest.js';
@@ -14,6 +14,7 @@ import {
   projectGhostText,
   sameContext,
 } from './projectGhostText.js';
+import { type GhostEventLabels, type GhostTextEvent, GhostEventTracker } from './ghostTextEvents.js';
 import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
@@ -63,6 +64,7 @@ export class GhostTextController extends Store<GhostTextState> {
   #ids = 0;
   /** Events dispatched while effects run, stepped before the state is committed once. */
   #depth = 0;
+  readonly #tracker: GhostEventTracker;
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -72,6 +74,8 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
     this.#cache = new SuggestionCache(environment.cache);
+    const now = environment.now ?? (() => performance.now());
+    this.#tracker = new GhostEventTracker(now, () => this.#options.eventText === true);
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
@@ -128,6 +132,24 @@ export class GhostTextController extends Store<GhostTextState> {
   readonly acceptWord = (): GhostAcceptance => this.#accept('word');
 
   /**
+   * The text with `suggestion`, as the app shows it at `text` and `caret`
+   * (all of it or its next word), accepted at the caret; reported to
+   * `onGhostEvent` as `accepted`. `accept` and `acceptWord` call it with the
+   * last options; the hooks with what they rendered. Bound.
+   *
+   * @example
+   * const next = ghost.acceptFrom({ text, caret, suggestion: view.suggestion }, 'word');
+   */
+  readonly acceptFrom = (
+    view: { readonly text: string; readonly caret?: number; readonly suggestion: string },
+    how: 'all' | 'word',
+  ): GhostAcceptance => {
+    const accepted = acceptSuggestion(view.text, view.caret, view.suggestion, how, how === 'word' ? this.#options.locale : undefined);
+    if (this.#options.onGhostEvent) this.#emit(this.#tracker.accepted(how, accepted.inserted, view.suggestion, this.#labels()));
+    return accepted;
+  };
+
+  /**
    * What to show for a text and caret, which may be a keystroke ahead of the
    * last `setOptions` (React renders the new text before its effect hands it
    * over): a suggestion typed through keeps its rest, one that no longer fits
@@ -164,8 +186,9 @@ export class GhostTextController extends Store<GhostTextState> {
   // ----------------------------------------------------------------- the shell
 
   /** Steps the machine, runs what the step asks, and commits the state once the events it caused are stepped too. */
-  #dispatch(event: GhostEvent): void {
-    const { machine, effects } = stepGhost(this.#machine, event);
+  #dispatch(event: GhostMachineEvent): void {
+    const before = this.#machine;
+    const { machine, effects } = stepGhost(before, event);
     this.#machine = machine;
     this.#depth += 1;
     try {
@@ -184,6 +207,8 @@ export class GhostTextController extends Store<GhostTextState> {
       sameContext(state.context, next.context);
     // Tokens arriving are shown once a frame; everything else at once.
     this.commit(same ? state : next, event.type === 'streamed' && next.status === 'streaming' ? 'frame' : 'now');
+    // Only while someone listens: no listener, no cost.
+    if (this.#options.onGhostEvent) this.#emit(this.#tracker.observe(before, this.#machine, event, next.suggestion, this.#labels()));
   }
 
   #run(effect: GhostEffect): void {
@@ -247,7 +272,7 @@ export class GhostTextController extends Store<GhostTextState> {
     if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse)) return;
     const built = this.#build(target);
     if ('error' in built || this.#cache.has(built.key)) return;
-    const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false };
+    const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false, speculative: true };
     this.#stats.speculations += 1;
     this.#dispatch({ type: 'speculated', next: { request, from } });
     // Its own session, so it never supersedes the interactive one; the next speculation supersedes it.
@@ -271,8 +296,18 @@ export class GhostTextController extends Store<GhostTextState> {
   // ----------------------------------------------------------------- helpers
 
   #accept(how: 'all' | 'word'): GhostAcceptance {
-    const { text, caret, locale } = this.#options;
-    return acceptSuggestion(text, caret, this.getSnapshot().suggestion, how, locale);
+    const { text, caret } = this.#options;
+    return this.acceptFrom({ text, caret, suggestion: this.getSnapshot().suggestion }, how);
+  }
+
+  #labels(): GhostEventLabels {
+    const { session, model = '', buildParams = defaultGhostParams } = this.#options;
+    return { session, model, promptBuilder: buildParams.name };
+  }
+
+  #emit(events: readonly GhostTextEvent[]): void {
+    const listener = this.#options.onGhostEvent;
+    if (listener) for (const event of events) listener(event);
   }
 
   /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */

@@ -2,6 +2,7 @@ import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers, checkD
 import type { FrameScheduler } from '../../core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
+import type { GhostTextEvent } from './ghostTextEvents.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
@@ -40,6 +41,18 @@ export interface GhostTextOptions {
   speculate?: boolean;
   /** Where no request is sent because a suggestion cannot help. Default: each rule's own (see `GhostRefusalRules`). */
   refuse?: GhostRefusalRules;
+  /**
+   * Called with what each suggestion became (`shown`, `typedThrough`,
+   * `accepted`, `rejected`, `superseded`, `failed`; see `GhostTextEvent`),
+   * synchronously, in order. The kit sends nothing anywhere; feed them to
+   * `GhostFigures` or your own log. Default: none (and nothing is tracked).
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, onGhostEvent: (event) => figures.record(event) });
+   */
+  onGhostEvent?: (event: GhostTextEvent) => void;
+  /** Put the suggestion's text in `shown` and `accepted` events. Default `false`: no text leaves the editor in an event. */
+  eventText?: boolean;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -47,6 +60,8 @@ export interface GhostTextEnvironment {
   /** Timers for the debounce. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   scheduleFrame?: FrameScheduler;
+  /** The clock of `onGhostEvent`'s times, in ms. Default: `performance.now()`, looked up when used. */
+  now?: () => number;
   /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
   cache?: Partial<SuggestionCacheLimits>;
 }

@@ -1,32 +1,29 @@
 import type { RefObject } from 'react';
 import { insertText } from '../core/insertText.js';
-import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText.js';
+import type { GhostAcceptance } from '../core/projectGhostText.js';
 
-/** What `acceptIntoTextarea` works on: the textarea, its text and caret as rendered, the suggestion shown there. */
+/** What `acceptIntoTextarea` works on: the textarea, and the ghost text's own acceptance of what it shows there. */
 export interface TextareaAcceptance {
   readonly ref: RefObject<HTMLTextAreaElement | null>;
-  readonly text: string;
+  /** `useGhostText`'s `accept` or `acceptWord` (which also reports the acceptance to `onGhostEvent`). */
+  readonly take: (how: 'all' | 'word') => GhostAcceptance;
   readonly caret: number;
-  readonly suggestion: string;
-  readonly locale?: string;
   readonly onAccept?: (inserted: string, how: 'all' | 'word') => void;
 }
 
 /**
  * Accepts the shown suggestion (all of it or its next word) into the
  * textarea itself, at the caret, as one undo step that fires `input`; then
- * tells `onAccept`. Without a textarea, or a suggestion, nothing changes.
+ * tells `onAccept`. Without a textarea nothing is accepted.
  *
  * @example
- * onKeyDown={() => acceptIntoTextarea({ ref, text, caret, suggestion }, 'word')}
+ * onKeyDown={() => acceptIntoTextarea({ ref, take: (how) => (how === 'all' ? ghost.accept() : ghost.acceptWord()), caret }, 'word')}
  */
-export function acceptIntoTextarea(
-  { ref, text, caret, suggestion, locale, onAccept }: TextareaAcceptance,
-  how: 'all' | 'word',
-): GhostAcceptance {
+export function acceptIntoTextarea({ ref, take, caret, onAccept }: TextareaAcceptance, how: 'all' | 'word'): GhostAcceptance | null {
   const textarea = ref.current;
-  const accepted = acceptSuggestion(text, caret, textarea ? suggestion : '', how, locale);
-  if (!textarea || !accepted.inserted) return accepted;
+  if (!textarea) return null;
+  const accepted = take(how);
+  if (!accepted.inserted) return accepted;
   const at = Math.min(caret, textarea.value.length);
   textarea.setSelectionRange(at, at);
   insertText(textarea, accepted.inserted);

@@ -79,6 +79,8 @@ export interface GhostTextareaParts {
   /** The caller's textarea props (ghost-text props taken out). */
   readonly rest: Omit<GhostTextareaProps, 'value' | 'defaultValue' | 'onChange'>;
   readonly onChange: GhostTextareaProps['onChange'];
+  /** Whether the browser may draw its own writing suggestions as well. */
+  readonly writingSuggestions: boolean;
   readonly changed: ChangeEventHandler<HTMLTextAreaElement>;
   readonly state: DataAttributes;
   readonly text: string;
@@ -110,6 +112,8 @@ export function ghostTextareaProps(parts: GhostTextareaParts): GhostTextareaAria
     style: parts.midText ? HIDDEN_TEXT : undefined,
     value: parts.text,
     'aria-autocomplete': 'inline',
+    // The browser's own inline suggestions would stack under the kit's (an attribute React passes as it is).
+    ...({ writingsuggestions: String(parts.writingSuggestions) } as object),
     'aria-describedby': describedBy,
     onKeyDown: parts.onKeyDown,
     onKeyUp: readSelection,

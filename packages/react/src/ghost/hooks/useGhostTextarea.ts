@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import { checkDuration } from '@inkling/scheduler';
 import { useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
+import { acceptSuggestion } from '../core/projectGhostText.js';
 import type { DataAttributes } from '../../dataAttributes.js';
 import { acceptIntoTextarea } from './acceptIntoTextarea.js';
 import { handleGhostKeyDown } from './ghostKeyDown.js';
@@ -65,14 +66,16 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const settled = visible && ghost.status === 'done';
   const { spoken, errorMessage } = ghostTextareaWords(own.messages, suggestion, settled, ghost.status === 'error' ? ghost.error : null);
   const [announcement, read] = useAnnouncement(spoken, own.announceDelayMs);
-  const target = { ref, text, caret, suggestion, locale: options.locale, onAccept: own.onAccept };
-  const accept = () => acceptIntoTextarea(target, 'all');
-  const acceptWord = () => acceptIntoTextarea(target, 'word');
+  const take = (how: 'all' | 'word') => (how === 'all' ? ghost.accept() : ghost.acceptWord());
+  const target = { ref, take, caret, onAccept: own.onAccept };
+  const accept = () => acceptIntoTextarea(target, 'all') ?? acceptSuggestion(text, caret, '', 'all');
+  const acceptWord = () => acceptIntoTextarea(target, 'word') ?? acceptSuggestion(text, caret, '', 'word');
   const [liveId, errorId] = [`${id}-suggestion`, `${id}-error`];
   const state: DataAttributes = { 'data-state': ghost.status, 'data-has-suggestion': visible ? 'true' : undefined };
   const textareaProps = ghostTextareaProps({
     rest,
     onChange: own.onChange,
+    writingSuggestions: own.writingSuggestions,
     changed,
     state,
     text,

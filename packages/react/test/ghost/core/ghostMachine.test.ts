@@ -3,7 +3,7 @@ import { InklingError } from '@inkling/scheduler';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  type GhostEvent,
+  type GhostMachineEvent,
   type GhostMachine,
   type GhostPhase,
   GHOST_START,
@@ -29,14 +29,14 @@ const machine = (phase: GhostPhase, before: string | null, extra: Partial<GhostM
   context: before === null ? null : at(before),
   ...extra,
 });
-const moved = (before: string, selected = 0): GhostEvent => ({ type: 'moved', context: at(before), selected });
+const moved = (before: string, selected = 0): GhostMachineEvent => ({ type: 'moved', context: at(before), selected });
 const error = new InklingError('engine fell over');
 
 const shownFox = machine({ name: 'shown', request: request('The', ' quick fox', true) }, 'The');
 const next = { request: request('The quick fox', '', false, 2), from: at('The') };
 
 /** [what happens, machine, event, phase after, effects after (their types), status and suggestion after] */
-const TABLE: [string, GhostMachine, GhostEvent, GhostPhase['name'], string[], string, string][] = [
+const TABLE: [string, GhostMachine, GhostMachineEvent, GhostPhase['name'], string[], string, string][] = [
   ['first text: look in the cache', GHOST_START, moved('Hi'), 'looking', ['clearTimer', 'stopCurrent', 'lookUp'], 'queued', ''],
   ['blank text: quiet', GHOST_START, moved('  '), 'quiet', ['clearTimer', 'stopCurrent'], 'idle', ''],
   [
@@ -256,7 +256,7 @@ describe('stepGhost, driven by a world of jobs, a cache and a person', () => {
         const jobs: GhostRequest[] = [];
         const streamed = new Map<number, number>();
         const cache = new Map<string, string>();
-        const dispatch = (event: GhostEvent) => {
+        const dispatch = (event: GhostMachineEvent) => {
           const step = stepGhost(m, event);
           m = step.machine;
           for (const effect of step.effects) {
