@@ -6,6 +6,8 @@ export { useModelLoad } from './useModelLoad.js';
 export { useCompletion } from './useCompletion.js';
 export { useChat } from './useChat.js';
 export { useGhostText } from './ghost/hooks/useGhostText.js';
+export { useGhostFigures } from './ghost/hooks/useGhostFigures.js';
+export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { useBatchTranslate } from './useBatchTranslate.js';
 export { useEmbeddings } from './useEmbeddings.js';
 export { useObject } from './useObject.js';
@@ -56,6 +58,8 @@ export type { CompletionState, StreamStatus } from './core/completionController.
 export type { ChatRequestParams, ChatState, ChatStatus } from './core/chatController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.js';
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
+export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
+export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './core/batchTranslateController.js';
