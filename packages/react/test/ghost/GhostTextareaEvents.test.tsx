@@ -13,6 +13,18 @@ function beforeOf(request: StreamingChatCompletionRequest): string {
   return /<before_cursor>([\s\S]*?)<\/before_cursor>/.exec(String(request.messages.at(-1)?.content))?.[1] ?? '';
 }
 
+/** A textarea and the figures of its events. */
+function Editor() {
+  const figures = useMemo(() => new GhostFigures(), []);
+  const [set] = useGhostFigures(figures);
+  return (
+    <>
+      <GhostTextarea aria-label="Note" speculate={false} onGhostEvent={figures.record} />
+      <output>{set ? `${set.shown} shown, ${set.accepted} accepted, ${set.acceptedCharacters} characters` : 'none'}</output>
+    </>
+  );
+}
+
 describeEachReactMode('GhostTextarea events and the browser’s own suggestions', (mode) => {
   it('reports a suggestion shown then accepted with Tab, once each, and keeps the browser’s writing suggestions off', async () => {
     const { pool } = fakePool({ reply: (request) => (beforeOf(request).endsWith('fox') ? ' jumps' : ' and more'), tokenMs: 10 });
@@ -42,16 +54,6 @@ describeEachReactMode('GhostTextarea events and the browser’s own suggestions'
     const { pool } = fakePool({ reply: () => ' jumps', tokenMs: 10 });
     await pool.load();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
-    function Editor() {
-      const figures = useMemo(() => new GhostFigures(), []);
-      const [set] = useGhostFigures(figures);
-      return (
-        <>
-          <GhostTextarea aria-label="Note" speculate={false} onGhostEvent={figures.record} />
-          <output>{set ? `${set.shown} shown, ${set.accepted} accepted, ${set.acceptedCharacters} characters` : 'none'}</output>
-        </>
-      );
-    }
     renderWithPool(<Editor />, pool, mode);
     await user.type(screen.getByLabelText('Note'), 'The fox');
     await advance(1_000);
