@@ -60,6 +60,7 @@ export type { ChatTool, ToolCallState, ToolCallStatus } from './core/chatTools.j
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
 export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
+export type { GhostPause } from './ghost/core/ghostTextOptions.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './core/batchTranslateController.js';

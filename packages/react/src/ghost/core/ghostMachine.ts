@@ -46,7 +46,7 @@ export interface GhostMachine {
 /**
  * What moves it:
  * - `moved`: the text, caret or selection changed (or a composition ended).
- * - `found`: the cache answered `looking` (`hit` undefined: nothing there).
+ * - `found`: the cache answered `looking` (`hit` undefined: nothing there); `paused`: ask the engine nothing now.
  * - `quietEnded`: the debounce ran out.
  * - `sent` / `unbuildable`: the request asked for was built and sent, or `buildParams` threw.
  * - `speculated`: a speculative request was sent for `next`.
@@ -58,7 +58,7 @@ export interface GhostMachine {
  */
 export type GhostMachineEvent =
   | { readonly type: 'moved'; readonly context: GhostContext; readonly selected: number; readonly refuse?: GhostRefusalRules }
-  | { readonly type: 'found'; readonly hit: GhostRequest | undefined }
+  | { readonly type: 'found'; readonly hit: GhostRequest | undefined; readonly paused?: boolean }
   | { readonly type: 'quietEnded' }
   | { readonly type: 'sent'; readonly request: GhostRequest }
   | { readonly type: 'unbuildable'; readonly error: InklingError }
@@ -160,7 +160,7 @@ function moved(machine: GhostMachine, context: GhostContext): GhostStep {
 }
 
 /** The cache answered: show its hit, else take over the speculation, else ask (at once after a Tab) or wait. */
-function found(machine: GhostMachine, hit: GhostRequest | undefined, accepted: boolean, context: GhostContext): GhostStep {
+function found(machine: GhostMachine, hit: GhostRequest | undefined, accepted: boolean, context: GhostContext, paused: boolean): GhostStep {
   if (hit) return show(machine, hit, []);
   const { next } = machine;
   if (next && sameContext(next.request, context)) {
@@ -170,6 +170,7 @@ function found(machine: GhostMachine, hit: GhostRequest | undefined, accepted: b
     if (suggestionFor(next.request, context)) return show(adopted, next.request, [{ type: 'adoptNext' }]);
     return { machine: { ...adopted, phase: { name: 'asking', request: next.request } }, effects: [{ type: 'adoptNext' }] };
   }
+  if (paused) return { machine: { ...machine, phase: QUIET }, effects: [] };
   if (accepted) return ask(machine, context, []); // a Tab is deliberate: no debounce
   return { machine: { ...machine, phase: { name: 'debouncing' } }, effects: [{ type: 'startTimer' }] };
 }
@@ -214,7 +215,7 @@ export function stepGhost(machine: GhostMachine, event: GhostMachineEvent): Ghos
     }
     case 'found':
       if (phase.name !== 'looking' || !machine.context) return same(machine);
-      return found(machine, event.hit, phase.accepted, machine.context);
+      return found(machine, event.hit, phase.accepted, machine.context, event.paused === true);
     case 'quietEnded':
       return phase.name === 'debouncing' && machine.context ? ask(machine, machine.context, []) : same(machine);
     case 'sent':

@@ -18,6 +18,7 @@ import { type GhostEventLabels, type GhostTextEvent, GhostEventTracker } from '.
 import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
+  type GhostPause,
   type GhostTextEnvironment,
   type GhostTextOptions,
   type GhostTextStats,
@@ -65,6 +66,10 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Events dispatched while effects run, stepped before the state is committed once. */
   #depth = 0;
   readonly #tracker: GhostEventTracker;
+  readonly #now: () => number;
+  /** Suggestions turned down in a row, and until when the engine is not asked (`pause`). */
+  #rejections = 0;
+  #pausedUntil: number | null = null;
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -74,8 +79,8 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
     this.#cache = new SuggestionCache(environment.cache);
-    const now = environment.now ?? (() => performance.now());
-    this.#tracker = new GhostEventTracker(now, () => this.#options.eventText === true);
+    this.#now = environment.now ?? (() => performance.now());
+    this.#tracker = new GhostEventTracker(this.#now, () => this.#options.eventText === true);
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
@@ -145,7 +150,7 @@ export class GhostTextController extends Store<GhostTextState> {
     how: 'all' | 'word',
   ): GhostAcceptance => {
     const accepted = acceptSuggestion(view.text, view.caret, view.suggestion, how, how === 'word' ? this.#options.locale : undefined);
-    if (this.#options.onGhostEvent) this.#emit(this.#tracker.accepted(how, accepted.inserted, view.suggestion, this.#labels()));
+    if (this.#tracking) this.#emit(this.#tracker.accepted(how, accepted.inserted, view.suggestion, this.#labels()));
     return accepted;
   };
 
@@ -207,8 +212,8 @@ export class GhostTextController extends Store<GhostTextState> {
       sameContext(state.context, next.context);
     // Tokens arriving are shown once a frame; everything else at once.
     this.commit(same ? state : next, event.type === 'streamed' && next.status === 'streaming' ? 'frame' : 'now');
-    // Only while someone listens: no listener, no cost.
-    if (this.#options.onGhostEvent) this.#emit(this.#tracker.observe(before, this.#machine, event, next.suggestion, this.#labels()));
+    // Only while someone listens (or `pause` counts): otherwise no cost.
+    if (this.#tracking) this.#emit(this.#tracker.observe(before, this.#machine, event, next.suggestion, this.#labels()));
   }
 
   #run(effect: GhostEffect): void {
@@ -218,7 +223,8 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'startTimer':
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
-          this.#dispatch({ type: 'quietEnded' });
+          // The rejection that paused it may have come with the keystroke that started this wait.
+          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
         }, this.#options.debounceMs ?? 120);
         return;
       case 'clearTimer':
@@ -251,7 +257,7 @@ export class GhostTextController extends Store<GhostTextState> {
       this.#stats.cacheHits += 1;
       hit = { ...cached, id: (this.#ids += 1), key: this.#keyOf(cached) ?? '', done: true, cached: true };
     }
-    this.#dispatch({ type: 'found', hit });
+    this.#dispatch({ type: 'found', hit, paused: !hit && this.#paused() });
   }
 
   #ask(context: GhostContext): void {
@@ -269,7 +275,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
   #speculate(from: GhostContext, target: GhostContext): void {
-    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse)) return;
+    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#paused()) return;
     const built = this.#build(target);
     if ('error' in built || this.#cache.has(built.key)) return;
     const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false, speculative: true };
@@ -305,9 +311,35 @@ export class GhostTextController extends Store<GhostTextState> {
     return { session, model, promptBuilder: buildParams.name };
   }
 
+  get #tracking(): boolean {
+    return this.#options.onGhostEvent !== undefined || this.#options.pause !== undefined;
+  }
+
   #emit(events: readonly GhostTextEvent[]): void {
-    const listener = this.#options.onGhostEvent;
-    if (listener) for (const event of events) listener(event);
+    const { onGhostEvent, pause } = this.#options;
+    for (const event of events) {
+      if (pause) this.#countForPause(event, pause);
+      onGhostEvent?.(event);
+    }
+  }
+
+  #countForPause(event: GhostTextEvent, { afterRejections, resumeAfterMs = 30_000 }: GhostPause): void {
+    if (event.type === 'accepted') {
+      this.#rejections = 0;
+      this.#pausedUntil = null;
+    } else if (event.type === 'rejected') {
+      this.#rejections += 1;
+      if (this.#rejections >= afterRejections) this.#pausedUntil = this.#now() + resumeAfterMs;
+    }
+  }
+
+  /** Whether `pause` holds the engine back now (a pause that ran out starts the count again). */
+  #paused(): boolean {
+    if (this.#pausedUntil === null || !this.#options.pause) return false;
+    if (this.#now() < this.#pausedUntil) return true;
+    this.#pausedUntil = null;
+    this.#rejections = 0;
+    return false;
   }
 
   /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */

@@ -53,6 +53,24 @@ export interface GhostTextOptions {
   onGhostEvent?: (event: GhostTextEvent) => void;
   /** Put the suggestion's text in `shown` and `accepted` events. Default `false`: no text leaves the editor in an event. */
   eventText?: boolean;
+  /**
+   * Stop asking the engine after `afterRejections` suggestions in a row were
+   * turned down (typed over, Escape, caret moved away); ask again after the
+   * next accept (of a suggestion the cache still shows) or `resumeAfterMs`
+   * later (default `30000`; `Infinity`: only on an accept). Default: off.
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, pause: { afterRejections: 5 } });
+   */
+  pause?: GhostPause;
+}
+
+/** When ghost text stops asking the engine because its suggestions keep being turned down. */
+export interface GhostPause {
+  /** Suggestions turned down in a row that pause it: a whole number, 1 or more. */
+  readonly afterRejections: number;
+  /** How long the pause lasts at most, in ms. Default `30000`. */
+  readonly resumeAfterMs?: number;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -92,6 +110,16 @@ export function checkOptions(options: GhostTextOptions): void {
   if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && maxTokens >= 1)) {
     const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
     throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
+  }
+  const { pause } = options;
+  if (pause !== undefined) {
+    const { afterRejections } = pause;
+    if (!(Number.isSafeInteger(afterRejections) && afterRejections >= 1)) {
+      throw new InvalidOptionError(
+        `useGhostText() "pause.afterRejections" must be a whole number of suggestions, 1 or more; it got ${String(afterRejections)}.`,
+      );
+    }
+    checkDuration(pause.resumeAfterMs, 'useGhostText() "pause.resumeAfterMs"');
   }
   const suffix = options.refuse?.maxLineSuffix;
   if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {

@@ -85,6 +85,15 @@ const TABLE: [string, GhostMachine, GhostMachineEvent, GhostPhase['name'], strin
     'done',
     ' quick fox',
   ],
+  [
+    'cache miss while paused (rejections in a row): quiet',
+    machine({ name: 'looking', accepted: false }, 'Hi'),
+    { type: 'found', hit: undefined, paused: true },
+    'quiet',
+    [],
+    'idle',
+    '',
+  ],
   ['debounce over: ask', machine({ name: 'debouncing' }, 'Hi'), { type: 'quietEnded' }, 'asking', ['ask'], 'queued', ''],
   ['debounce over, but moved on since: nothing', machine({ name: 'quiet' }, 'Hi'), { type: 'quietEnded' }, 'quiet', [], 'idle', ''],
   [

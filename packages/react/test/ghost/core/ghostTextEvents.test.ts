@@ -22,13 +22,14 @@ async function setup(
   const events: GhostTextEvent[] = [];
   const options = { session: 'notes', speculate: false, onGhostEvent: (event: GhostTextEvent) => events.push(event), ...defaults };
   const ghost = new GhostTextController(pool, { ...options, text: '' }, { now: () => Date.now() });
-  const type = (text: string, caret?: number) => ghost.setOptions({ ...options, text, caret });
+  const type = (text: string, caret?: number, extra: Partial<GhostTextOptions> = {}) =>
+    ghost.setOptions({ ...options, ...extra, text, caret });
   const tab = () => {
     const accepted = ghost.accept();
     type(accepted.text, accepted.caret);
   };
   /** The events since the last call, without the labels every one carries. */
-  const drain = () => events.splice(0).map(({ session, model, promptBuilder, ...event }) => event);
+  const drain = () => events.splice(0).map(({ session: _session, model: _model, promptBuilder: _builder, ...event }) => event);
   return { ghost, type, tab, drain, createEngine, events };
 }
 
@@ -77,7 +78,11 @@ it('counts typing through, then a rejection by typing over, by Escape and by mov
 });
 
 it('says when a suggestion comes from the cache or from the speculation, and when a request was superseded or failed', async () => {
-  const { ghost, type, tab, drain, createEngine } = await setup((before) => ` w${before.length} x`, { prefillMs: 50, tokenMs: 30 }, { speculate: true });
+  const { ghost, type, tab, drain, createEngine } = await setup(
+    (before) => ` w${before.length} x`,
+    { prefillMs: 50, tokenMs: 30 },
+    { speculate: true },
+  );
   type('Hello');
   await vi.advanceTimersByTimeAsync(130); // asked, nothing shown yet
   type('Hell'); // Backspace: its reply cannot fit
@@ -117,5 +122,46 @@ it('reports word accepts one by one, and the text only when eventText is on', as
   const rest = ghost.accept();
   type(rest.text, rest.caret);
   expect(drain()).toEqual([{ type: 'accepted', suggestion: 1, how: 'all', characters: 4, text: ' fox' }]);
+  ghost.dispose();
+});
+
+it('pause: stops asking the engine after N suggestions in a row were turned down, until resumeAfterMs has passed', async () => {
+  const { ghost, type } = await setup(() => ' xyz', {}, { onGhostEvent: undefined, pause: { afterRejections: 2, resumeAfterMs: 1_000 } });
+  type('a b');
+  await vi.runAllTimersAsync();
+  expect(ghost.getSnapshot().suggestion).toBe(' xyz');
+  type('a bq'); // turned down: 1
+  await vi.runAllTimersAsync();
+  expect(ghost.getSnapshot().suggestion).toBe(' xyz');
+  type('a bqq'); // turned down: 2, paused
+  await vi.runAllTimersAsync();
+  expect(ghost.getSnapshot()).toMatchObject({ suggestion: '', status: 'idle' });
+  expect(ghost.stats.requests).toBe(2);
+  type('a bqqq');
+  await vi.advanceTimersByTimeAsync(500);
+  expect(ghost.stats.requests).toBe(2);
+  await vi.advanceTimersByTimeAsync(500);
+  type('a bqqqq'); // the pause is over
+  await vi.runAllTimersAsync();
+  expect(ghost.stats.requests).toBe(3);
+  expect(ghost.getSnapshot().suggestion).toBe(' xyz');
+  ghost.dispose();
+});
+
+it('pause: an accept starts the count again, and a bad pause is a typed error', async () => {
+  const { ghost, type, tab } = await setup(() => ' xyz', {}, { pause: { afterRejections: 2 } });
+  type('a b');
+  await vi.runAllTimersAsync();
+  type('a bq'); // 1
+  await vi.runAllTimersAsync();
+  tab(); // accepted: 0
+  await vi.runAllTimersAsync();
+  type('a bq xyzq'); // 1
+  await vi.runAllTimersAsync();
+  expect(ghost.getSnapshot().suggestion).toBe(' xyz');
+  for (const bad of [0, 1.5, Number.NaN]) {
+    expect(() => type('a', undefined, { pause: { afterRejections: bad } })).toThrow(/"pause.afterRejections" must be/);
+  }
+  expect(() => type('a', undefined, { pause: { afterRejections: 1, resumeAfterMs: -1 } })).toThrow(/"pause.resumeAfterMs"/);
   ghost.dispose();
 });
