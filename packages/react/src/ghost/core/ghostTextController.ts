@@ -13,8 +13,10 @@ import {
   ghostState,
   projectGhostText,
   sameContext,
+  typedSince,
 } from './projectGhostText.js';
 import { type GhostEventLabels, type GhostTextEvent, GhostEventTracker } from './ghostTextEvents.js';
+import { DebounceTuner } from './debounceTuner.js';
 import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
@@ -70,6 +72,10 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Suggestions turned down in a row, and until when the engine is not asked (`pause`). */
   #rejections = 0;
   #pausedUntil: number | null = null;
+  /** `adaptDebounce`'s measurements, and when the last move and the current request's send were. */
+  readonly #tuner = new DebounceTuner();
+  #movedAt: number | null = null;
+  #sentAt = 0;
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -86,16 +92,16 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Takes the latest text, caret and options; acts only when the context changed. */
   setOptions(options: GhostTextOptions): void {
     checkOptions(options); // before anything changes: a bad option leaves the controller as it was
-    const previous = this.#options;
+    const before = this.#options;
     this.#options = options;
-    if (resultsDiffer(previous, options)) {
+    if (resultsDiffer(before, options)) {
       // Another model or session: nothing cached or in flight still answers for it.
       this.#cache.clear();
       this.#generation += 1;
       this.#built = undefined;
       // Another session is another editor (or document): an Escape pressed in this one does not carry over.
-      this.#dispatch({ type: 'halted', forget: true, undismiss: options.session !== previous.session });
-    } else if (requestsMayDiffer(previous, options)) {
+      this.#dispatch({ type: 'halted', forget: true, undismiss: options.session !== before.session });
+    } else if (requestsMayDiffer(before, options)) {
       // Maybe the same request (a `buildParams` written inline is a new function each render): act only if it is not.
       this.#built = undefined;
       const { phase, next } = this.#machine;
@@ -109,7 +115,9 @@ export class GhostTextController extends Store<GhostTextState> {
       options.selectionStart === undefined
         ? 0
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
-    if (sameContext(this.#machine.context, context) && selected === this.#machine.selected) return;
+    const previous = this.#machine.context;
+    if (sameContext(previous, context) && selected === this.#machine.selected) return;
+    if (options.adaptDebounce) this.#measureKey(previous, context);
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -225,7 +233,7 @@ export class GhostTextController extends Store<GhostTextState> {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
           this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
-        }, this.#options.debounceMs ?? 120);
+        }, this.#debounceMs());
         return;
       case 'clearTimer':
         if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
@@ -249,6 +257,19 @@ export class GhostTextController extends Store<GhostTextState> {
     }
   }
 
+  #debounceMs(): number {
+    const { debounceMs = 120, adaptDebounce } = this.#options;
+    return adaptDebounce ? this.#tuner.debounceMs(adaptDebounce, debounceMs) : debounceMs;
+  }
+
+  /** One key typed after another: the gap between them is the typing rhythm. */
+  #measureKey(previous: GhostContext | null, context: GhostContext): void {
+    const now = this.#now();
+    const typed = previous ? typedSince(previous, context) : undefined;
+    if (typed?.length === 1 && this.#movedAt !== null) this.#tuner.keyGap(now - this.#movedAt);
+    this.#movedAt = now;
+  }
+
   #lookUp(context: GhostContext): void {
     const fits = (entry: GhostContext & { raw: string }) => !!suggestionFor({ ...entry, id: 0, key: '', done: true }, context);
     const cached = this.#cache.find(context, this.#keyOf, fits);
@@ -265,6 +286,7 @@ export class GhostTextController extends Store<GhostTextState> {
     if ('error' in built) return this.#dispatch({ type: 'unbuildable', error: built.error });
     const request: GhostRequest = { ...context, id: (this.#ids += 1), key: built.key, raw: '', done: false };
     this.#stats.requests += 1;
+    this.#sentAt = this.#now();
     this.#dispatch({ type: 'sent', request });
     void this.#job.start(
       this.#pool,
@@ -287,10 +309,15 @@ export class GhostTextController extends Store<GhostTextState> {
   }
 
   /** What a request's job reports, as events; model output enters here, and only clean (see `stripUnsafeText`). */
-  #handlers({ id, key, before, after }: GhostRequest) {
+  #handlers({ id, key, before, after, speculative }: GhostRequest) {
     const generation = this.#generation;
+    let firstHeard = false;
     return {
-      onText: (text: string) => this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) }),
+      onText: (text: string) => {
+        if (!speculative && this.#options.adaptDebounce && !firstHeard) this.#tuner.firstToken(this.#now() - this.#sentAt);
+        firstHeard = true;
+        this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) });
+      },
       onEnd: (result: JobResult) => this.#dispatch({ type: 'ended', id, result: { ...result, text: stripUnsafeText(result.text) } }),
       onFinish: (result: JobResult) => {
         if (result.status === 'done' && generation === this.#generation)

@@ -1,6 +1,7 @@
 import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import type { FrameScheduler } from '../../core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
+import type { GhostDebounceBounds } from './debounceTuner.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
 import type { GhostTextEvent } from './ghostTextEvents.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
@@ -63,6 +64,15 @@ export interface GhostTextOptions {
    * useGhostText({ session: 'notes', text, pause: { afterRejections: 5 } });
    */
   pause?: GhostPause;
+  /**
+   * Adapt the debounce, within these bounds, to the person's typing rhythm
+   * and the engine's measured first-token time (see `DebounceTuner`);
+   * `debounceMs` is then only the start. Default: off (`debounceMs` always).
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, adaptDebounce: { minMs: 60, maxMs: 600 } });
+   */
+  adaptDebounce?: GhostDebounceBounds;
 }
 
 /** When ghost text stops asking the engine because its suggestions keep being turned down. */
@@ -111,7 +121,16 @@ export function checkOptions(options: GhostTextOptions): void {
     const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
     throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
   }
-  const { pause } = options;
+  const { pause, adaptDebounce } = options;
+  if (adaptDebounce !== undefined) {
+    checkDuration(adaptDebounce.minMs, 'useGhostText() "adaptDebounce.minMs"', { never: false });
+    checkDuration(adaptDebounce.maxMs, 'useGhostText() "adaptDebounce.maxMs"', { never: false });
+    if (adaptDebounce.minMs > adaptDebounce.maxMs) {
+      throw new InvalidOptionError(
+        `useGhostText() "adaptDebounce" needs minMs <= maxMs; it got ${adaptDebounce.minMs} and ${adaptDebounce.maxMs}.`,
+      );
+    }
+  }
   if (pause !== undefined) {
     const { afterRejections } = pause;
     if (!(Number.isSafeInteger(afterRejections) && afterRejections >= 1)) {
