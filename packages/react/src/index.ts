@@ -61,6 +61,7 @@ export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/c
 export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostPause } from './ghost/core/ghostTextOptions.js';
+export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './core/batchTranslateController.js';

@@ -67,7 +67,10 @@ export interface GhostTextOptions {
   /**
    * Adapt the debounce, within these bounds, to the person's typing rhythm
    * and the engine's measured first-token time (see `DebounceTuner`);
-   * `debounceMs` is then only the start. Default: off (`debounceMs` always).
+   * `debounceMs` is then only the start. For a slow, uneven typist it sends
+   * far fewer requests (a third, in `bench/ghost-prefix/adaptiveDebounce.ts`)
+   * at the cost of a later first suggestion (p95 +53 ms there); for a quick
+   * one it shows suggestions sooner. Default: off (`debounceMs` always).
    *
    * @example
    * useGhostText({ session: 'notes', text, adaptDebounce: { minMs: 60, maxMs: 600 } });

@@ -19,7 +19,16 @@ export interface GhostTextareaProps
     Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
     Pick<
       UseGhostTextOptions,
-      'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse' | 'onGhostEvent' | 'eventText' | 'pause'
+      | 'debounceMs'
+      | 'maxTokens'
+      | 'buildParams'
+      | 'locale'
+      | 'speculate'
+      | 'refuse'
+      | 'onGhostEvent'
+      | 'eventText'
+      | 'pause'
+      | 'adaptDebounce'
     > {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;

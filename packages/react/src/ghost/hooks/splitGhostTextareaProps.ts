@@ -10,11 +10,24 @@ import type { GhostTextareaProps } from './ghostTextareaTypes.js';
  * // ghost: { debounceMs: 80, … }, rest: { 'aria-label': 'Note', rows: 4 }
  */
 export function splitGhostTextareaProps(props: GhostTextareaProps) {
-  const { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, onGhostEvent, eventText, pause, ...others } = props;
+  const {
+    debounceMs,
+    maxTokens,
+    buildParams,
+    locale,
+    speculate,
+    refuse,
+    session,
+    onGhostEvent,
+    eventText,
+    pause,
+    adaptDebounce,
+    ...others
+  } = props;
   const { value, defaultValue, onChange, suggest = true, onAccept, messages, announceDelayMs = 700, rootClassName, ...more } = others;
   const { writingSuggestions = false, ...rest } = more;
   return {
-    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, onGhostEvent, eventText, pause },
+    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, onGhostEvent, eventText, pause, adaptDebounce },
     own: { value, defaultValue, onChange, suggest, onAccept, messages, announceDelayMs, rootClassName, writingSuggestions },
     rest,
   };
