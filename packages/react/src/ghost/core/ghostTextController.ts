@@ -13,14 +13,12 @@ import {
   ghostState,
   projectGhostText,
   sameContext,
-  typedSince,
 } from './projectGhostText.js';
 import { type GhostEventLabels, type GhostTextEvent, GhostEventTracker } from './ghostTextEvents.js';
-import { DebounceTuner } from './debounceTuner.js';
+import { GhostAdaptation } from './ghostAdaptation.js';
 import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
-  type GhostPause,
   type GhostTextEnvironment,
   type GhostTextOptions,
   type GhostTextStats,
@@ -68,14 +66,8 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Events dispatched while effects run, stepped before the state is committed once. */
   #depth = 0;
   readonly #tracker: GhostEventTracker;
-  readonly #now: () => number;
-  /** Suggestions turned down in a row, and until when the engine is not asked (`pause`). */
-  #rejections = 0;
-  #pausedUntil: number | null = null;
-  /** `adaptDebounce`'s measurements, and when the last move and the current request's send were. */
-  readonly #tuner = new DebounceTuner();
-  #movedAt: number | null = null;
-  #sentAt = 0;
+  /** What `pause` and `adaptDebounce` learn. */
+  readonly #adaptation: GhostAdaptation;
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -85,8 +77,9 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
     this.#cache = new SuggestionCache(environment.cache);
-    this.#now = environment.now ?? (() => performance.now());
-    this.#tracker = new GhostEventTracker(this.#now, () => this.#options.eventText === true);
+    const now = environment.now ?? (() => performance.now());
+    this.#tracker = new GhostEventTracker(now, () => this.#options.eventText === true);
+    this.#adaptation = new GhostAdaptation(now);
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
@@ -117,7 +110,7 @@ export class GhostTextController extends Store<GhostTextState> {
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
     const previous = this.#machine.context;
     if (sameContext(previous, context) && selected === this.#machine.selected) return;
-    if (options.adaptDebounce) this.#measureKey(previous, context);
+    this.#adaptation.moved(options, previous, context);
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -232,8 +225,8 @@ export class GhostTextController extends Store<GhostTextState> {
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
-          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
-        }, this.#debounceMs());
+          this.#dispatch(this.#adaptation.paused(this.#options) ? { type: 'halted' } : { type: 'quietEnded' });
+        }, this.#adaptation.debounceMs(this.#options));
         return;
       case 'clearTimer':
         if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
@@ -257,19 +250,6 @@ export class GhostTextController extends Store<GhostTextState> {
     }
   }
 
-  #debounceMs(): number {
-    const { debounceMs = 120, adaptDebounce } = this.#options;
-    return adaptDebounce ? this.#tuner.debounceMs(adaptDebounce, debounceMs) : debounceMs;
-  }
-
-  /** One key typed after another: the gap between them is the typing rhythm. */
-  #measureKey(previous: GhostContext | null, context: GhostContext): void {
-    const now = this.#now();
-    const typed = previous ? typedSince(previous, context) : undefined;
-    if (typed?.length === 1 && this.#movedAt !== null) this.#tuner.keyGap(now - this.#movedAt);
-    this.#movedAt = now;
-  }
-
   #lookUp(context: GhostContext): void {
     const fits = (entry: GhostContext & { raw: string }) => !!suggestionFor({ ...entry, id: 0, key: '', done: true }, context);
     const cached = this.#cache.find(context, this.#keyOf, fits);
@@ -278,7 +258,7 @@ export class GhostTextController extends Store<GhostTextState> {
       this.#stats.cacheHits += 1;
       hit = { ...cached, id: (this.#ids += 1), key: this.#keyOf(cached) ?? '', done: true, cached: true };
     }
-    this.#dispatch({ type: 'found', hit, paused: !hit && this.#paused() });
+    this.#dispatch({ type: 'found', hit, paused: !hit && this.#adaptation.paused(this.#options) });
   }
 
   #ask(context: GhostContext): void {
@@ -286,7 +266,7 @@ export class GhostTextController extends Store<GhostTextState> {
     if ('error' in built) return this.#dispatch({ type: 'unbuildable', error: built.error });
     const request: GhostRequest = { ...context, id: (this.#ids += 1), key: built.key, raw: '', done: false };
     this.#stats.requests += 1;
-    this.#sentAt = this.#now();
+    this.#adaptation.sent();
     this.#dispatch({ type: 'sent', request });
     void this.#job.start(
       this.#pool,
@@ -297,7 +277,8 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
   #speculate(from: GhostContext, target: GhostContext): void {
-    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#paused()) return;
+    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#adaptation.paused(this.#options))
+      return;
     const built = this.#build(target);
     if ('error' in built || this.#cache.has(built.key)) return;
     const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false, speculative: true };
@@ -314,7 +295,7 @@ export class GhostTextController extends Store<GhostTextState> {
     let firstHeard = false;
     return {
       onText: (text: string) => {
-        if (!speculative && this.#options.adaptDebounce && !firstHeard) this.#tuner.firstToken(this.#now() - this.#sentAt);
+        if (!speculative && !firstHeard) this.#adaptation.firstToken(this.#options);
         firstHeard = true;
         this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) });
       },
@@ -343,30 +324,11 @@ export class GhostTextController extends Store<GhostTextState> {
   }
 
   #emit(events: readonly GhostTextEvent[]): void {
-    const { onGhostEvent, pause } = this.#options;
+    const { onGhostEvent } = this.#options;
     for (const event of events) {
-      if (pause) this.#countForPause(event, pause);
+      this.#adaptation.heard(this.#options, event);
       onGhostEvent?.(event);
     }
-  }
-
-  #countForPause(event: GhostTextEvent, { afterRejections, resumeAfterMs = 30_000 }: GhostPause): void {
-    if (event.type === 'accepted') {
-      this.#rejections = 0;
-      this.#pausedUntil = null;
-    } else if (event.type === 'rejected') {
-      this.#rejections += 1;
-      if (this.#rejections >= afterRejections) this.#pausedUntil = this.#now() + resumeAfterMs;
-    }
-  }
-
-  /** Whether `pause` holds the engine back now (a pause that ran out starts the count again). */
-  #paused(): boolean {
-    if (this.#pausedUntil === null || !this.#options.pause) return false;
-    if (this.#now() < this.#pausedUntil) return true;
-    this.#pausedUntil = null;
-    this.#rejections = 0;
-    return false;
   }
 
   /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */
