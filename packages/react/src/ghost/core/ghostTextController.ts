@@ -42,7 +42,10 @@ type Built = { readonly params: ChatCompletionRequest; readonly key: string } | 
  * (a Backspace back to an answered text shows its suggestion at once), and
  * while one is shown the next is asked for speculatively, so accepting it
  * shows the next without waiting. Feed it the text and caret with
- * `setOptions` on every change.
+ * `setOptions` on every change. The flow is one pure step (`stepGhost`);
+ * this class is its shell: it runs the step's effects (the debounce timer,
+ * the jobs, the cache) and feeds their answers back as events, and tells
+ * `onGhostEvent` what each suggestion became.
  *
  * @example
  * const ghost = new GhostTextController(pool, { session: 'notes', text: '' });
