@@ -5,7 +5,7 @@
  * (60 ms ± 20 between keys) and a slow, uneven one (170 ms ± 80), each word
  * followed by a 700 ms pause. The two controllers alternate run by run, on
  * the same seeds. Per run: engine requests per accepted character, and
- * keystroke → first glyph of each suggestion shown (from `onGhostEvent`).
+ * keystroke → first glyph of each suggestion shown (from `ghostEvents`).
  * Virtual time makes a run deterministic: the spread between reps is the
  * writer's (another seed each rep), not the machine's.
  *
@@ -14,7 +14,8 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import { EnginePool } from '@inkling/scheduler';
 import { GhostTextController, type GhostTextOptions } from '../../packages/react/src/ghost/core/ghostTextController.js';
-import type { GhostTextEvent } from '../../packages/react/src/ghost/core/ghostTextEvents.js';
+import { adaptiveDebounce } from '../../packages/react/src/ghost/core/adaptiveDebounce.js';
+import { type GhostTextEvent, ghostEvents } from '../../packages/react/src/ghost/core/ghostTextEvents.js';
 import { simulatedEngines } from '../../packages/react/src/testing/simulatedEngines.js';
 import { fmt, median, percentile, seeded, table } from '../shared/stats.js';
 import { writerSession } from './writerSession.js';
@@ -28,7 +29,7 @@ const STEPS = arg('steps', 80);
 const TYPISTS = { quick: { gapMs: 60, jitterMs: 20 }, slow: { gapMs: 170, jitterMs: 80 } } as const;
 const CONFIGS: Record<string, Partial<GhostTextOptions>> = {
   'fixed 120 ms': {},
-  'adaptive 60–600 ms': { adaptDebounce: { minMs: 60, maxMs: 600 } },
+  'adaptive 60–600 ms': { adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) },
 };
 
 interface Run {
@@ -47,7 +48,7 @@ async function run(typist: keyof typeof TYPISTS, config: Partial<GhostTextOption
     await clock.tickAsync(5_000);
     await loading;
     const events: GhostTextEvent[] = [];
-    const options = { session: 'writer', ...config, onGhostEvent: (event: GhostTextEvent) => events.push(event) };
+    const options = { session: 'writer', ...config, events: ghostEvents((event) => events.push(event)) };
     const ghost = new GhostTextController(
       pool,
       { ...options, text: '' },

@@ -1,11 +1,11 @@
 /**
  * The page the input-latency bench types into: a 200-item translation and
  * ghost text streaming from two simulated engines, with a GhostTextarea
- * (`?mode=ghost`), the same with `onGhostEvent` feeding `GhostFigures` shown
+ * (`?mode=ghost`), the same with `events: ghostEvents(…)` feeding `GhostFigures` shown
  * on the page (`?mode=events`), or a plain textarea (`?mode=plain`) to type in.
  * The background work is the same in both; only the field differs.
  */
-import { EnginePool, GhostFigures, GhostTextarea, PoolProvider, useBatchTranslate, useGhostFigures } from '@inkling/react';
+import { EnginePool, GhostFigures, GhostTextarea, PoolProvider, ghostEvents, useBatchTranslate, useGhostFigures } from '@inkling/react';
 import { simulatedEngines } from '@inkling/react/testing';
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -40,7 +40,7 @@ function Field() {
           onChange={(e) => setText(e.target.value)}
           rows={8}
           cols={80}
-          onGhostEvent={figures.record}
+          events={ghostEvents(figures.record)}
         />
         <Figures />
       </>

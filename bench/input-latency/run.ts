@@ -102,7 +102,7 @@ console.log(
   table(
     ['field', 'keys', 'p50 ms', 'p95 ms', 'max ms', 'long tasks >50 ms', 'suggestions seen'],
     [plain, ghost, events].map((s) => [
-      { plain: 'plain <textarea> (baseline)', ghost: 'GhostTextarea', events: 'GhostTextarea + onGhostEvent -> GhostFigures' }[s.mode],
+      { plain: 'plain <textarea> (baseline)', ghost: 'GhostTextarea', events: 'GhostTextarea + ghostEvents -> GhostFigures' }[s.mode],
       String(s.keys),
       fmt(s.p50),
       fmt(s.p95),

@@ -7,6 +7,9 @@ export { CompletionController } from './completionController.js';
 export { ChatController } from './chatController.js';
 export { GhostTextController } from '../ghost/core/ghostTextController.js';
 export { GhostFigures } from '../ghost/core/ghostFigures.js';
+export { ghostEvents } from '../ghost/core/ghostTextEvents.js';
+export { pauseAfterRejections } from '../ghost/core/pauseAfterRejections.js';
+export { adaptiveDebounce } from '../ghost/core/adaptiveDebounce.js';
 export { BatchTranslateController } from './batchTranslateController.js';
 export { ObjectController } from './object/objectController.js';
 export { parsePartialJson } from './object/partialJson.js';
@@ -34,8 +37,11 @@ export type { InferObject, ObjectSchema, ResolvedSchema } from './object/objectS
 export type { PartialJson } from './object/partialJson.js';
 export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chatController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chatTools.js';
-export type { GhostPause, GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextOptions.js';
-export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from '../ghost/core/ghostTextEvents.js';
+export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from '../ghost/core/ghostTextOptions.js';
+export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource, GhostTextEvent } from '../ghost/core/ghostTextEvents.js';
+export type { GhostPause } from '../ghost/core/pauseAfterRejections.js';
+export type { GhostAdaptiveDebounce } from '../ghost/core/adaptiveDebounce.js';
+export type { GhostAddOn, GhostWatcher } from '../ghost/core/ghostAddOn.js';
 export type { GhostFigureSet } from '../ghost/core/ghostFigures.js';
 export type { GhostDebounceBounds } from '../ghost/core/debounceTuner.js';
 export type {

@@ -3,7 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { useMemo } from 'react';
-import { GhostFigures, GhostTextarea, type GhostTextEvent, useGhostFigures } from '../../src/index.js';
+import { GhostFigures, GhostTextarea, type GhostTextEvent, ghostEvents, useGhostFigures } from '../../src/index.js';
 import { advance, describeEachReactMode, fakePool, renderWithPool } from '../utils.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -19,7 +19,7 @@ function Editor() {
   const [set] = useGhostFigures(figures);
   return (
     <>
-      <GhostTextarea aria-label="Note" speculate={false} onGhostEvent={figures.record} />
+      <GhostTextarea aria-label="Note" speculate={false} events={ghostEvents(figures.record)} />
       <output>{set ? `${set.shown} shown, ${set.accepted} accepted, ${set.acceptedCharacters} characters` : 'none'}</output>
     </>
   );
@@ -31,7 +31,7 @@ describeEachReactMode('GhostTextarea events and the browser’s own suggestions'
     await pool.load();
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const events: GhostTextEvent[] = [];
-    renderWithPool(<GhostTextarea aria-label="Note" speculate={false} onGhostEvent={(event) => events.push(event)} />, pool, mode);
+    renderWithPool(<GhostTextarea aria-label="Note" speculate={false} events={ghostEvents((event) => events.push(event))} />, pool, mode);
     const textarea = screen.getByLabelText<HTMLTextAreaElement>('Note');
     expect(textarea.getAttribute('writingsuggestions')).toBe('false');
     await user.type(textarea, 'The fox');

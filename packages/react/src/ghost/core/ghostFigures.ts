@@ -61,7 +61,7 @@ function percentile(values: readonly number[], p: number): number | null {
  *
  * @example
  * const figures = new GhostFigures();
- * <GhostTextarea aria-label="Note" onGhostEvent={figures.record} />
+ * <GhostTextarea aria-label="Note" events={ghostEvents(figures.record)} />
  * figures.getSnapshot()[0]?.acceptanceByCharacters; // 0.42
  */
 export class GhostFigures extends Store<readonly GhostFigureSet[]> {
@@ -71,7 +71,7 @@ export class GhostFigures extends Store<readonly GhostFigureSet[]> {
     super([]);
   }
 
-  /** Counts one event. Bound, so it can be handed as `onGhostEvent` as it is. */
+  /** Counts one event. Bound, so it can be handed to `ghostEvents` as it is. */
   readonly record = (event: GhostTextEvent): void => {
     const key = `${event.model}\u0000${event.promptBuilder}`;
     let tally = this.#tallies.get(key);

@@ -14,8 +14,7 @@ import {
   projectGhostText,
   sameContext,
 } from './projectGhostText.js';
-import { type GhostEventLabels, type GhostTextEvent, GhostEventTracker } from './ghostTextEvents.js';
-import { GhostAdaptation } from './ghostAdaptation.js';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
 import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
 import {
@@ -45,7 +44,8 @@ type Built = { readonly params: ChatCompletionRequest; readonly key: string } | 
  * `setOptions` on every change. The flow is one pure step (`stepGhost`);
  * this class is its shell: it runs the step's effects (the debounce timer,
  * the jobs, the cache) and feeds their answers back as events, and tells
- * `onGhostEvent` what each suggestion became.
+ * the add-ons the options name (`events`, `pause`, `adaptDebounce`) what
+ * happens.
  *
  * @example
  * const ghost = new GhostTextController(pool, { session: 'notes', text: '' });
@@ -68,9 +68,9 @@ export class GhostTextController extends Store<GhostTextState> {
   #ids = 0;
   /** Events dispatched while effects run, stepped before the state is committed once. */
   #depth = 0;
-  readonly #tracker: GhostEventTracker;
-  /** What `pause` and `adaptDebounce` learn. */
-  readonly #adaptation: GhostAdaptation;
+  readonly #now: () => number;
+  /** Each add-on kind's watcher, started the first time the options name one of that kind. */
+  readonly #watchers = new Map<GhostAddOn['start'], GhostWatcher>();
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
@@ -80,9 +80,7 @@ export class GhostTextController extends Store<GhostTextState> {
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
     this.#cache = new SuggestionCache(environment.cache);
-    const now = environment.now ?? (() => performance.now());
-    this.#tracker = new GhostEventTracker(now, () => this.#options.eventText === true);
-    this.#adaptation = new GhostAdaptation(now);
+    this.#now = environment.now ?? (() => performance.now());
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
@@ -113,7 +111,7 @@ export class GhostTextController extends Store<GhostTextState> {
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
     const previous = this.#machine.context;
     if (sameContext(previous, context) && selected === this.#machine.selected) return;
-    this.#adaptation.moved(options, previous, context);
+    for (const watcher of this.#addOns()) watcher.moved?.(previous, context);
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -143,7 +141,7 @@ export class GhostTextController extends Store<GhostTextState> {
   /**
    * The text with `suggestion`, as the app shows it at `text` and `caret`
    * (all of it or its next word), accepted at the caret; reported to
-   * `onGhostEvent` as `accepted`. `accept` and `acceptWord` call it with the
+   * the `events` option as `accepted`. `accept` and `acceptWord` call it with the
    * last options; the hooks with what they rendered. Bound.
    *
    * @example
@@ -154,7 +152,7 @@ export class GhostTextController extends Store<GhostTextState> {
     how: 'all' | 'word',
   ): GhostAcceptance => {
     const accepted = acceptSuggestion(view.text, view.caret, view.suggestion, how, how === 'word' ? this.#options.locale : undefined);
-    if (this.#tracking) this.#emit(this.#tracker.accepted(how, accepted.inserted, view.suggestion, this.#labels()));
+    for (const watcher of this.#addOns()) watcher.accepted?.(how, accepted.inserted, view.suggestion, this.#options);
     return accepted;
   };
 
@@ -216,21 +214,23 @@ export class GhostTextController extends Store<GhostTextState> {
       sameContext(state.context, next.context);
     // Tokens arriving are shown once a frame; everything else at once.
     this.commit(same ? state : next, event.type === 'streamed' && next.status === 'streaming' ? 'frame' : 'now');
-    // Only while someone listens (or `pause` counts): otherwise no cost.
-    if (this.#tracking) this.#emit(this.#tracker.observe(before, this.#machine, event, next.suggestion, this.#labels()));
+    for (const watcher of this.#addOns()) watcher.stepped?.(before, this.#machine, event, next.suggestion, this.#options);
   }
 
   #run(effect: GhostEffect): void {
     switch (effect.type) {
       case 'lookUp':
         return this.#lookUp(effect.context);
-      case 'startTimer':
+      case 'startTimer': {
+        let ms = this.#options.debounceMs ?? 120;
+        for (const watcher of this.#addOns()) ms = watcher.debounceMs?.(ms, this.#options) ?? ms;
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
-          this.#dispatch(this.#adaptation.paused(this.#options) ? { type: 'halted' } : { type: 'quietEnded' });
-        }, this.#adaptation.debounceMs(this.#options));
+          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
+        }, ms);
         return;
+      }
       case 'clearTimer':
         if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
         this.#timer = undefined;
@@ -261,7 +261,7 @@ export class GhostTextController extends Store<GhostTextState> {
       this.#stats.cacheHits += 1;
       hit = { ...cached, id: (this.#ids += 1), key: this.#keyOf(cached) ?? '', done: true, cached: true };
     }
-    this.#dispatch({ type: 'found', hit, paused: !hit && this.#adaptation.paused(this.#options) });
+    this.#dispatch({ type: 'found', hit, paused: !hit && this.#paused() });
   }
 
   #ask(context: GhostContext): void {
@@ -269,7 +269,7 @@ export class GhostTextController extends Store<GhostTextState> {
     if ('error' in built) return this.#dispatch({ type: 'unbuildable', error: built.error });
     const request: GhostRequest = { ...context, id: (this.#ids += 1), key: built.key, raw: '', done: false };
     this.#stats.requests += 1;
-    this.#adaptation.sent();
+    for (const watcher of this.#addOns()) watcher.sent?.();
     this.#dispatch({ type: 'sent', request });
     void this.#job.start(
       this.#pool,
@@ -280,8 +280,7 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
   #speculate(from: GhostContext, target: GhostContext): void {
-    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#adaptation.paused(this.#options))
-      return;
+    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#paused()) return;
     const built = this.#build(target);
     if ('error' in built || this.#cache.has(built.key)) return;
     const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false, speculative: true };
@@ -298,7 +297,7 @@ export class GhostTextController extends Store<GhostTextState> {
     let firstHeard = false;
     return {
       onText: (text: string) => {
-        if (!speculative && !firstHeard) this.#adaptation.firstToken(this.#options);
+        if (!speculative && !firstHeard) for (const watcher of this.#addOns()) watcher.firstToken?.();
         firstHeard = true;
         this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) });
       },
@@ -317,21 +316,22 @@ export class GhostTextController extends Store<GhostTextState> {
     return this.acceptFrom({ text, caret, suggestion: this.getSnapshot().suggestion }, how);
   }
 
-  #labels(): GhostEventLabels {
-    const { session, model = '', buildParams = defaultGhostParams } = this.#options;
-    return { session, model, promptBuilder: buildParams.name };
-  }
-
-  get #tracking(): boolean {
-    return this.#options.onGhostEvent !== undefined || this.#options.pause !== undefined;
-  }
-
-  #emit(events: readonly GhostTextEvent[]): void {
-    const { onGhostEvent } = this.#options;
-    for (const event of events) {
-      this.#adaptation.heard(this.#options, event);
-      onGhostEvent?.(event);
+  /** The watchers of the add-ons the options name now (none: nothing is tracked, no cost). */
+  #addOns(): GhostWatcher[] {
+    const { events, pause, adaptDebounce } = this.#options;
+    const watchers: GhostWatcher[] = [];
+    for (const addOn of [events, pause, adaptDebounce]) {
+      if (!addOn) continue;
+      let watcher = this.#watchers.get(addOn.start);
+      if (!watcher) this.#watchers.set(addOn.start, (watcher = addOn.start(this.#now)));
+      watchers.push(watcher);
     }
+    return watchers;
+  }
+
+  /** Whether an add-on (`pause`) holds the engine back now. */
+  #paused(): boolean {
+    return this.#addOns().some((watcher) => watcher.paused?.(this.#options));
   }
 
   /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */

@@ -1,5 +1,8 @@
-import type { InklingError } from '@inkling/scheduler';
+import { type InklingError, InvalidOptionError } from '@inkling/scheduler';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
 import type { GhostMachine, GhostMachineEvent } from './ghostMachine.js';
+import { defaultGhostParams } from './ghostPrompt.js';
+import type { GhostTextOptions } from './ghostTextOptions.js';
 import { typedSince } from './projectGhostText.js';
 
 /** Where a shown suggestion came from: a request to the engine, the session's cache, or the speculative request made before a Tab. */
@@ -26,7 +29,7 @@ export interface GhostEventBase {
  * (`how: 'all'`), `rejected`, `superseded` or `failed`. A request that never
  * showed anything ends `superseded` or `failed` without `shown`. Times are in
  * ms from the keystroke (or Tab) that led to it. No text of the person's or
- * the model's is in an event unless `eventText` is on.
+ * the model's is in an event unless `ghostEvents` was given `text: true`.
  */
 export type GhostTextEvent =
   | (GhostEventBase & {
@@ -37,14 +40,14 @@ export type GhostTextEvent =
       readonly firstGlyphMs: number;
       /** `null` when it went before it was whole. */
       readonly wholeMs: number | null;
-      /** The suggestion, with `eventText` only. */
+      /** The suggestion, with `ghostEvents(…, { text: true })` only. */
       readonly text?: string;
     })
   | (GhostEventBase & {
       readonly type: 'accepted';
       readonly how: 'all' | 'word';
       readonly characters: number;
-      /** What was inserted, with `eventText` only. */
+      /** What was inserted, with `ghostEvents(…, { text: true })` only. */
       readonly text?: string;
     })
   | (GhostEventBase & { readonly type: 'typedThrough'; readonly characters: number })
@@ -55,6 +58,66 @@ export type GhostTextEvent =
 /** The session's names, stamped on every event. */
 export type GhostEventLabels = Omit<GhostEventBase, 'suggestion'>;
 
+/** The `events` option: where each suggestion's events go. Made by `ghostEvents`. */
+export interface GhostEvents extends GhostAddOn {
+  readonly listener: (event: GhostTextEvent) => void;
+  /** Put the suggestion's text in `shown` and `accepted` events. */
+  readonly text: boolean;
+}
+
+/**
+ * The `events` option of `useGhostText`, `GhostTextarea` and
+ * `GhostTextController`: `listener` is called with what each suggestion
+ * became (`shown`, `typedThrough`, `accepted`, `rejected`, `superseded`,
+ * `failed`; see `GhostTextEvent`), synchronously, in order. The kit sends
+ * nothing anywhere; feed them to `GhostFigures` or your own log. `text`
+ * (default `false`: no text leaves the editor in an event) puts the
+ * suggestion's text in `shown` and `accepted` events. Without this option
+ * nothing is tracked, and an app that never imports it ships none of the
+ * tracking. Throws an `InvalidOptionError` when `listener` is not a function.
+ *
+ * @example
+ * useGhostText({ session: 'notes', text, events: ghostEvents(figures.record) });
+ */
+export function ghostEvents(listener: (event: GhostTextEvent) => void, { text = false }: { text?: boolean } = {}): GhostEvents {
+  if (typeof listener !== 'function') {
+    throw new InvalidOptionError(`ghostEvents() needs a function to call with each event; it got ${typeof listener}.`);
+  }
+  return { listener, text, start: startEvents };
+}
+
+/** One watcher per controller (not per `ghostEvents` call: a new value each render keeps the tracking), calling the latest listener. */
+function startEvents(now: () => number): GhostWatcher {
+  return eventWatcher(now, (event, { events }) => events?.listener(event));
+}
+
+/**
+ * A watcher that turns a controller's steps and accepts into
+ * `GhostTextEvent`s, each handed to `heard` with the options of the moment
+ * (`ghostEvents` and `pauseAfterRejections` are built on it).
+ *
+ * @example
+ * const watcher = eventWatcher(() => performance.now(), (event) => console.log(event.type));
+ */
+export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, options: GhostTextOptions) => void): GhostWatcher {
+  let options: GhostTextOptions | undefined;
+  const tracker = new GhostEventTracker(now, () => options?.events?.text === true);
+  const tell = (events: readonly GhostTextEvent[], latest: GhostTextOptions) => {
+    options = latest;
+    for (const event of events) heard(event, latest);
+  };
+  return {
+    stepped: (before, after, input, suggestion, latest) =>
+      tell(tracker.observe(before, after, input, suggestion, labelsOf(latest)), latest),
+    accepted: (how, inserted, suggestion, latest) => tell(tracker.accepted(how, inserted, suggestion, labelsOf(latest)), latest),
+  };
+}
+
+/** The names stamped on a session's events. */
+function labelsOf({ session, model = '', buildParams = defaultGhostParams }: GhostTextOptions): GhostEventLabels {
+  return { session, model, promptBuilder: buildParams.name };
+}
+
 interface Tracked {
   readonly id: number;
   readonly source: GhostSuggestionSource;
@@ -64,7 +127,7 @@ interface Tracked {
   taken: number;
   /** Characters visible after the last step. */
   visible: number;
-  /** What was visible after the last step (kept here, never sent without `eventText`). */
+  /** What was visible after the last step (kept here, never sent without `text: true`). */
   text: string;
   shown: boolean;
 }

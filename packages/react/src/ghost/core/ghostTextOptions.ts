@@ -1,9 +1,10 @@
 import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers, checkDuration } from '@inkling/scheduler';
 import type { FrameScheduler } from '../../core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
-import type { GhostDebounceBounds } from './debounceTuner.js';
+import type { GhostAdaptiveDebounce } from './adaptiveDebounce.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
-import type { GhostTextEvent } from './ghostTextEvents.js';
+import type { GhostEvents } from './ghostTextEvents.js';
+import type { GhostPause } from './pauseAfterRejections.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
@@ -43,47 +44,31 @@ export interface GhostTextOptions {
   /** Where no request is sent because a suggestion cannot help. Default: each rule's own (see `GhostRefusalRules`). */
   refuse?: GhostRefusalRules;
   /**
-   * Called with what each suggestion became (`shown`, `typedThrough`,
-   * `accepted`, `rejected`, `superseded`, `failed`; see `GhostTextEvent`),
-   * synchronously, in order. The kit sends nothing anywhere; feed them to
-   * `GhostFigures` or your own log. Default: none (and nothing is tracked).
+   * What each suggestion became, as `ghostEvents(listener, { text? })`
+   * makes it (see `GhostTextEvent`). Default: none (and nothing is tracked).
    *
    * @example
-   * useGhostText({ session: 'notes', text, onGhostEvent: (event) => figures.record(event) });
+   * useGhostText({ session: 'notes', text, events: ghostEvents((event) => figures.record(event)) });
    */
-  onGhostEvent?: (event: GhostTextEvent) => void;
-  /** Put the suggestion's text in `shown` and `accepted` events. Default `false`: no text leaves the editor in an event. */
-  eventText?: boolean;
+  events?: GhostEvents;
   /**
-   * Stop asking the engine after `afterRejections` suggestions in a row were
-   * turned down (typed over, Escape, caret moved away); ask again after the
-   * next accept (of a suggestion the cache still shows) or `resumeAfterMs`
-   * later (default `30000`; `Infinity`: only on an accept). Default: off.
+   * Stop asking the engine after some suggestions in a row were turned down,
+   * as `pauseAfterRejections({ afterRejections, resumeAfterMs? })` makes it.
+   * Default: off.
    *
    * @example
-   * useGhostText({ session: 'notes', text, pause: { afterRejections: 5 } });
+   * useGhostText({ session: 'notes', text, pause: pauseAfterRejections({ afterRejections: 5 }) });
    */
   pause?: GhostPause;
   /**
-   * Adapt the debounce, within these bounds, to the person's typing rhythm
-   * and the engine's measured first-token time (see `DebounceTuner`);
-   * `debounceMs` is then only the start. For a slow, uneven typist it sends
-   * far fewer requests (a third, in `bench/ghost-prefix/adaptiveDebounce.ts`)
-   * at the cost of a later first suggestion (p95 +53 ms there); for a quick
-   * one it shows suggestions sooner. Default: off (`debounceMs` always).
+   * Adapt the debounce to the typing rhythm and the engine, within bounds,
+   * as `adaptiveDebounce({ minMs, maxMs })` makes it. Default: off
+   * (`debounceMs` always).
    *
    * @example
-   * useGhostText({ session: 'notes', text, adaptDebounce: { minMs: 60, maxMs: 600 } });
+   * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
    */
-  adaptDebounce?: GhostDebounceBounds;
-}
-
-/** When ghost text stops asking the engine because its suggestions keep being turned down. */
-export interface GhostPause {
-  /** Suggestions turned down in a row that pause it: a whole number, 1 or more. */
-  readonly afterRejections: number;
-  /** How long the pause lasts at most, in ms. Default `30000`. */
-  readonly resumeAfterMs?: number;
+  adaptDebounce?: GhostAdaptiveDebounce;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -91,7 +76,7 @@ export interface GhostTextEnvironment {
   /** Timers for the debounce. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   scheduleFrame?: FrameScheduler;
-  /** The clock of `onGhostEvent`'s times, in ms. Default: `performance.now()`, looked up when used. */
+  /** The clock of the `events` times (and of `pause` and `adaptDebounce`), in ms. Default: `performance.now()`, looked up when used. */
   now?: () => number;
   /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
   cache?: Partial<SuggestionCacheLimits>;
@@ -109,9 +94,17 @@ export interface GhostTextStats {
   readonly refusals: number;
 }
 
+/** The add-on options, and the factory that makes each. */
+const ADD_ONS = [
+  ['events', 'ghostEvents'],
+  ['pause', 'pauseAfterRejections'],
+  ['adaptDebounce', 'adaptiveDebounce'],
+] as const;
+
 /**
  * Throws an `InvalidOptionError` for a duration a timer cannot honour, a
- * `maxTokens` that is not a whole number 1 or more, or a rule that is not a count.
+ * `maxTokens` that is not a whole number 1 or more, a rule that is not a count, or an add-on
+ * option its factory did not make.
  *
  * @example
  * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
@@ -124,24 +117,10 @@ export function checkOptions(options: GhostTextOptions): void {
     const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
     throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
   }
-  const { pause, adaptDebounce } = options;
-  if (adaptDebounce !== undefined) {
-    checkDuration(adaptDebounce.minMs, 'useGhostText() "adaptDebounce.minMs"', { never: false });
-    checkDuration(adaptDebounce.maxMs, 'useGhostText() "adaptDebounce.maxMs"', { never: false });
-    if (adaptDebounce.minMs > adaptDebounce.maxMs) {
-      throw new InvalidOptionError(
-        `useGhostText() "adaptDebounce" needs minMs <= maxMs; it got ${adaptDebounce.minMs} and ${adaptDebounce.maxMs}.`,
-      );
+  for (const [key, factory] of ADD_ONS) {
+    if (options[key] !== undefined && typeof options[key].start !== 'function') {
+      throw new InvalidOptionError(`useGhostText() "${key}" must be made by ${factory}(…).`);
     }
-  }
-  if (pause !== undefined) {
-    const { afterRejections } = pause;
-    if (!(Number.isSafeInteger(afterRejections) && afterRejections >= 1)) {
-      throw new InvalidOptionError(
-        `useGhostText() "pause.afterRejections" must be a whole number of suggestions, 1 or more; it got ${String(afterRejections)}.`,
-      );
-    }
-    checkDuration(pause.resumeAfterMs, 'useGhostText() "pause.resumeAfterMs"');
   }
   const suffix = options.refuse?.maxLineSuffix;
   if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {

@@ -5,7 +5,7 @@ import type { GhostAcceptance } from '../core/projectGhostText.js';
 /** What `acceptIntoTextarea` works on: the textarea, and the ghost text's own acceptance of what it shows there. */
 export interface TextareaAcceptance {
   readonly ref: RefObject<HTMLTextAreaElement | null>;
-  /** `useGhostText`'s `accept` or `acceptWord` (which also reports the acceptance to `onGhostEvent`). */
+  /** `useGhostText`'s `accept` or `acceptWord` (which also reports the acceptance to the `events` option). */
   readonly take: (how: 'all' | 'word') => GhostAcceptance;
   readonly caret: number;
   readonly onAccept?: (inserted: string, how: 'all' | 'word') => void;

@@ -19,16 +19,7 @@ export interface GhostTextareaProps
     Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
     Pick<
       UseGhostTextOptions,
-      | 'debounceMs'
-      | 'maxTokens'
-      | 'buildParams'
-      | 'locale'
-      | 'speculate'
-      | 'refuse'
-      | 'onGhostEvent'
-      | 'eventText'
-      | 'pause'
-      | 'adaptDebounce'
+      'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse' | 'events' | 'pause' | 'adaptDebounce'
     > {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;

@@ -10,24 +10,11 @@ import type { GhostTextareaProps } from './ghostTextareaTypes.js';
  * // ghost: { debounceMs: 80, … }, rest: { 'aria-label': 'Note', rows: 4 }
  */
 export function splitGhostTextareaProps(props: GhostTextareaProps) {
-  const {
-    debounceMs,
-    maxTokens,
-    buildParams,
-    locale,
-    speculate,
-    refuse,
-    session,
-    onGhostEvent,
-    eventText,
-    pause,
-    adaptDebounce,
-    ...others
-  } = props;
+  const { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce, ...others } = props;
   const { value, defaultValue, onChange, suggest = true, onAccept, messages, announceDelayMs = 700, rootClassName, ...more } = others;
   const { writingSuggestions = false, ...rest } = more;
   return {
-    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, onGhostEvent, eventText, pause, adaptDebounce },
+    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce },
     own: { value, defaultValue, onChange, suggest, onAccept, messages, announceDelayMs, rootClassName, writingSuggestions },
     rest,
   };

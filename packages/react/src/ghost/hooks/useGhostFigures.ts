@@ -8,7 +8,7 @@ import type { GhostFigureSet, GhostFigures } from '../core/ghostFigures.js';
  * @example
  * const figures = useMemo(() => new GhostFigures(), []);
  * const sets = useGhostFigures(figures);
- * <GhostTextarea aria-label="Note" onGhostEvent={figures.record} />
+ * <GhostTextarea aria-label="Note" events={ghostEvents(figures.record)} />
  * <p>{sets.map((set) => `${set.model}: ${Math.round((set.acceptanceByCharacters ?? 0) * 100)}% accepted`)}</p>
  */
 export function useGhostFigures(figures: GhostFigures): readonly GhostFigureSet[] {

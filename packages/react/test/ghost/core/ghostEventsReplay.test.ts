@@ -3,7 +3,7 @@ import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { seededRandom } from '@inkling/scheduler/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController } from '../../../src/ghost/core/ghostTextController.js';
-import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvents.js';
+import { type GhostTextEvent, ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
 import { type GhostTextState, contextOf, typedSince } from '../../../src/ghost/core/projectGhostText.js';
 import { fakePool } from '../../core/helpers.js';
 
@@ -38,7 +38,7 @@ it('accounts for every suggestion a writer saw exactly once: shown, accepted cha
     );
     await pool.load();
     const events: GhostTextEvent[] = [];
-    const options = { session: 'w', onGhostEvent: (event: GhostTextEvent) => events.push(event) };
+    const options = { session: 'w', events: ghostEvents((event) => events.push(event)) };
     const ghost = new GhostTextController(pool, { ...options, text: '' }, { now: () => Date.now() });
     let text = 'Dear Sam,';
     let caret = text.length;

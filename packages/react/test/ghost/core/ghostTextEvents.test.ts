@@ -2,7 +2,8 @@
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController, type GhostTextOptions } from '../../../src/ghost/core/ghostTextController.js';
-import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvents.js';
+import { type GhostTextEvent, ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
+import { pauseAfterRejections } from '../../../src/ghost/core/pauseAfterRejections.js';
 import { fakePool } from '../../core/helpers.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -16,11 +17,17 @@ async function setup(
   reply: (before: string) => string,
   engine: { tokenMs?: number; prefillMs?: number } = {},
   defaults: Partial<GhostTextOptions> = {},
+  withText = false,
 ) {
   const { pool, createEngine } = fakePool({ reply: (request) => reply(beforeOf(request)), ...engine }, { size: 1 });
   await pool.load();
   const events: GhostTextEvent[] = [];
-  const options = { session: 'notes', speculate: false, onGhostEvent: (event: GhostTextEvent) => events.push(event), ...defaults };
+  const options = {
+    session: 'notes',
+    speculate: false,
+    events: ghostEvents((event) => events.push(event), { text: withText }),
+    ...defaults,
+  };
   const ghost = new GhostTextController(pool, { ...options, text: '' }, { now: () => Date.now() });
   const type = (text: string, caret?: number, extra: Partial<GhostTextOptions> = {}) =>
     ghost.setOptions({ ...options, ...extra, text, caret });
@@ -111,8 +118,8 @@ it('says when a suggestion comes from the cache or from the speculation, and whe
   ghost.dispose();
 });
 
-it('reports word accepts one by one, and the text only when eventText is on', async () => {
-  const { ghost, type, drain } = await setup(() => ' brown fox', {}, { eventText: true });
+it('reports word accepts one by one, and the text only with text: true', async () => {
+  const { ghost, type, drain } = await setup(() => ' brown fox', {}, {}, true);
   type('The');
   await vi.runAllTimersAsync();
   expect(drain()).toMatchObject([{ type: 'shown', text: ' brown fox', characters: 10 }]);
@@ -126,7 +133,11 @@ it('reports word accepts one by one, and the text only when eventText is on', as
 });
 
 it('pause: stops asking the engine after N suggestions in a row were turned down, until resumeAfterMs has passed', async () => {
-  const { ghost, type } = await setup(() => ' xyz', {}, { onGhostEvent: undefined, pause: { afterRejections: 2, resumeAfterMs: 1_000 } });
+  const { ghost, type } = await setup(
+    () => ' xyz',
+    {},
+    { events: undefined, pause: pauseAfterRejections({ afterRejections: 2, resumeAfterMs: 1_000 }) },
+  );
   type('a b');
   await vi.runAllTimersAsync();
   expect(ghost.getSnapshot().suggestion).toBe(' xyz');
@@ -149,7 +160,7 @@ it('pause: stops asking the engine after N suggestions in a row were turned down
 });
 
 it('pause: an accept starts the count again, and a bad pause is a typed error', async () => {
-  const { ghost, type, tab } = await setup(() => ' xyz', {}, { pause: { afterRejections: 2 } });
+  const { ghost, type, tab } = await setup(() => ' xyz', {}, { pause: pauseAfterRejections({ afterRejections: 2 }) });
   type('a b');
   await vi.runAllTimersAsync();
   type('a bq'); // 1
@@ -160,8 +171,12 @@ it('pause: an accept starts the count again, and a bad pause is a typed error', 
   await vi.runAllTimersAsync();
   expect(ghost.getSnapshot().suggestion).toBe(' xyz');
   for (const bad of [0, 1.5, Number.NaN]) {
-    expect(() => type('a', undefined, { pause: { afterRejections: bad } })).toThrow(/"pause.afterRejections" must be/);
+    expect(() => pauseAfterRejections({ afterRejections: bad })).toThrow(/"afterRejections" must be/);
   }
-  expect(() => type('a', undefined, { pause: { afterRejections: 1, resumeAfterMs: -1 } })).toThrow(/"pause.resumeAfterMs"/);
+  expect(() => pauseAfterRejections({ afterRejections: 1, resumeAfterMs: -1 })).toThrow(/"resumeAfterMs"/);
+  // A plain object where a factory's value belongs (plain JavaScript): named, and the controller left as it was.
+  const plain = { afterRejections: 1 } as unknown as GhostTextOptions['pause'];
+  expect(() => type('a', undefined, { pause: plain })).toThrow(/"pause" must be made by pauseAfterRejections/);
+  expect(ghost.getSnapshot().suggestion).toBe(' xyz');
   ghost.dispose();
 });
