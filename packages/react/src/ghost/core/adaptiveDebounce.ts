@@ -26,21 +26,26 @@ export function adaptiveDebounce({ minMs, maxMs }: GhostDebounceBounds): GhostAd
   return { minMs, maxMs, start: startTuning };
 }
 
-/** Times the keys typed one after another and the interactive requests' first tokens. */
+/** Times the keys typed one after another, and each interactive request's first token, from the machine's steps. */
 function startTuning(now: () => number): GhostWatcher {
   const tuner = new DebounceTuner();
   let movedAt: number | null = null;
-  let sentAt = 0;
+  /** The interactive request not heard from yet, and when it was sent. */
+  let waiting: { readonly id: number; readonly at: number } | null = null;
   return {
-    moved: (previous, context) => {
+    stepped: (before, _after, input) => {
       const at = now();
-      if (movedAt !== null && previous && typedSince(previous, context)?.length === 1) tuner.keyGap(at - movedAt);
-      movedAt = at;
+      if (input.type === 'moved') {
+        const typed = before.context ? typedSince(before.context, input.context) : undefined;
+        if (movedAt !== null && typed?.length === 1) tuner.keyGap(at - movedAt);
+        movedAt = at;
+      } else if (input.type === 'sent') {
+        waiting = { id: input.request.id, at };
+      } else if (input.type === 'streamed' && input.id === waiting?.id) {
+        tuner.firstToken(at - waiting.at);
+        waiting = null;
+      }
     },
-    sent: () => {
-      sentAt = now();
-    },
-    firstToken: () => tuner.firstToken(now() - sentAt),
     debounceMs: (ms, { adaptDebounce }) => (adaptDebounce ? tuner.debounceMs(adaptDebounce, ms) : ms),
   };
 }

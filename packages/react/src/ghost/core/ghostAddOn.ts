@@ -1,4 +1,3 @@
-import type { GhostContext } from './ghostPrompt.js';
 import type { GhostMachine, GhostMachineEvent } from './ghostMachine.js';
 import type { GhostTextOptions } from './ghostTextOptions.js';
 
@@ -10,16 +9,10 @@ import type { GhostTextOptions } from './ghostTextOptions.js';
  * render are the ones used.
  */
 export interface GhostWatcher {
-  /** A step was committed: `input` took the machine from `before` to `after`, which shows `suggestion`. */
+  /** A step was committed: `input` took the machine from `before` to `after`, which shows `suggestion` (keys typed, requests sent, tokens heard all come this way). */
   stepped?(before: GhostMachine, after: GhostMachine, input: GhostMachineEvent, suggestion: string, options: GhostTextOptions): void;
   /** The app accepted `inserted` (all of `suggestion`, or its next word). */
   accepted?(how: 'all' | 'word', inserted: string, suggestion: string, options: GhostTextOptions): void;
-  /** The text or caret moved from `previous` to `context`. */
-  moved?(previous: GhostContext | null, context: GhostContext): void;
-  /** An interactive request was sent. */
-  sent?(): void;
-  /** The interactive request's first token arrived. */
-  firstToken?(): void;
   /** Ask the engine nothing now. */
   paused?(options: GhostTextOptions): boolean;
   /** The debounce to wait instead of `ms`. */

@@ -109,9 +109,7 @@ export class GhostTextController extends Store<GhostTextState> {
       options.selectionStart === undefined
         ? 0
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
-    const previous = this.#machine.context;
-    if (sameContext(previous, context) && selected === this.#machine.selected) return;
-    for (const watcher of this.#addOns()) watcher.moved?.(previous, context);
+    if (sameContext(this.#machine.context, context) && selected === this.#machine.selected) return;
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -269,7 +267,6 @@ export class GhostTextController extends Store<GhostTextState> {
     if ('error' in built) return this.#dispatch({ type: 'unbuildable', error: built.error });
     const request: GhostRequest = { ...context, id: (this.#ids += 1), key: built.key, raw: '', done: false };
     this.#stats.requests += 1;
-    for (const watcher of this.#addOns()) watcher.sent?.();
     this.#dispatch({ type: 'sent', request });
     void this.#job.start(
       this.#pool,
@@ -292,15 +289,10 @@ export class GhostTextController extends Store<GhostTextState> {
   }
 
   /** What a request's job reports, as events; model output enters here, and only clean (see `stripUnsafeText`). */
-  #handlers({ id, key, before, after, speculative }: GhostRequest) {
+  #handlers({ id, key, before, after }: GhostRequest) {
     const generation = this.#generation;
-    let firstHeard = false;
     return {
-      onText: (text: string) => {
-        if (!speculative && !firstHeard) for (const watcher of this.#addOns()) watcher.firstToken?.();
-        firstHeard = true;
-        this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) });
-      },
+      onText: (text: string) => this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) }),
       onEnd: (result: JobResult) => this.#dispatch({ type: 'ended', id, result: { ...result, text: stripUnsafeText(result.text) } }),
       onFinish: (result: JobResult) => {
         if (result.status === 'done' && generation === this.#generation)
