@@ -180,3 +180,21 @@ it('pause: an accept starts the count again, and a bad pause is a typed error', 
   expect(ghost.getSnapshot().suggestion).toBe(' xyz');
   ghost.dispose();
 });
+
+it('a new ghostEvents value on every setOptions (an inline one, each render) keeps one tracking, and the latest listener hears', async () => {
+  const { pool } = fakePool({ reply: () => ' brown fox' }, { size: 1 });
+  await pool.load();
+  const first: string[] = [];
+  const latest: string[] = [];
+  const options = { session: 'notes', speculate: false };
+  const ghost = new GhostTextController(pool, { ...options, text: '', events: ghostEvents((event) => first.push(event.type)) });
+  ghost.setOptions({ ...options, text: 'The', events: ghostEvents((event) => first.push(event.type)) });
+  await vi.runAllTimersAsync();
+  const word = ghost.acceptWord();
+  ghost.setOptions({ ...options, ...word, events: ghostEvents((event) => latest.push(event.type)) });
+  const rest = ghost.accept();
+  ghost.setOptions({ ...options, ...rest, events: ghostEvents((event) => latest.push(event.type)) });
+  expect(first).toEqual(['shown', 'accepted']);
+  expect(latest).toEqual(['accepted']); // the same suggestion: no second `shown`
+  ghost.dispose();
+});
