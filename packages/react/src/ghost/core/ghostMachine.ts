@@ -108,9 +108,15 @@ export const GHOST_START: GhostMachine = {
 const OFF: GhostPhase = { name: 'off' };
 const QUIET: GhostPhase = { name: 'quiet' };
 const STOP_CURRENT: readonly GhostEffect[] = [{ type: 'clearTimer' }, { type: 'stopCurrent' }];
+const same = (machine: GhostMachine): GhostStep => ({ machine, effects: [] });
 
-/** The request whose reply the phase shows, if any. */
-function currentRequest(phase: GhostPhase): GhostRequest | null {
+/**
+ * The request whose reply the phase shows, if any.
+ *
+ * @example
+ * currentRequest({ name: 'debouncing' }); // null
+ */
+export function currentRequest(phase: GhostPhase): GhostRequest | null {
   return phase.name === 'asking' || phase.name === 'shown' ? phase.request : null;
 }
 
@@ -170,7 +176,7 @@ function found(machine: GhostMachine, hit: GhostRequest | undefined, accepted: b
     if (suggestionFor(next.request, context)) return show(adopted, next.request, [{ type: 'adoptNext' }]);
     return { machine: { ...adopted, phase: { name: 'asking', request: next.request } }, effects: [{ type: 'adoptNext' }] };
   }
-  if (paused) return { machine: { ...machine, phase: QUIET }, effects: [] };
+  if (paused) return same({ ...machine, phase: QUIET });
   if (accepted) return ask(machine, context, []); // a Tab is deliberate: no debounce
   return { machine: { ...machine, phase: { name: 'debouncing' } }, effects: [{ type: 'startTimer' }] };
 }
@@ -193,8 +199,6 @@ function withNext(machine: GhostMachine, id: number, raw?: string): GhostMachine
   if (next?.request.id !== id) return machine;
   return { ...machine, next: raw === undefined ? null : { ...next, request: { ...next.request, raw } } };
 }
-
-const same = (machine: GhostMachine): GhostStep => ({ machine, effects: [] });
 
 /**
  * The whole flow of ghost text: pure, no timers or jobs, so it is tested as

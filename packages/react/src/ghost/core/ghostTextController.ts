@@ -1,7 +1,15 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, globalTimers } from '@inkling/scheduler';
 import { Store } from '../../core/store.js';
 import { StreamedJob } from '../../core/streamedJob.js';
-import { type GhostEffect, type GhostMachineEvent, type GhostMachine, GHOST_START, ghostStateOf, stepGhost } from './ghostMachine.js';
+import {
+  type GhostEffect,
+  type GhostMachineEvent,
+  type GhostMachine,
+  GHOST_START,
+  currentRequest,
+  ghostStateOf,
+  stepGhost,
+} from './ghostMachine.js';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
 import { type GhostRequest, suggestionFor } from './ghostRequest.js';
@@ -99,9 +107,8 @@ export class GhostTextController extends Store<GhostTextState> {
       // Maybe the same request (a `buildParams` written inline is a new function each render): act only if it is not.
       this.#built = undefined;
       const { phase, next } = this.#machine;
-      const request = phase.name === 'asking' || phase.name === 'shown' ? phase.request : null;
       const stale = (built: GhostRequest | null | undefined) => !!built && built.key !== this.#keyOf(built);
-      this.#dispatch({ type: 'rebuilt', current: stale(request), next: stale(next?.request) });
+      this.#dispatch({ type: 'rebuilt', current: stale(currentRequest(phase)), next: stale(next?.request) });
     }
     if (options.enabled === false) return this.#dispatch({ type: 'halted', forget: true });
     const context = contextOf(options.text, options.caret);
