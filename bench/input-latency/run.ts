@@ -20,9 +20,9 @@ const TEXT = 'The meeting moved to Thursday, so we can finish the draft and shar
   .repeat(3)
   .slice(0, 200);
 const KEY_DELAY_MS = 90;
-const ROUNDS = 2;
+const ROUNDS = 3;
 
-type Mode = 'plain' | 'ghost';
+type Mode = 'plain' | 'ghost' | 'events';
 
 interface Sample {
   delays: number[];
@@ -64,11 +64,12 @@ await build({
 });
 const server = await serveStatic(outDir);
 const browser = await launchChromium();
-const samples: Record<Mode, Sample[]> = { plain: [], ghost: [] };
+const samples: Record<Mode, Sample[]> = { plain: [], ghost: [], events: [] };
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     // Alternate which field goes first, so neither always types into a warmer browser.
-    const order: Mode[] = round % 2 === 0 ? ['plain', 'ghost'] : ['ghost', 'plain'];
+    const modes: Mode[] = ['plain', 'ghost', 'events'];
+    const order = [...modes.slice(round % 3), ...modes.slice(0, round % 3)];
     for (const mode of order) samples[mode].push(await typeOnce(browser, server.url, mode));
   }
 } finally {
@@ -93,14 +94,15 @@ const summary = (mode: Mode) => {
 };
 const plain = summary('plain');
 const ghost = summary('ghost');
+const events = summary('events');
 console.log(
   `\nInput latency, keydown to next paint (${ROUNDS} rounds x ${TEXT.length} characters per field, headless Chromium, 2 simulated engines busy)\n`,
 );
 console.log(
   table(
     ['field', 'keys', 'p50 ms', 'p95 ms', 'max ms', 'long tasks >50 ms', 'suggestions seen'],
-    [plain, ghost].map((s) => [
-      s.mode === 'plain' ? 'plain <textarea> (baseline)' : 'GhostTextarea',
+    [plain, ghost, events].map((s) => [
+      { plain: 'plain <textarea> (baseline)', ghost: 'GhostTextarea', events: 'GhostTextarea + ghostEvents -> GhostFigures' }[s.mode],
       String(s.keys),
       fmt(s.p50),
       fmt(s.p95),
@@ -111,7 +113,11 @@ console.log(
   ),
 );
 console.log(`\nGhostTextarea p95 - plain p95: ${fmt(ghost.p95 - plain.p95)} ms (target: within 4 ms, no long tasks)`);
+console.log(`with events p95 - GhostTextarea p95: ${fmt(events.p95 - ghost.p95)} ms (events should cost nothing measurable)`);
 const results = join(here, '..', 'results');
 mkdirSync(results, { recursive: true });
-writeFileSync(join(results, 'input-latency.json'), `${JSON.stringify({ date: new Date().toISOString(), plain, ghost }, null, 2)}\n`);
+writeFileSync(
+  join(results, 'input-latency.json'),
+  `${JSON.stringify({ date: new Date().toISOString(), plain, ghost, events }, null, 2)}\n`,
+);
 console.log(`wrote ${join(results, 'input-latency.json')}`);

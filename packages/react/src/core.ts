@@ -17,6 +17,11 @@ export { retainPool } from './base/core/poolLease.js';
 export { fetchEmbeddings } from './embeddings/core/fetchEmbeddings.js';
 export { createModelLoadSelector } from './model/core/modelLoadState.js';
 
+export { GhostFigures } from './ghost/core/ghostFigures.js';
+export { ghostEvents } from './ghost/core/ghostTextEvents.js';
+export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
+export { adaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+
 // Helpers the hooks and components use, for adapters that draw the same things.
 export { animationFrame } from './base/core/frameScheduler.js';
 export { inklingKeys, mapCache, queryClientCache } from './base/core/cacheKeys.js';
@@ -55,3 +60,9 @@ export type { GhostOverlayHandle } from './ghost/core/attachGhostOverlay.js';
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
+export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
+export type { GhostPause } from './ghost/core/pauseAfterRejections.js';
+export type { GhostAdaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export type { GhostAddOn, GhostWatcher } from './ghost/core/ghostAddOn.js';
+export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
+export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';

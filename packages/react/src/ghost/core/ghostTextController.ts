@@ -1,11 +1,21 @@
 import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
-import { speculativeSession } from '@inkling/scheduler/engine';
-import { Store, type Urgency } from '../../base/core/store.js';
+import { Store } from '../../base/core/store.js';
 import { StreamedJob } from '../../base/core/streamedJob.js';
+import {
+  type GhostEffect,
+  type GhostMachineEvent,
+  type GhostMachine,
+  GHOST_START,
+  currentRequest,
+  ghostStateOf,
+  stepGhost,
+} from './ghostMachine.js';
+import { SUPERSEDED } from '@inkling/scheduler';
+import { speculativeSession } from '@inkling/scheduler/engine';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
-import { type GhostRequest, type GhostShowing, suggestionFor } from './ghostRequest.js';
+import { type GhostRequest, suggestionFor } from './ghostRequest.js';
 import {
   type GhostAcceptance,
   type GhostTextState,
@@ -14,40 +24,20 @@ import {
   ghostState,
   projectGhostText,
   sameContext,
-  typedSince,
 } from './projectGhostText.js';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import { stripUnsafeText } from './stripUnsafeText.js';
 import { SuggestionCache } from './suggestionCache.js';
-import { type GhostTextEnvironment, type GhostTextOptions, type GhostTextStats, checkOptions, resultsDiffer } from './ghostTextOptions.js';
+import {
+  type GhostTextEnvironment,
+  type GhostTextOptions,
+  type GhostTextStats,
+  checkOptions,
+  requestsMayDiffer,
+  resultsDiffer,
+} from './ghostTextOptions.js';
 
 export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from './ghostTextOptions.js';
-
-/**
- * The controller's flow, each state named once:
- * - `off`: disabled, composing, or not yet given text; nothing asked or shown.
- * - `quiet`: nothing to ask here (blank text, a refusal rule, dismissed).
- * - `debouncing`: waiting out `debounceMs` before asking.
- * - `asking`: a request is in flight; what it says is shown while it fits.
- * - `shown`: a complete suggestion is shown (from the engine or the cache); the one after it may be speculated.
- * - `failed`: the request failed; the state carries the error.
- */
-type Phase = 'off' | 'quiet' | 'debouncing' | 'asking' | 'shown' | 'failed';
-
-/**
- * What moves it:
- * - `moved`: the text or caret changed (or a composition ended): keep what still fits, else look in the cache, else debounce.
- * - `quietEnded`: the debounce ran out: ask.
- * - `streamed`: the current request said more (or ended well): show it, or drop it and move on if it stopped fitting.
- * - `failed`: the current request ended without a reply.
- * - `dismissed`: Escape: nothing until the text or caret changes.
- * - `halted`: disabled, composing, another session, disposed: stop everything.
- */
-type GhostEvent =
-  | { readonly type: 'moved'; readonly context: GhostContext }
-  | { readonly type: 'quietEnded'; readonly context: GhostContext }
-  | { readonly type: 'streamed'; readonly request: GhostRequest; readonly urgency: Urgency }
-  | { readonly type: 'failed'; readonly request: GhostRequest; readonly result: JobResult }
-  | { readonly type: 'dismissed' }
-  | { readonly type: 'halted' };
 
 /** A built request: its parameters and the cache key they make. */
 type Built = { readonly params: ChatCompletionRequest; readonly key: string } | { readonly error: InklingError };
@@ -62,7 +52,11 @@ type Built = { readonly params: ChatCompletionRequest; readonly key: string } | 
  * (a Backspace back to an answered text shows its suggestion at once), and
  * while one is shown the next is asked for speculatively, so accepting it
  * shows the next without waiting. Feed it the text and caret with
- * `setOptions` on every change.
+ * `setOptions` on every change. The flow is one pure step (`stepGhost`);
+ * this class is its shell: it runs the step's effects (the debounce timer,
+ * the jobs, the cache) and feeds their answers back as events, and tells
+ * the add-ons the options name (`events`, `pause`, `adaptDebounce`) what
+ * happens.
  *
  * @example
  * const ghost = new GhostTextController(pool, { session: 'notes', text: '' });
@@ -74,63 +68,59 @@ export class GhostTextController extends Store<GhostTextState> {
   readonly #timers: PoolTimers;
   readonly #cache: SuggestionCache;
   #options: GhostTextOptions;
-  #phase: Phase = 'off';
-  /** The context the state describes; `null` forces the next `setOptions` to act. */
-  #context: GhostContext | null = null;
-  #selected = 0;
-  /** The request whose reply is shown (a cached one has no job). */
-  #request: GhostRequest | undefined;
+  #machine: GhostMachine = GHOST_START;
   #job = new StreamedJob();
-  /** The speculative request: the reply for the text once the shown suggestion is accepted. */
-  #next: { readonly request: GhostRequest; readonly from: GhostContext } | undefined;
   #nextJob = new StreamedJob();
-  /** The text a Tab on the shown suggestion makes: arriving there asks at once, no debounce. */
-  #acceptTarget: GhostContext | null = null;
+  #timer: unknown;
+  /** The last request built (the cache's lookup and the ask share it). */
+  #built: { readonly context: GhostContext; readonly built: Built } | undefined;
   /** Bumped when the cache is emptied: replies to requests of an older generation are not kept. */
   #generation = 0;
-  #built: { readonly context: GhostContext; readonly built: Built } | undefined;
-  #timer: unknown;
-  #dismissed: GhostContext | null = null;
-  #composing = false;
+  #ids = 0;
+  /** Events dispatched while effects run, stepped before the state is committed once. */
+  #depth = 0;
+  readonly #now: () => number;
+  /** Each add-on kind's watcher, started the first time the options name one of that kind. */
+  readonly #watchers = new Map<GhostAddOn['start'], GhostWatcher>();
   #stats: { -readonly [K in keyof GhostTextStats]: number } = { requests: 0, speculations: 0, cacheHits: 0, refusals: 0 };
 
   constructor(pool: Pool, options: GhostTextOptions, environment: GhostTextEnvironment = {}) {
-    super(ghostState('idle', null), environment.scheduleFrame);
+    super(ghostStateOf(GHOST_START), environment.scheduleFrame);
     checkOptions(options);
     this.#pool = pool;
     this.#options = options;
     this.#timers = environment.timers ?? globalTimers;
     this.#cache = new SuggestionCache(environment.cache);
+    this.#now = environment.now ?? (() => performance.now());
   }
 
   /** Takes the latest text, caret and options; acts only when the context changed. */
   setOptions(options: GhostTextOptions): void {
     checkOptions(options); // before anything changes: a bad option leaves the controller as it was
-    const previous = this.#options;
+    const before = this.#options;
     this.#options = options;
-    if (resultsDiffer(previous, options)) {
-      // Another model, prompt or session: nothing cached or in flight still answers for it.
+    if (resultsDiffer(before, options)) {
+      // Another model or session: nothing cached or in flight still answers for it.
       this.#cache.clear();
       this.#generation += 1;
       this.#built = undefined;
-      this.#context = null;
-      if (options.session !== previous.session) this.#dismissed = null; // another editor (or document)
-      this.#dispatch({ type: 'halted' });
+      // Another session is another editor (or document): an Escape pressed in this one does not carry over.
+      this.#dispatch({ type: 'halted', forget: true, undismiss: options.session !== before.session });
+    } else if (requestsMayDiffer(before, options)) {
+      // Maybe the same request (a `buildParams` written inline is a new function each render): act only if it is not.
+      this.#built = undefined;
+      const { phase, next } = this.#machine;
+      const stale = (built: GhostRequest | null | undefined) => !!built && built.key !== this.#keyOf(built);
+      this.#dispatch({ type: 'rebuilt', current: stale(currentRequest(phase)), next: stale(next?.request) });
     }
-    if (options.enabled === false) {
-      this.#context = null;
-      this.#dispatch({ type: 'halted' });
-      return;
-    }
+    if (options.enabled === false) return this.#dispatch({ type: 'halted', forget: true });
     const context = contextOf(options.text, options.caret);
     const selected =
       options.selectionStart === undefined
         ? 0
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
-    if (sameContext(this.#context, context) && selected === this.#selected) return;
-    this.#context = context;
-    this.#selected = selected;
-    if (!this.#composing) this.#dispatch({ type: 'moved', context });
+    if (sameContext(this.#machine.context, context) && selected === this.#machine.selected) return;
+    this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
   /**
@@ -138,10 +128,12 @@ export class GhostTextController extends Store<GhostTextState> {
    * While composing, the suggestion is hidden and nothing is requested. Bound.
    */
   readonly setComposing = (composing: boolean): void => {
-    if (composing === this.#composing) return;
-    this.#composing = composing;
-    if (composing) this.#dispatch({ type: 'halted' });
-    else if (this.#context && this.#options.enabled !== false) this.#dispatch({ type: 'moved', context: this.#context });
+    if (composing === this.#machine.composing) return;
+    this.#dispatch({ type: 'composing', composing });
+    const { context, selected } = this.#machine;
+    if (!composing && context && this.#options.enabled !== false) {
+      this.#dispatch({ type: 'moved', context, selected, refuse: this.#options.refuse });
+    }
   };
 
   /** The text with the whole suggestion inserted at the caret, and the caret after it (the text as it is when there is none). Bound. */
@@ -153,6 +145,24 @@ export class GhostTextController extends Store<GhostTextState> {
    * text, with the caret after the insertion, and the rest stays. Bound.
    */
   readonly acceptWord = (): GhostAcceptance => this.#accept('word');
+
+  /**
+   * The text with `suggestion`, as the app shows it at `text` and `caret`
+   * (all of it or its next word), accepted at the caret; reported to
+   * the `events` option as `accepted`. `accept` and `acceptWord` call it with the
+   * last options; the hooks with what they rendered. Bound.
+   *
+   * @example
+   * const next = ghost.acceptFrom({ text, caret, suggestion: view.suggestion }, 'word');
+   */
+  readonly acceptFrom = (
+    view: { readonly text: string; readonly caret?: number; readonly suggestion: string },
+    how: 'all' | 'word',
+  ): GhostAcceptance => {
+    const accepted = acceptSuggestion(view.text, view.caret, view.suggestion, how, how === 'word' ? this.#options.locale : undefined);
+    for (const watcher of this.#addOns()) watcher.accepted?.(how, accepted.inserted, view.suggestion, this.#options);
+    return accepted;
+  };
 
   /**
    * What to show for a text and caret, which may be a keystroke ahead of the
@@ -170,9 +180,7 @@ export class GhostTextController extends Store<GhostTextState> {
    * or caret changes. Ignored during an IME composition, which shows and asks
    * nothing anyway (an Escape then is the IME's). Bound.
    */
-  readonly dismiss = (): void => {
-    if (!this.#composing) this.#dispatch({ type: 'dismissed' });
-  };
+  readonly dismiss = (): void => this.#dispatch({ type: 'dismissed' });
 
   /** How this session's suggestions were served so far (a new object each call). */
   get stats(): GhostTextStats {
@@ -186,93 +194,90 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** Cancels the requests, the debounce and any pending notification. */
   dispose(): void {
-    this.#context = null;
-    this.#dispatch({ type: 'halted' });
+    this.#dispatch({ type: 'halted', forget: true });
     this.cancelPendingFrame();
   }
 
-  // ----------------------------------------------------------------- the flow
+  // ----------------------------------------------------------------- the shell
 
-  /** Every change of state goes through here. */
-  #dispatch(event: GhostEvent): void {
-    switch (event.type) {
-      case 'moved':
-        return this.#moved(event.context);
-      case 'quietEnded':
-        return this.#phase === 'debouncing' ? this.#ask(event.context) : undefined;
-      case 'streamed':
-        return this.#streamed(event.request, event.urgency);
-      case 'failed':
-        return this.#failed(event.result);
-      case 'dismissed':
-        this.#dismissed = this.#context;
-        return this.#halt('quiet');
-      case 'halted':
-        return this.#halt(this.#composing || !this.#context ? 'off' : 'quiet');
+  /** Steps the machine, runs what the step asks, and commits the state once the events it caused are stepped too. */
+  #dispatch(event: GhostMachineEvent): void {
+    const before = this.#machine;
+    const { machine, effects } = stepGhost(before, event);
+    this.#machine = machine;
+    this.#depth += 1;
+    try {
+      for (const effect of effects) this.#run(effect);
+    } finally {
+      this.#depth -= 1;
+    }
+    if (this.#depth > 0) return;
+    const next = ghostStateOf(this.#machine);
+    const state = this.state;
+    const same =
+      next.suggestion === state.suggestion &&
+      next.status === state.status &&
+      next.error === state.error &&
+      next.fromCache === state.fromCache &&
+      sameContext(state.context, next.context);
+    // Tokens arriving are shown once a frame; everything else at once.
+    this.commit(same ? state : next, event.type === 'streamed' && next.status === 'streaming' ? 'frame' : 'now');
+    for (const watcher of this.#addOns()) watcher.stepped?.(before, this.#machine, event, next.suggestion, this.#options);
+  }
+
+  #run(effect: GhostEffect): void {
+    switch (effect.type) {
+      case 'lookUp':
+        return this.#lookUp(effect.context);
+      case 'startTimer': {
+        let ms = this.#options.debounceMs ?? 120;
+        for (const watcher of this.#addOns()) ms = watcher.debounceMs?.(ms, this.#options) ?? ms;
+        this.#timer = this.#timers.setTimeout(() => {
+          this.#timer = undefined;
+          // The rejection that paused it may have come with the keystroke that started this wait.
+          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
+        }, ms);
+        return;
+      }
+      case 'clearTimer':
+        if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+        this.#timer = undefined;
+        return;
+      case 'ask':
+        return this.#ask(effect.context);
+      case 'stopCurrent':
+        this.#job.stop(effect.superseded ? SUPERSEDED : undefined);
+        return;
+      case 'stopNext':
+        this.#nextJob.stop();
+        return;
+      case 'adoptNext':
+        [this.#job, this.#nextJob] = [this.#nextJob, this.#job];
+        return;
+      case 'speculate':
+        return this.#speculate(effect.from, effect.target);
+      case 'countRefusal':
+        this.#stats.refusals += 1;
     }
   }
 
-  /** The text or caret moved: keep what still fits, else the cache, the speculation, or a new request. */
-  #moved(context: GhostContext): void {
-    const request = this.#request;
-    const fitting = request && suggestionFor(request, context);
-    if (request && fitting) return this.#show(request, context, fitting, 'now');
-    const accepted = sameContext(this.#acceptTarget, context);
-    this.#stopCurrent();
-    const next = this.#next;
-    // A keystroke off the way from the shown suggestion to its accepted text: the speculation is moot.
-    if (next && (typedSince(next.from, context) === undefined || typedSince(context, next.request) === undefined)) this.#stopNext();
-    if (!context.before.trim() || sameContext(this.#dismissed, context)) return this.#enter('quiet', ghostState('idle', context));
-    this.#dismissed = null;
-    if (ghostRefusal(context, this.#selected, this.#options.refuse)) {
-      this.#stats.refusals += 1;
-      return this.#enter('quiet', ghostState('idle', context));
-    }
-    const cached = this.#cache.find(context, this.#keyOf, (entry) => !!suggestionFor({ ...entry, key: '', done: true }, context));
+  #lookUp(context: GhostContext): void {
+    const fits = (entry: GhostContext & { raw: string }) => !!suggestionFor({ ...entry, id: 0, key: '', done: true }, context);
+    const cached = this.#cache.find(context, this.#keyOf, fits);
+    let hit: GhostRequest | undefined;
     if (cached) {
       this.#stats.cacheHits += 1;
-      const hit: GhostRequest = { ...cached, key: '', done: true, cached: true };
-      this.#request = hit;
-      return this.#show(hit, context, suggestionFor(hit, context) as GhostShowing, 'now');
+      hit = { ...cached, id: (this.#ids += 1), key: this.#keyOf(cached) ?? '', done: true, cached: true };
     }
-    if (this.#next && sameContext(this.#next.request, context)) return this.#adopt(this.#next.request, context);
-    if (accepted) return this.#ask(context); // a Tab is deliberate: no debounce
-    this.#enter('debouncing', ghostState('queued', context));
-    this.#timer = this.#timers.setTimeout(() => {
-      this.#timer = undefined;
-      this.#dispatch({ type: 'quietEnded', context });
-    }, this.#options.debounceMs ?? 120);
-  }
-
-  /** The person reached the speculated text before its reply was done: it becomes the current request (asked again if it has said nothing yet). */
-  #adopt(next: GhostRequest, context: GhostContext): void {
-    this.#next = undefined;
-    if (!next.raw) {
-      this.#nextJob.stop();
-      return this.#ask(context);
-    }
-    [this.#job, this.#nextJob] = [this.#nextJob, this.#job];
-    this.#request = next;
-    const showing = suggestionFor(next, context);
-    if (showing) this.#show(next, context, showing, 'now');
-    else this.#enter('asking', ghostState('queued', context));
-  }
-
-  /** Shows what a request says at `context`; a complete suggestion arms Tab and the speculation. */
-  #show(request: GhostRequest, context: GhostContext, { suggestion, status }: GhostShowing, urgency: Urgency): void {
-    const complete = request.done;
-    this.#enter(complete ? 'shown' : 'asking', ghostState(status, context, suggestion, null, request.cached === true), urgency);
-    this.#acceptTarget = complete && suggestion ? { before: context.before + suggestion, after: context.after } : null;
-    if (complete && suggestion) this.#speculate(context, this.#acceptTarget as GhostContext);
+    this.#dispatch({ type: 'found', hit, paused: !hit && this.#paused() });
   }
 
   #ask(context: GhostContext): void {
     const built = this.#build(context);
-    if ('error' in built) return this.#enter('failed', ghostState('error', context, '', built.error));
-    const request: GhostRequest = { ...context, key: built.key, raw: '', done: false };
-    this.#request = request;
+    if ('error' in built) return this.#dispatch({ type: 'unbuildable', error: built.error });
+    const request: GhostRequest = { ...context, id: (this.#ids += 1), key: built.key, raw: '', done: false };
     this.#stats.requests += 1;
-    this.#enter('asking', ghostState('queued', context));
+    this.#dispatch({ type: 'sent', request });
     void this.#job.start(
       this.#pool,
       { session: this.#options.session, priority: 'interactive', params: built.params },
@@ -282,74 +287,56 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** While `from` shows a complete suggestion: ask, at low priority and preemptible, for the one after it. */
   #speculate(from: GhostContext, target: GhostContext): void {
-    if (this.#options.speculate === false || (this.#next && sameContext(this.#next.request, target))) return;
-    if (ghostRefusal(target, 0, this.#options.refuse)) return;
+    if (this.#options.speculate === false || ghostRefusal(target, 0, this.#options.refuse) || this.#paused()) return;
     const built = this.#build(target);
     if ('error' in built || this.#cache.has(built.key)) return;
-    const request: GhostRequest = { ...target, key: built.key, raw: '', done: false };
-    this.#next = { request, from };
+    const request: GhostRequest = { ...target, id: (this.#ids += 1), key: built.key, raw: '', done: false, speculative: true };
     this.#stats.speculations += 1;
+    this.#dispatch({ type: 'speculated', next: { request, from } });
     // Its own session, so it never supersedes the interactive one; the next speculation supersedes it.
     const spec = { session: speculativeSession(this.#options.session), priority: 'low', preemptible: true, params: built.params } as const;
     void this.#nextJob.start(this.#pool, spec, this.#handlers(request));
   }
 
-  /** What a request's job reports: text while it is the current one, its reply to the cache when it ends well. */
-  #handlers(request: GhostRequest) {
+  /** What a request's job reports, as events; model output enters here, and only clean (see `stripUnsafeText`). */
+  #handlers({ id, key, before, after }: GhostRequest) {
     const generation = this.#generation;
     return {
-      onText: (text: string) => {
-        request.raw = text;
-        if (request === this.#request) this.#dispatch({ type: 'streamed', request, urgency: 'frame' });
-      },
-      onEnd: (result: JobResult) => {
-        if (this.#next?.request === request) this.#next = undefined;
-        if (request !== this.#request) return;
-        if (result.status === 'done') {
-          request.done = true;
-          request.raw = result.text;
-          this.#dispatch({ type: 'streamed', request, urgency: 'now' });
-        } else this.#dispatch({ type: 'failed', request, result });
-      },
+      onText: (text: string) => this.#dispatch({ type: 'streamed', id, raw: stripUnsafeText(text) }),
+      onEnd: (result: JobResult) => this.#dispatch({ type: 'ended', id, result: { ...result, text: stripUnsafeText(result.text) } }),
       onFinish: (result: JobResult) => {
-        if (result.status === 'done' && generation === this.#generation) this.#cache.put(request.key, request, result.text);
+        if (result.status === 'done' && generation === this.#generation)
+          this.#cache.put(key, { before, after }, stripUnsafeText(result.text));
       },
     };
-  }
-
-  /** Shows new output; output that stopped fitting the text is dropped and the text asked again. */
-  #streamed(request: GhostRequest, urgency: Urgency): void {
-    const context = this.#context;
-    if (!context || this.#composing || request !== this.#request) return;
-    const showing = suggestionFor(request, context);
-    if (showing) this.#show(request, context, showing, urgency);
-    else this.#moved(context);
-  }
-
-  /** An error, or cancelled from outside (the same session elsewhere, unload): nothing to show. */
-  #failed(result: JobResult): void {
-    this.#request = undefined;
-    const context = this.#context;
-    if (result.status === 'error' && result.error) this.#enter('failed', ghostState('error', context, '', result.error));
-    else this.#enter('quiet', ghostState('idle', context));
-  }
-
-  /** Stops both requests and the debounce, and shows nothing. */
-  #halt(phase: Phase): void {
-    this.#stopCurrent();
-    this.#stopNext();
-    this.#acceptTarget = null;
-    this.#enter(phase, ghostState('idle', this.#context));
   }
 
   // ----------------------------------------------------------------- helpers
 
   #accept(how: 'all' | 'word'): GhostAcceptance {
-    const { text, caret, locale } = this.#options;
-    return acceptSuggestion(text, caret, this.getSnapshot().suggestion, how, locale);
+    const { text, caret } = this.#options;
+    return this.acceptFrom({ text, caret, suggestion: this.getSnapshot().suggestion }, how);
   }
 
-  /** The request for `context` (the last one built is kept: the cache's lookup and the ask share it). */
+  /** The watchers of the add-ons the options name now (none: nothing is tracked, no cost). */
+  #addOns(): GhostWatcher[] {
+    const { events, pause, adaptDebounce } = this.#options;
+    const watchers: GhostWatcher[] = [];
+    for (const addOn of [events, pause, adaptDebounce]) {
+      if (!addOn) continue;
+      let watcher = this.#watchers.get(addOn.start);
+      if (!watcher) this.#watchers.set(addOn.start, (watcher = addOn.start(this.#now)));
+      watchers.push(watcher);
+    }
+    return watchers;
+  }
+
+  /** Whether an add-on (`pause`) holds the engine back now. */
+  #paused(): boolean {
+    return this.#addOns().some((watcher) => watcher.paused?.(this.#options));
+  }
+
+  /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */
   #build(context: GhostContext): Built {
     if (this.#built && sameContext(this.#built.context, context)) return this.#built.built;
     const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
@@ -369,29 +356,4 @@ export class GhostTextController extends Store<GhostTextState> {
     const built = this.#build(context);
     return 'key' in built ? built.key : undefined;
   };
-
-  #stopCurrent(): void {
-    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#request = undefined;
-    this.#job.stop();
-  }
-
-  #stopNext(): void {
-    this.#next = undefined;
-    this.#nextJob.stop();
-  }
-
-  /** Moves to `phase` showing `next`, or keeps the current state when `next` says the same (so nothing re-renders). */
-  #enter(phase: Phase, next: GhostTextState, urgency: Urgency = 'now'): void {
-    this.#phase = phase;
-    const state = this.state;
-    const same =
-      next.suggestion === state.suggestion &&
-      next.status === state.status &&
-      next.error === state.error &&
-      next.fromCache === state.fromCache &&
-      sameContext(state.context, next.context);
-    this.commit(same ? state : next, urgency);
-  }
 }

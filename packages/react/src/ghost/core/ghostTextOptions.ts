@@ -2,7 +2,10 @@ import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers } from 
 import { checkDuration } from '@inkling/scheduler/engine';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
+import type { GhostAdaptiveDebounce } from './adaptiveDebounce.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
+import type { GhostEvents } from './ghostTextEvents.js';
+import type { GhostPause } from './pauseAfterRejections.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */
@@ -19,11 +22,13 @@ export interface GhostTextOptions {
   enabled?: boolean;
   /** Quiet time after a change before asking the model, 0..2^31-1 ms (`InvalidOptionError` otherwise). Default `120`. */
   debounceMs?: number;
-  /** The most tokens a suggestion may have. Default `24`. */
+  /** The most tokens a suggestion may have: a whole number, 1 or more (`InvalidOptionError` otherwise). Default `24`. */
   maxTokens?: number;
   /**
    * Builds the request from the text around the caret. Default: `defaultGhostParams`.
-   * Pass a stable function (module scope, `useCallback`): another one empties the cache.
+   * A function written inline is fine (a request built the same is kept, the
+   * cache is keyed by the request); a stable one (module scope, `useCallback`)
+   * saves building the request again on each render.
    */
   buildParams?: (input: GhostParamsInput) => ChatCompletionRequest;
   /** Locale for splitting words in `acceptWord()`. Default: the runtime's. */
@@ -39,6 +44,32 @@ export interface GhostTextOptions {
   speculate?: boolean;
   /** Where no request is sent because a suggestion cannot help. Default: each rule's own (see `GhostRefusalRules`). */
   refuse?: GhostRefusalRules;
+  /**
+   * What each suggestion became, as `ghostEvents(listener, { text? })`
+   * makes it (see `GhostTextEvent`). Default: none (and nothing is tracked).
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, events: ghostEvents((event) => figures.record(event)) });
+   */
+  events?: GhostEvents;
+  /**
+   * Stop asking the engine after some suggestions in a row were turned down,
+   * as `pauseAfterRejections({ afterRejections, resumeAfterMs? })` makes it.
+   * Default: off.
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, pause: pauseAfterRejections({ afterRejections: 5 }) });
+   */
+  pause?: GhostPause;
+  /**
+   * Adapt the debounce to the typing rhythm and the engine, within bounds,
+   * as `adaptiveDebounce({ minMs, maxMs })` makes it. Default: off
+   * (`debounceMs` always).
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
+   */
+  adaptDebounce?: GhostAdaptiveDebounce;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -46,6 +77,8 @@ export interface GhostTextEnvironment {
   /** Timers for the debounce. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   scheduleFrame?: FrameScheduler;
+  /** The clock of the `events` times (and of `pause` and `adaptDebounce`), in ms. Default: `performance.now()`, looked up when used. */
+  now?: () => number;
   /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
   cache?: Partial<SuggestionCacheLimits>;
 }
@@ -62,8 +95,17 @@ export interface GhostTextStats {
   readonly refusals: number;
 }
 
+/** The add-on options, and the factory that makes each. */
+const ADD_ONS = [
+  ['events', 'ghostEvents'],
+  ['pause', 'pauseAfterRejections'],
+  ['adaptDebounce', 'adaptiveDebounce'],
+] as const;
+
 /**
- * Throws an `InvalidOptionError` for a duration a timer cannot honour, or a rule that is not a count.
+ * Throws an `InvalidOptionError` for a duration a timer cannot honour, a
+ * `maxTokens` that is not a whole number 1 or more, a rule that is not a count, or an add-on
+ * option its factory did not make.
  *
  * @example
  * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
@@ -71,6 +113,16 @@ export interface GhostTextStats {
 export function checkOptions(options: GhostTextOptions): void {
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+  const { maxTokens } = options;
+  if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && maxTokens >= 1)) {
+    const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
+    throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
+  }
+  for (const [key, factory] of ADD_ONS) {
+    if (options[key] !== undefined && typeof options[key].start !== 'function') {
+      throw new InvalidOptionError(`useGhostText() "${key}" must be made by ${factory}(…).`);
+    }
+  }
   const suffix = options.refuse?.maxLineSuffix;
   if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
     throw new InvalidOptionError(
@@ -80,11 +132,26 @@ export function checkOptions(options: GhostTextOptions): void {
 }
 
 /**
- * Whether two option sets can give different suggestions for the same text (so the cache must go).
+ * Whether two option sets can give different suggestions for the same
+ * request (another session or model), so the cache must go. Another
+ * `buildParams` or `maxTokens` needs no such rule: the cache is keyed by the
+ * request they build, so what they change misses it by itself.
  *
  * @example
  * resultsDiffer({ session: 'a', text: '', model: 'x' }, { session: 'a', text: '', model: 'y' }); // true
  */
 export function resultsDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
-  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '') || a.buildParams !== b.buildParams || a.maxTokens !== b.maxTokens;
+  return a.session !== b.session || (a.model ?? '') !== (b.model ?? '');
+}
+
+/**
+ * Whether two option sets may build another request for the same text (so
+ * the request in flight is checked against a fresh build). Compared with
+ * `Object.is`, so no value compares unequal to itself.
+ *
+ * @example
+ * requestsMayDiffer({ session: 'a', text: '', maxTokens: 8 }, { session: 'a', text: '', maxTokens: 16 }); // true
+ */
+export function requestsMayDiffer(a: GhostTextOptions, b: GhostTextOptions): boolean {
+  return !Object.is(a.buildParams, b.buildParams) || !Object.is(a.maxTokens, b.maxTokens);
 }

@@ -1,6 +1,7 @@
 import type { InklingError } from '@inkling/scheduler';
 import type { GhostContext } from './ghostPrompt.js';
 import { nextWord } from './nextWord.js';
+import { stripUnsafeText } from './stripUnsafeText.js';
 import { splitsPair } from './surrogatePair.js';
 
 /**
@@ -77,10 +78,28 @@ export function ghostState(
 }
 
 /**
+ * The one type-through rule: what is left of `suggestion` once `typed` has
+ * been typed at the caret, or `undefined` when it no longer fits (`typed`
+ * is not its start, or types the whole of a `complete` one: time for the
+ * next). Typing ahead of a suggestion still streaming leaves `''`.
+ *
+ * @example
+ * fitSuggestion(' quick fox', ' qu', true); // 'ick fox'
+ * fitSuggestion(' quick', ' quick', true); // undefined
+ */
+export function fitSuggestion(suggestion: string, typed: string, complete: boolean): string | undefined {
+  if (suggestion.startsWith(typed)) {
+    const rest = suggestion.slice(typed.length);
+    return complete && typed && !rest ? undefined : rest;
+  }
+  return !complete && typed.startsWith(suggestion) ? '' : undefined;
+}
+
+/**
  * The state as it applies to `context`, the text and caret on screen now,
  * which may be a keystroke ahead of the state (React renders the new text
  * before an effect hands it to the controller). A suggestion typed through
- * keeps its rest; one that no longer fits is never shown.
+ * keeps its rest; one that no longer fits is never shown (`fitSuggestion`).
  *
  * @example
  * const view = projectGhostText(ghost.getSnapshot(), { before: text, after: '' });
@@ -88,11 +107,9 @@ export function ghostState(
 export function projectGhostText(state: GhostTextState, context: GhostContext): GhostTextState {
   const at = state.context;
   if (!at || sameContext(at, context)) return state;
-  const { suggestion } = state;
   const typed = typedSince(at, context);
-  if (suggestion && typed !== undefined && typed.length < suggestion.length && suggestion.startsWith(typed)) {
-    return { ...state, suggestion: suggestion.slice(typed.length), context };
-  }
+  const rest = state.suggestion && typed !== undefined ? fitSuggestion(state.suggestion, typed, true) : undefined;
+  if (rest) return { ...state, suggestion: rest, context };
   return ghostState(state.status === 'idle' ? 'idle' : 'queued', context);
 }
 
@@ -109,7 +126,8 @@ export interface GhostAcceptance {
 /**
  * The text with the suggestion accepted at the caret: all of it, or its next
  * word (words as `Intl.Segmenter` finds them, so CJK works), and where the
- * caret goes. The one place accepting is written; the controller and the
+ * caret goes. Bidi overrides, isolates and control characters other than tab
+ * and newline are never inserted (see `stripUnsafeText`). The one place accepting is written; the controller and the
  * hooks call it.
  *
  * @example
@@ -123,7 +141,8 @@ export function acceptSuggestion(
   locale?: string,
 ): GhostAcceptance {
   const { before, after } = contextOf(text, caret);
-  const inserted = how === 'all' ? suggestion : nextWord(suggestion, locale);
+  const safe = stripUnsafeText(suggestion);
+  const inserted = how === 'all' ? safe : nextWord(safe, locale);
   return { text: before + inserted + after, caret: before.length + inserted.length, inserted };
 }
 

@@ -83,7 +83,9 @@ export class SuggestionCache {
 
   /**
    * The cached reply for `context`: the one to the request `keyOf(context)`
-   * names, else the newest whose request `context` types through and that
+   * names (asked only when an entry was made for text ending in the same
+   * characters before the caret, so a keystroke into new text builds no
+   * request), else the newest whose request `context` types through and that
    * `fits` (the caller's test that the typed characters start its
    * suggestion). `keyOf` returns `undefined` when no request can be built.
    */
@@ -92,16 +94,22 @@ export class SuggestionCache {
     keyOf: (context: GhostContext) => string | undefined,
     fits: (cached: CachedSuggestion) => boolean,
   ): CachedSuggestion | undefined {
-    const key = keyOf(context);
-    const exact = key === undefined ? undefined : this.#touch(key);
-    if (exact) return { ...context, raw: exact.raw };
     const { before, after } = context;
+    // The request is built only when an entry may answer it: one whose last characters before the caret are these.
+    let exact: Entry | undefined;
+    for (const entry of this.#entries.values()) {
+      if (!before.endsWith(entry.tail)) continue;
+      const key = keyOf(context);
+      exact = key === undefined ? undefined : this.#touch(key);
+      break;
+    }
+    if (exact) return { ...context, raw: exact.raw };
     for (const entry of [...this.#entries.values()].toReversed()) {
       const { beforeLength, tail } = entry;
       if (entry.afterLength !== after.length || beforeLength >= before.length || before.length - beforeLength > entry.raw.length) continue;
       if (before.slice(beforeLength - tail.length, beforeLength) !== tail) continue;
       const candidate = { before: before.slice(0, beforeLength), after, raw: entry.raw };
-      if (keyOf(candidate) === entry.key && fits(candidate)) {
+      if (fits(candidate) && keyOf(candidate) === entry.key) {
         this.#touch(entry.key);
         return candidate;
       }

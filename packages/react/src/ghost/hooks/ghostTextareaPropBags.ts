@@ -1,7 +1,8 @@
-import type { RefObject } from 'react';
+import type { ChangeEventHandler, KeyboardEventHandler, RefObject } from 'react';
 import type { DataAttributes } from '../../base/dataAttributes.js';
-import type { GhostTextareaAria } from './ghostTextareaTypes.js';
-import { GHOST_STYLE, OVERLAY_STYLE, SHOWN_TEXT, TRANSPARENT_TEXT, VISUALLY_HIDDEN } from './ghostTextareaStyles.js';
+import { mergeProps } from '../../base/mergeProps.js';
+import type { GhostTextareaAria, GhostTextareaProps } from './ghostTextareaTypes.js';
+import { GHOST_STYLE, HIDDEN_TEXT, OVERLAY_STYLE, SHOWN_TEXT, TRANSPARENT_TEXT, VISUALLY_HIDDEN } from './ghostTextareaStyles.js';
 
 /**
  * The wrapper's props: the ghost state as data attributes, positioned for the overlay.
@@ -71,4 +72,59 @@ export function ghostLiveRegionProps(id: string): GhostTextareaAria['liveRegionP
  */
 export function ghostErrorProps(id: string, message: string): GhostTextareaAria['errorProps'] {
   return { id, role: 'alert', className: 'inkling-ghost-error', 'data-has-error': message ? 'true' : undefined };
+}
+
+/** What the textarea's own props are made of: the caller's, the ghost state, and the handlers. */
+export interface GhostTextareaParts {
+  /** The caller's textarea props (ghost-text props taken out). */
+  readonly rest: Omit<GhostTextareaProps, 'value' | 'defaultValue' | 'onChange'>;
+  readonly onChange: GhostTextareaProps['onChange'];
+  /** Whether the browser may draw its own writing suggestions as well. */
+  readonly writingSuggestions: boolean;
+  readonly changed: ChangeEventHandler<HTMLTextAreaElement>;
+  readonly state: DataAttributes;
+  readonly text: string;
+  readonly midText: boolean;
+  /** The ids of the live region and the error line, when they hold something. */
+  readonly describedBy: readonly (string | undefined)[];
+  readonly onKeyDown: KeyboardEventHandler<HTMLTextAreaElement>;
+  readonly readSelection: () => void;
+  readonly setFocused: (focused: boolean) => void;
+  /** Composing is the controller's one flag: it hides the suggestion (so no key accepts it) and holds requests. */
+  readonly setComposing: (composing: boolean) => void;
+}
+
+/**
+ * The textarea's props: the caller's handlers run first (a keydown it
+ * prevents is left alone), then the ghost text's.
+ *
+ * @example
+ * <textarea {...ghostTextareaProps(parts)} ref={ref} />
+ */
+export function ghostTextareaProps(parts: GhostTextareaParts): GhostTextareaAria['textareaProps'] {
+  const { rest, onChange, changed, state, readSelection, setFocused, setComposing } = parts;
+  const describedBy = [rest['aria-describedby'], ...parts.describedBy].filter(Boolean).join(' ') || undefined;
+  const composition = (on: boolean) => () => {
+    if (!on) readSelection();
+    setComposing(on);
+  };
+  return mergeProps<GhostTextareaAria['textareaProps']>({ onChange: changed }, rest, onChange && { onChange }, state, {
+    style: parts.midText ? HIDDEN_TEXT : undefined,
+    value: parts.text,
+    'aria-autocomplete': 'inline',
+    // The browser's own inline suggestions would stack under the kit's (an attribute React passes as it is).
+    ...({ writingsuggestions: String(parts.writingSuggestions) } as object),
+    'aria-describedby': describedBy,
+    onKeyDown: parts.onKeyDown,
+    onKeyUp: readSelection,
+    onSelect: readSelection,
+    onMouseUp: readSelection,
+    onFocus: () => {
+      setFocused(true);
+      readSelection();
+    },
+    onBlur: () => setFocused(false),
+    onCompositionStart: composition(true),
+    onCompositionEnd: composition(false),
+  });
 }

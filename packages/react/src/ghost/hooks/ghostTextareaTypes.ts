@@ -17,7 +17,10 @@ export interface GhostTextareaMessages {
 export interface GhostTextareaProps
   extends
     Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
-    Pick<UseGhostTextOptions, 'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse'> {
+    Pick<
+      UseGhostTextOptions,
+      'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse' | 'events' | 'pause' | 'adaptDebounce'
+    > {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;
   /** The initial text, uncontrolled. Default `''`. */
@@ -39,6 +42,12 @@ export interface GhostTextareaProps
   announceDelayMs?: number;
   /** Class of the wrapper around the textarea and its overlay. */
   rootClassName?: string;
+  /**
+   * Let the browser draw its own inline writing suggestions too (Chrome and
+   * Edge 124+, Safari 18), under the kit's. Default `false`: the textarea
+   * gets `writingsuggestions="false"`, so only one suggestion is ever drawn.
+   */
+  writingSuggestions?: boolean;
 }
 
 /** What `useGhostTextarea` returns: prop bags to spread, and the texts to render. */

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useInklingContext } from '../../base/poolContext.js';
 import { type GhostTextOptions, GhostTextController } from '../core/ghostTextController.js';
-import { type GhostAcceptance, type GhostTextState, acceptSuggestion } from '../core/projectGhostText.js';
+import type { GhostAcceptance, GhostTextState } from '../core/projectGhostText.js';
 import { useController } from '../../base/useController.js';
 
 /** Options of `useGhostText`. */
@@ -57,11 +57,11 @@ export function useGhostText(options: UseGhostTextOptions): UseGhostTextResult {
     bound,
     ({ pool, scheduleFrame }, initial) => new GhostTextController(pool, initial, { scheduleFrame }),
   );
-  const { text, caret, enabled, locale } = options;
+  const { text, caret, enabled } = options;
   const view = useMemo(() => ghost.view(state, { text, caret, enabled }), [ghost, state, text, caret, enabled]);
   const { suggestion } = view;
-  const accept = useCallback(() => acceptSuggestion(text, caret, suggestion, 'all'), [text, caret, suggestion]);
-  const acceptWord = useCallback(() => acceptSuggestion(text, caret, suggestion, 'word', locale), [text, caret, suggestion, locale]);
+  const accept = useCallback(() => ghost.acceptFrom({ text, caret, suggestion }, 'all'), [ghost, text, caret, suggestion]);
+  const acceptWord = useCallback(() => ghost.acceptFrom({ text, caret, suggestion }, 'word'), [ghost, text, caret, suggestion]);
   if (options.throwOnError && view.error) throw view.error;
   return useMemo(
     () => ({ ...view, accept, acceptWord, dismiss: ghost.dismiss, setComposing: ghost.setComposing }),

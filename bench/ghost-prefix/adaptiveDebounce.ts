@@ -1,0 +1,146 @@
+/**
+ * Adaptive debounce against the fixed one, on the simulated engine, in
+ * virtual time (`@sinonjs/fake-timers`): the writer of `writerSession.ts`
+ * (words, Backspaces over a word, Tabs) typed by two typists, a quick one
+ * (60 ms ± 20 between keys) and a slow, uneven one (170 ms ± 80), each word
+ * followed by a 700 ms pause. The two controllers alternate run by run, on
+ * the same seeds. Per run: engine requests per accepted character, and
+ * keystroke → first glyph of each suggestion shown (from `ghostEvents`).
+ * Virtual time makes a run deterministic: the spread between reps is the
+ * writer's (another seed each rep), not the machine's.
+ *
+ *   pnpm --filter @inkling/bench exec tsx --conditions=@inkling/source ghost-prefix/adaptiveDebounce.ts [--reps 5] [--steps 80]
+ */
+import FakeTimers from '@sinonjs/fake-timers';
+import { EnginePool } from '@inkling/scheduler';
+import { GhostTextController, type GhostTextOptions } from '../../packages/react/src/ghost/core/ghostTextController.js';
+import { adaptiveDebounce } from '../../packages/react/src/ghost/core/adaptiveDebounce.js';
+import { type GhostTextEvent, ghostEvents } from '../../packages/react/src/ghost/core/ghostTextEvents.js';
+import { simulatedEngines } from '../../packages/react/src/testing/simulatedEngines.js';
+import { fmt, median, percentile, seeded, table } from '../shared/stats.js';
+import { writerSession } from './writerSession.js';
+
+const arg = (name: string, fallback: number) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const REPS = arg('reps', 5);
+const STEPS = arg('steps', 80);
+const TYPISTS = { quick: { gapMs: 60, jitterMs: 20 }, slow: { gapMs: 170, jitterMs: 80 } } as const;
+const CONFIGS: Record<string, Partial<GhostTextOptions>> = {
+  'fixed 120 ms': {},
+  'adaptive 60–600 ms': { adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) },
+};
+
+interface Run {
+  readonly requests: number;
+  readonly accepted: number;
+  readonly firstGlyph: number[];
+  /** The same for the suggestions an engine call was waited for. */
+  readonly fromEngine: number[];
+}
+
+async function run(typist: keyof typeof TYPISTS, config: Partial<GhostTextOptions>, seed: number): Promise<Run> {
+  const clock = FakeTimers.install({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+  try {
+    const pool = new EnginePool({ createEngine: simulatedEngines(), size: 1 });
+    const loading = pool.load();
+    await clock.tickAsync(5_000);
+    await loading;
+    const events: GhostTextEvent[] = [];
+    const options = { session: 'writer', ...config, events: ghostEvents((event) => events.push(event)) };
+    const ghost = new GhostTextController(
+      pool,
+      { ...options, text: '' },
+      {
+        now: () => Date.now(),
+        scheduleFrame: (fn) => {
+          const frame = setTimeout(fn, 16);
+          return () => clearTimeout(frame);
+        },
+      },
+    );
+    const unsubscribe = ghost.subscribe(() => {});
+    const random = seeded(seed * 7919);
+    const { gapMs, jitterMs } = TYPISTS[typist];
+    let text = 'Notes from the meeting:';
+    const set = () => ghost.setOptions({ ...options, text });
+    let accepted = 0;
+    for (const step of writerSession(STEPS, seed)) {
+      if (step.kind === 'word') {
+        for (const char of step.word) {
+          text += char;
+          set();
+          await clock.tickAsync(Math.max(10, gapMs + (random() * 2 - 1) * jitterMs));
+        }
+      } else if (step.kind === 'backspace') {
+        for (let i = 0; i < step.chars; i += 1) {
+          text = text.slice(0, -1);
+          set();
+          await clock.tickAsync(Math.max(10, gapMs + (random() * 2 - 1) * jitterMs));
+        }
+      } else {
+        for (let i = 0; i < step.tabs; i += 1) {
+          const next = ghost.accept();
+          accepted += next.inserted.length;
+          text = next.text;
+          set();
+          await clock.tickAsync(400); // reads the next one
+        }
+      }
+      await clock.tickAsync(700); // the pause after a word
+    }
+    const { requests } = ghost.stats;
+    unsubscribe();
+    ghost.dispose();
+    await clock.runAllAsync();
+    await pool.unload();
+    const shown = events.flatMap((event) => (event.type === 'shown' ? [event] : []));
+    const firstGlyph = shown.map((event) => event.firstGlyphMs);
+    const fromEngine = shown.flatMap((event) => (event.source === 'engine' ? [event.firstGlyphMs] : []));
+    return { requests, accepted, firstGlyph, fromEngine };
+  } finally {
+    clock.uninstall();
+  }
+}
+
+for (const typist of Object.keys(TYPISTS) as (keyof typeof TYPISTS)[]) {
+  const runs = new Map<string, Run[]>(Object.keys(CONFIGS).map((name) => [name, []]));
+  for (let rep = 1; rep <= REPS; rep += 1) {
+    // Alternating, the same seed for both.
+    const names = rep % 2 ? Object.keys(CONFIGS) : Object.keys(CONFIGS).toReversed();
+    for (const name of names) runs.get(name)?.push(await run(typist, CONFIGS[name] as Partial<GhostTextOptions>, rep));
+  }
+  const rows = [...runs].map(([name, list]) => {
+    const perChar = list.map((r) => r.requests / Math.max(1, r.accepted));
+    const p95 = list.map((r) => percentile(r.firstGlyph, 95));
+    const p50 = list.map((r) => percentile(r.firstGlyph, 50));
+    const engineP95 = list.map((r) => percentile(r.fromEngine, 95));
+    return [
+      name,
+      `${fmt(median(list.map((r) => r.requests)), 0)}`,
+      `${fmt(median(list.map((r) => r.accepted)), 0)}`,
+      `${fmt(median(perChar), 3)} (${fmt(Math.min(...perChar), 3)}–${fmt(Math.max(...perChar), 3)})`,
+      `${fmt(median(p50), 0)}`,
+      `${fmt(median(p95), 0)} (${fmt(Math.min(...p95), 0)}–${fmt(Math.max(...p95), 0)})`,
+      `${fmt(median(engineP95), 0)}`,
+    ];
+  });
+  console.log(
+    `\n${typist} typist, ${REPS} reps of ${STEPS} steps, simulated engine (150 ms to the first token, 35 ms a token), virtual time`,
+  );
+  console.log(
+    table(
+      [
+        'debounce',
+        'requests',
+        'accepted chars',
+        'requests / accepted char (min–max)',
+        'first glyph p50 ms',
+        'p95 ms (min–max)',
+        'engine-served p95 ms',
+      ],
+      rows,
+    ),
+  );
+}

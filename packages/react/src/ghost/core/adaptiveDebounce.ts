@@ -1,0 +1,52 @@
+import { InvalidOptionError } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import { type GhostDebounceBounds, DebounceTuner } from './debounceTuner.js';
+import { typedSince } from './projectGhostText.js';
+
+/** The `adaptDebounce` option: the bounds an adapted debounce stays within. Made by `adaptiveDebounce`. */
+export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {}
+
+/**
+ * The `adaptDebounce` option: adapt the debounce, within `minMs`..`maxMs`
+ * (durations, min not above max; `InvalidOptionError` otherwise), to the
+ * person's typing rhythm and the engine's measured first-token time (see
+ * `DebounceTuner`); `debounceMs` is then only the start. For a slow, uneven
+ * typist it sends far fewer requests (a third, in
+ * `bench/ghost-prefix/adaptiveDebounce.ts`) at the cost of a later first
+ * suggestion (p95 +53 ms there); for a quick one it shows suggestions
+ * sooner. An app that never imports it ships none of it.
+ *
+ * @example
+ * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
+ */
+export function adaptiveDebounce({ minMs, maxMs }: GhostDebounceBounds): GhostAdaptiveDebounce {
+  checkDuration(minMs, 'adaptiveDebounce() "minMs"', { never: false });
+  checkDuration(maxMs, 'adaptiveDebounce() "maxMs"', { never: false });
+  if (minMs > maxMs) throw new InvalidOptionError(`adaptiveDebounce() needs minMs <= maxMs; it got ${minMs} and ${maxMs}.`);
+  return { minMs, maxMs, start: startTuning };
+}
+
+/** Times the keys typed one after another, and each interactive request's first token, from the machine's steps. */
+function startTuning(now: () => number): GhostWatcher {
+  const tuner = new DebounceTuner();
+  let movedAt: number | null = null;
+  /** The interactive request not heard from yet, and when it was sent. */
+  let waiting: { readonly id: number; readonly at: number } | null = null;
+  return {
+    stepped: (before, _after, input) => {
+      const at = now();
+      if (input.type === 'moved') {
+        const typed = before.context ? typedSince(before.context, input.context) : undefined;
+        if (movedAt !== null && typed?.length === 1) tuner.keyGap(at - movedAt);
+        movedAt = at;
+      } else if (input.type === 'sent') {
+        waiting = { id: input.request.id, at };
+      } else if (input.type === 'streamed' && input.id === waiting?.id) {
+        tuner.firstToken(at - waiting.at);
+        waiting = null;
+      }
+    },
+    debounceMs: (ms, { adaptDebounce }) => (adaptDebounce ? tuner.debounceMs(adaptDebounce, ms) : ms),
+  };
+}

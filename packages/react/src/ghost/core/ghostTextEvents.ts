@@ -1,0 +1,272 @@
+import { type InklingError, InvalidOptionError } from '@inkling/scheduler';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import type { GhostMachine, GhostMachineEvent } from './ghostMachine.js';
+import { defaultGhostParams } from './ghostPrompt.js';
+import type { GhostTextOptions } from './ghostTextOptions.js';
+import { typedSince } from './projectGhostText.js';
+
+/** Where a shown suggestion came from: a request to the engine, the session's cache, or the speculative request made before a Tab. */
+export type GhostSuggestionSource = 'engine' | 'cache' | 'speculation';
+
+/** Why a shown suggestion was turned down: other text typed (or deleted) over it, Escape, or the caret moved elsewhere. */
+export type GhostRejection = 'typedOver' | 'escape' | 'caretMoved';
+
+/** What every ghost-text event carries: which suggestion, in which session, from which model and prompt builder. */
+export interface GhostEventBase {
+  /** The suggestion's number within the controller (the same on every event about it). */
+  readonly suggestion: number;
+  readonly session: string;
+  /** The `model` option (`useGhostText` passes `<PoolProvider modelId>`). */
+  readonly model: string;
+  /** The `buildParams` function's name (`defaultGhostParams` by default; `''` for an unnamed one). */
+  readonly promptBuilder: string;
+}
+
+/**
+ * What happened to one suggestion, in order: `shown` once (when it is
+ * whole, or when it goes before being whole), `typedThrough` and `accepted`
+ * (`how: 'word'`) any number of times, then at most one of `accepted`
+ * (`how: 'all'`), `rejected`, `superseded` or `failed`. A request that never
+ * showed anything ends `superseded` or `failed` without `shown`. Times are in
+ * ms from the keystroke (or Tab) that led to it. No text of the person's or
+ * the model's is in an event unless `ghostEvents` was given `text: true`.
+ */
+export type GhostTextEvent =
+  | (GhostEventBase & {
+      readonly type: 'shown';
+      readonly source: GhostSuggestionSource;
+      /** How many characters it offered in all (typed through before it was whole included). */
+      readonly characters: number;
+      readonly firstGlyphMs: number;
+      /** `null` when it went before it was whole. */
+      readonly wholeMs: number | null;
+      /** The suggestion, with `ghostEvents(…, { text: true })` only. */
+      readonly text?: string;
+    })
+  | (GhostEventBase & {
+      readonly type: 'accepted';
+      readonly how: 'all' | 'word';
+      readonly characters: number;
+      /** What was inserted, with `ghostEvents(…, { text: true })` only. */
+      readonly text?: string;
+    })
+  | (GhostEventBase & { readonly type: 'typedThrough'; readonly characters: number })
+  | (GhostEventBase & { readonly type: 'rejected'; readonly reason: GhostRejection; readonly characters: number })
+  | (GhostEventBase & { readonly type: 'superseded' })
+  | (GhostEventBase & { readonly type: 'failed'; readonly error: InklingError | null });
+
+/** The session's names, stamped on every event. */
+export type GhostEventLabels = Omit<GhostEventBase, 'suggestion'>;
+
+/** The `events` option: where each suggestion's events go. Made by `ghostEvents`. */
+export interface GhostEvents extends GhostAddOn {
+  readonly listener: (event: GhostTextEvent) => void;
+  /** Put the suggestion's text in `shown` and `accepted` events. */
+  readonly text: boolean;
+}
+
+/**
+ * The `events` option of `useGhostText`, `GhostTextarea` and
+ * `GhostTextController`: `listener` is called with what each suggestion
+ * became (`shown`, `typedThrough`, `accepted`, `rejected`, `superseded`,
+ * `failed`; see `GhostTextEvent`), synchronously, in order. The kit sends
+ * nothing anywhere; feed them to `GhostFigures` or your own log. `text`
+ * (default `false`: no text leaves the editor in an event) puts the
+ * suggestion's text in `shown` and `accepted` events. Without this option
+ * nothing is tracked, and an app that never imports it ships none of the
+ * tracking. Throws an `InvalidOptionError` when `listener` is not a function.
+ *
+ * @example
+ * useGhostText({ session: 'notes', text, events: ghostEvents(figures.record) });
+ */
+export function ghostEvents(listener: (event: GhostTextEvent) => void, { text = false }: { text?: boolean } = {}): GhostEvents {
+  if (typeof listener !== 'function') {
+    throw new InvalidOptionError(`ghostEvents() needs a function to call with each event; it got ${typeof listener}.`);
+  }
+  return { listener, text, start: startEvents };
+}
+
+/** One watcher per controller (not per `ghostEvents` call: a new value each render keeps the tracking), calling the latest listener. */
+function startEvents(now: () => number): GhostWatcher {
+  return eventWatcher(now, (event, { events }) => events?.listener(event));
+}
+
+/**
+ * A watcher that turns a controller's steps and accepts into
+ * `GhostTextEvent`s, each handed to `heard` with the options of the moment
+ * (`ghostEvents` and `pauseAfterRejections` are built on it).
+ *
+ * @example
+ * const watcher = eventWatcher(() => performance.now(), (event) => console.log(event.type));
+ */
+export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, options: GhostTextOptions) => void): GhostWatcher {
+  let options: GhostTextOptions | undefined;
+  const tracker = new GhostEventTracker(now, () => options?.events?.text === true);
+  const tell = (events: readonly GhostTextEvent[], latest: GhostTextOptions) => {
+    options = latest;
+    for (const event of events) heard(event, latest);
+  };
+  return {
+    stepped: (before, after, input, suggestion, latest) =>
+      tell(tracker.observe(before, after, input, suggestion, labelsOf(latest)), latest),
+    accepted: (how, inserted, suggestion, latest) => tell(tracker.accepted(how, inserted, suggestion, labelsOf(latest)), latest),
+  };
+}
+
+/** The names stamped on a session's events. */
+function labelsOf({ session, model = '', buildParams = defaultGhostParams }: GhostTextOptions): GhostEventLabels {
+  return { session, model, promptBuilder: buildParams.name };
+}
+
+interface Tracked {
+  readonly id: number;
+  readonly source: GhostSuggestionSource;
+  readonly keystrokeAt: number;
+  firstGlyphAt: number | null;
+  /** Characters typed through or accepted by word so far. */
+  taken: number;
+  /** Characters visible after the last step. */
+  visible: number;
+  /** What was visible after the last step (kept here, never sent without `text: true`). */
+  text: string;
+  shown: boolean;
+}
+
+/**
+ * Turns the machine's steps into `GhostTextEvent`s: what each suggestion
+ * became. Framework-free; the controller calls `observe` once per step it
+ * commits, and `accepted` when the app accepts.
+ *
+ * @example
+ * const tracker = new GhostEventTracker(() => performance.now(), () => false);
+ * const events = tracker.observe(before, after, input, ghostStateOf(after).suggestion, labels);
+ */
+export class GhostEventTracker {
+  readonly #now: () => number;
+  readonly #withText: () => boolean;
+  #current: Tracked | null = null;
+  #keystrokeAt = 0;
+  /** The next move is what an acceptance made: `all` ends the suggestion, `word` is no typing through. */
+  #accepting: 'all' | 'word' | null = null;
+
+  constructor(now: () => number, withText: () => boolean) {
+    this.#now = now;
+    this.#withText = withText;
+  }
+
+  /** The events that `input` took the machine through (from `before` to `after`, showing `suggestion`). */
+  observe(
+    before: GhostMachine,
+    after: GhostMachine,
+    input: GhostMachineEvent,
+    suggestion: string,
+    labels: GhostEventLabels,
+  ): GhostTextEvent[] {
+    const now = this.#now();
+    const events: GhostTextEvent[] = [];
+    const { phase } = after;
+    const request = phase.name === 'asking' || phase.name === 'shown' ? phase.request : null;
+    let current = this.#current;
+    const accepting = input.type === 'moved' ? this.#accepting : null;
+    if (input.type === 'moved') this.#accepting = null;
+    if (current && current.id !== request?.id) {
+      this.#end(current, before, input, labels, events, now, accepting);
+      current = null;
+    }
+    if (input.type === 'moved') this.#keystrokeAt = now;
+    if (!current && request) {
+      const source = request.cached ? 'cache' : request.speculative ? 'speculation' : 'engine';
+      current = {
+        id: request.id,
+        source,
+        keystrokeAt: this.#keystrokeAt,
+        firstGlyphAt: null,
+        taken: 0,
+        visible: 0,
+        text: '',
+        shown: false,
+      };
+    }
+    this.#current = current;
+    if (!current || !request) return events;
+    const base = { ...labels, suggestion: current.id };
+    if (input.type === 'moved' && current.visible && before.context && accepting !== 'word') {
+      const typed = typedSince(before.context, input.context);
+      if (typed) {
+        current.taken += typed.length;
+        events.push({ ...base, type: 'typedThrough', characters: typed.length });
+      }
+    }
+    if (suggestion && current.firstGlyphAt === null) current.firstGlyphAt = now;
+    current.visible = suggestion.length;
+    current.text = suggestion;
+    if (suggestion && request.done && !current.shown) events.push(this.#shown(current, base, now, now, suggestion));
+    return events;
+  }
+
+  /** The app accepted `inserted` (all of the suggestion or its next word): the `accepted` event, after `shown` if it was not sent yet. */
+  accepted(how: 'all' | 'word', inserted: string, suggestion: string, labels: GhostEventLabels): GhostTextEvent[] {
+    const current = this.#current;
+    if (!current || !inserted) return [];
+    const base = { ...labels, suggestion: current.id };
+    const events: GhostTextEvent[] = [];
+    if (!current.shown) events.push(this.#shown(current, base, this.#now(), null, suggestion));
+    events.push({ ...base, type: 'accepted', how, characters: inserted.length, ...(this.#withText() ? { text: inserted } : {}) });
+    current.taken += inserted.length;
+    this.#accepting = how;
+    if (how === 'all') this.#current = null;
+    return events;
+  }
+
+  #shown(current: Tracked, base: GhostEventBase, now: number, wholeAt: number | null, suggestion: string): GhostTextEvent {
+    current.shown = true;
+    const firstGlyphMs = (current.firstGlyphAt ?? now) - current.keystrokeAt;
+    return {
+      ...base,
+      type: 'shown',
+      source: current.source,
+      characters: current.taken + suggestion.length,
+      firstGlyphMs,
+      wholeMs: wholeAt === null ? null : wholeAt - current.keystrokeAt,
+      ...(this.#withText() ? { text: suggestion } : {}),
+    };
+  }
+
+  /** The suggestion is gone: say why, once. */
+  #end(
+    current: Tracked,
+    before: GhostMachine,
+    input: GhostMachineEvent,
+    labels: GhostEventLabels,
+    events: GhostTextEvent[],
+    now: number,
+    accepting: 'all' | 'word' | null,
+  ): void {
+    const base = { ...labels, suggestion: current.id };
+    if (accepting === 'all') return; // `accepted` said it
+    if (input.type === 'ended' && input.result.status === 'error') {
+      events.push({ ...base, type: 'failed', error: input.result.error ?? null });
+      return;
+    }
+    if (current.visible === 0 || current.firstGlyphAt === null) {
+      events.push({ ...base, type: 'superseded' });
+      return;
+    }
+    if (!current.shown) events.push(this.#shown(current, base, now, null, current.text));
+    const from = before.context;
+    if (input.type === 'moved' && from) {
+      const typed = typedSince(from, input.context);
+      if (typed && typed === current.text) {
+        // Typed to its end: all of it taken, nothing refused.
+        events.push({ ...base, type: 'typedThrough', characters: typed.length });
+        return;
+      }
+      const moved = from.before + from.after === input.context.before + input.context.after;
+      events.push({ ...base, type: 'rejected', reason: moved ? 'caretMoved' : 'typedOver', characters: current.visible });
+    } else if (input.type === 'dismissed') {
+      events.push({ ...base, type: 'rejected', reason: 'escape', characters: current.visible });
+    } else {
+      events.push({ ...base, type: 'superseded' });
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import { InvalidOptionError } from '@inkling/scheduler';
+import { checkDuration } from '@inkling/scheduler/engine';
+import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import { eventWatcher } from './ghostTextEvents.js';
+
+/** The `pause` option: when ghost text stops asking the engine because its suggestions keep being turned down. Made by `pauseAfterRejections`. */
+export interface GhostPause extends GhostAddOn {
+  /** Suggestions turned down in a row that pause it. */
+  readonly afterRejections: number;
+  /** How long the pause lasts at most, in ms (`Infinity`: until an accept). */
+  readonly resumeAfterMs: number;
+}
+
+/**
+ * The `pause` option: stop asking the engine after `afterRejections`
+ * suggestions in a row (a whole number, 1 or more) were turned down (typed
+ * over, Escape, caret moved away); ask again after the next accept (of a
+ * suggestion the cache still shows) or `resumeAfterMs` later (default
+ * `30000`; `Infinity`: only on an accept). Throws an `InvalidOptionError`
+ * for a count or duration it cannot use. An app that never imports it ships
+ * none of it.
+ *
+ * @example
+ * useGhostText({ session: 'notes', text, pause: pauseAfterRejections({ afterRejections: 5 }) });
+ */
+export function pauseAfterRejections({
+  afterRejections,
+  resumeAfterMs = 30_000,
+}: {
+  readonly afterRejections: number;
+  readonly resumeAfterMs?: number;
+}): GhostPause {
+  if (!(Number.isSafeInteger(afterRejections) && afterRejections >= 1)) {
+    throw new InvalidOptionError(
+      `pauseAfterRejections() "afterRejections" must be a whole number of suggestions, 1 or more; it got ${String(afterRejections)}.`,
+    );
+  }
+  checkDuration(resumeAfterMs, 'pauseAfterRejections() "resumeAfterMs"');
+  return { afterRejections, resumeAfterMs, start: startPause };
+}
+
+/** Counts rejections in a row from the events; an accept, or a pause run out, starts the count again. */
+function startPause(now: () => number): GhostWatcher {
+  let rejections = 0;
+  let pausedUntil: number | null = null;
+  return {
+    ...eventWatcher(now, (event, { pause }) => {
+      if (event.type === 'accepted') {
+        rejections = 0;
+        pausedUntil = null;
+      } else if (event.type === 'rejected' && pause && (rejections += 1) >= pause.afterRejections) {
+        pausedUntil = now() + pause.resumeAfterMs;
+      }
+    }),
+    paused: () => {
+      if (pausedUntil === null) return false;
+      if (now() < pausedUntil) return true;
+      pausedUntil = null;
+      rejections = 0;
+      return false;
+    },
+  };
+}
