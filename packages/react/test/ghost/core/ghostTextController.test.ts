@@ -91,6 +91,20 @@ describe('GhostTextController', () => {
     await vi.runAllTimersAsync();
   });
 
+  it('records a keystroke’s stale request as superseded, and a disabled one as cancelled', async () => {
+    const { pool, type } = await setup(() => ' a b c d e f', { prefillMs: 50, tokenMs: 50 });
+    type('Hel');
+    await vi.advanceTimersByTimeAsync(200);
+    type('Hex');
+    await vi.advanceTimersByTimeAsync(60);
+    expect(pool.getSnapshot().recent.at(-1)).toMatchObject({ status: 'cancelled', cancelReason: 'supersede' });
+    await vi.advanceTimersByTimeAsync(300);
+    type('Hex', undefined, { enabled: false });
+    await vi.advanceTimersByTimeAsync(60);
+    expect(pool.getSnapshot().recent.at(-1)?.cancelReason).not.toBe('supersede');
+    await vi.runAllTimersAsync();
+  });
+
   it('under fast typing shows only suggestions made for the text on screen', async () => {
     const { ghost, type, createEngine } = await setup(lengthReply, { prefillMs: 40, tokenMs: 30 });
     let current = '';
