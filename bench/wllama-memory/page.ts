@@ -1,5 +1,5 @@
 import { defaultGhostParams } from '@inkling/react';
-import { EnginePool } from '@inkling/scheduler';
+import { type CompletionUsage, EnginePool } from '@inkling/scheduler';
 import { wllamaEngines } from '@inkling/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { cachedTokensOf } from '../ghost-prefix/replay.js';
@@ -54,7 +54,11 @@ window.inklingWllamaMemory = async ({ model, noteChars, keystrokes, sampleEvery,
     if (result.status !== 'done') throw new Error(`keystroke ${i} ended ${result.status}: ${result.error?.message ?? ''}`);
     if (i % sampleEvery === 0) {
       const usage = result.usage;
-      samples.push({ keystrokes: i, promptTokens: usage?.prompt_tokens ?? Number.NaN, cachedTokens: cachedTokensOf(usage) });
+      samples.push({
+        keystrokes: i,
+        promptTokens: usage?.prompt_tokens ?? Number.NaN,
+        cachedTokens: cachedTokensOf(usage as CompletionUsage | undefined),
+      });
       await window.inklingSample(i);
     }
   }
