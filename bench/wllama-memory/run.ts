@@ -48,7 +48,12 @@ function rendererMiB(): number {
   const mine = new Set([process.pid]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const row of rows) if (mine.has(row.ppid) && !mine.has(row.pid)) (mine.add(row.pid), (grew = true));
+    for (const row of rows) {
+      if (mine.has(row.ppid) && !mine.has(row.pid)) {
+        mine.add(row.pid);
+        grew = true;
+      }
+    }
   }
   const kib = rows.filter((r) => mine.has(r.pid) && r.args.includes('--type=renderer')).reduce((sum, r) => sum + r.rss, 0);
   return kib / 1024;
