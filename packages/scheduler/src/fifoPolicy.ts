@@ -9,8 +9,8 @@
  */
 import { lanesTaken, type PolicyJob, type PolicyQueue, type PolicySlot } from './schedulingPolicy.js';
 
-/** How the pool orders queued work: `'priority'` (bands, preemption; the default) or `'fifo'` (arrival order only). */
-export type PoolSchedule = 'priority' | 'fifo';
+export type { PoolSchedule } from './types.js';
+import type { PoolSchedule } from './types.js';
 
 /** The schedules `EnginePoolOptions.schedule` accepts. */
 export const POOL_SCHEDULES: readonly PoolSchedule[] = ['priority', 'fifo'];

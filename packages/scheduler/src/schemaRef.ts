@@ -1,4 +1,4 @@
-import type { JsonSchema } from './jsonSchema.js';
+import type { JsonSchema } from './jsonSchemaTypes.js';
 
 /** The most `$ref`, `anyOf` and `oneOf` steps a schema may take at one place of a value before it counts as a loop. */
 export const MAX_SCHEMA_STEPS = 16;

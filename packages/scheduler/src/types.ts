@@ -1,7 +1,6 @@
 import type { JOB_KIND, PRIORITY } from './constants.js';
 import type { InklingError } from './errors.js';
-import type { JsonSchema } from './jsonSchema.js';
-import type { PoolSchedule } from './fifoPolicy.js';
+import type { JsonSchema } from './jsonSchemaTypes.js';
 
 /** One of `'interactive' | 'high' | 'normal' | 'low'`. */
 export type Priority = (typeof PRIORITY)[keyof typeof PRIORITY];
@@ -571,3 +570,6 @@ export interface EnginePoolOptions {
    */
   scheduleNotify?: (flush: () => void) => void;
 }
+
+/** How the pool orders queued work: `'priority'` (bands, preemption; the default) or `'fifo'` (arrival order only). */
+export type PoolSchedule = 'priority' | 'fifo';

@@ -1,5 +1,5 @@
 import { MAX_JSON_DEPTH } from './jsonDepth.js';
-import type { JsonSchema, JsonSchemaObject, JsonSchemaType, ValueProblem } from './jsonSchema.js';
+import type { JsonSchema, JsonSchemaObject, JsonSchemaType, ValueProblem } from './jsonSchemaTypes.js';
 import { MAX_SCHEMA_STEPS, at, isRecord, resolveRef } from './schemaRef.js';
 import { show } from './rules.js';
 

@@ -1,13 +1,8 @@
 import type { ChatCompletionRequest } from '@inkling/scheduler';
 import { promptWindow } from './promptWindow.js';
 
-/** The text around the caret that a ghost-text request is for. */
-export interface GhostContext {
-  /** The text before the caret. */
-  readonly before: string;
-  /** The text after the caret. */
-  readonly after: string;
-}
+export type { GhostContext } from './ghostContext.js';
+import type { GhostContext } from './ghostContext.js';
 
 /** What `buildParams` of `useGhostText` is given. */
 export interface GhostParamsInput extends GhostContext {

@@ -1,4 +1,4 @@
-import type { GhostContext } from './ghostPrompt.js';
+import type { GhostContext } from './ghostContext.js';
 import { segmenter } from './segmenter.js';
 import { splitsPair } from './surrogatePair.js';
 
