@@ -3,7 +3,7 @@ import { MAX_SCHEMA_STEPS, at, isRecord, resolveRef } from './schemaRef.js';
 import { show } from './rules.js';
 
 export type { JsonSchema, JsonSchemaObject, JsonSchemaType, SchemaProblem, ValueProblem } from './jsonSchemaTypes.js';
-import type { JsonSchema, JsonSchemaObject, SchemaProblem } from './jsonSchemaTypes.js';
+import type { SchemaProblem } from './jsonSchemaTypes.js';
 
 const TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$schema', '$id', '$comment']);
