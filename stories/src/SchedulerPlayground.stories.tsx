@@ -90,13 +90,13 @@ export const SchedulerPlayground: Story = {
     await userEvent.type(canvas.getByRole('textbox', { name: 'Note' }), 'Thanks for the');
     const preempted = () => canvasElement.querySelector('.inkling-inspector-counts [data-outcome="preempted"]');
     await waitFor(() => expect(preempted()).not.toHaveAttribute('data-count', '0'), PATIENCE);
-    // Typing on while a suggestion streams cancels its request: the inspector shows that too.
+    // Typing on while a suggestion streams supersedes its request: the inspector counts it so.
     const field = canvas.getByRole('textbox', { name: 'Note' });
     await waitFor(() => expect(field.parentElement).toHaveAttribute('data-state', 'streaming'), PATIENCE);
     await userEvent.type(field, ' team');
     await waitFor(
       () =>
-        expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="cancelled"]')).not.toHaveAttribute('data-count', '0'),
+        expect(canvasElement.querySelector('.inkling-inspector-counts [data-outcome="superseded"]')).not.toHaveAttribute('data-count', '0'),
       PATIENCE,
     );
   },
