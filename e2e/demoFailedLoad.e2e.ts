@@ -39,7 +39,10 @@ describe('after a failed model download', () => {
       const hint = page.locator('#note-hint');
       await expect(hint.innerText()).resolves.not.toMatch(/Tab/);
       await expect(hint.innerText()).resolves.toMatch(/did not load/);
-      // Typing asks for nothing that would wait for ever.
+      // Typing asks for nothing that would wait for ever (the engine panel, open over the page
+      // with the error, is closed first, as a person would).
+      const close = page.locator('button[aria-controls="engine-panel"]', { hasText: 'Close' });
+      if (await close.isVisible()) await close.click();
       await page.locator('#note-body').click({ position: { x: 4, y: 4 } });
       await page.keyboard.press('Control+End');
       await page.keyboard.type(' and then', { delay: 30 });

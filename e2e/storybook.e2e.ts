@@ -95,6 +95,9 @@ describe('the built Storybook', () => {
       'model',
       'speculate',
       'refuse',
+      'events',
+      'pause',
+      'adaptDebounce',
       'throwOnError',
     ]);
     // Type and description from the TSDoc; the "Default `120`." sentence moves to the Default column.
@@ -127,6 +130,9 @@ describe('the built Storybook', () => {
       'locale',
       'speculate',
       'refuse',
+      'events',
+      'pause',
+      'adaptDebounce',
       'value',
       'defaultValue',
       'onChange',
@@ -136,6 +142,7 @@ describe('the built Storybook', () => {
       'messages',
       'announceDelayMs',
       'rootClassName',
+      'writingSuggestions',
     ]);
     expect(options.find((row) => row.name === 'announceDelayMs')).toEqual({
       name: 'announceDelayMs',

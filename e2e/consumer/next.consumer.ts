@@ -69,7 +69,8 @@ describe('a fresh Next.js App Router app with the packed packages', () => {
     const first = (file: string) => readFileSync(join(dist, file), 'utf8').split('\n', 1)[0];
     expect(first('ghost/components/GhostTextarea.js')).toBe("'use client';");
     expect(first('ghost/hooks/useGhostText.js')).toBe("'use client';");
-    expect(first('PoolProvider.js')).toBe("'use client';");
+    expect(first('base/PoolProvider.js')).toBe("'use client';");
+    expect(first('chat/core/chatController.js')).not.toBe("'use client';");
     expect(first('index.js')).not.toBe("'use client';");
     expect(readFileSync(join(root, 'node_modules/@inkling/scheduler/dist/index.js'), 'utf8')).not.toMatch(/use client/);
   });
