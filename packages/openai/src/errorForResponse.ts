@@ -1,6 +1,6 @@
 import { boundedText } from './bodyChunks.js';
 import { smallBodyBounds } from './responseBounds.js';
-import type { RequestContext } from './sendRequest.js';
+import type { RequestContext } from './requestContext.js';
 import { requestIdOf } from './requestId.js';
 import {
   AuthenticationError,

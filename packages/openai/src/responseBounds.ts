@@ -1,6 +1,6 @@
 import type { BodyBounds, BodyOverBound } from './bodyChunks.js';
 import { StreamInterruptedError } from './errors.js';
-import type { RequestContext } from './sendRequest.js';
+import type { RequestContext } from './requestContext.js';
 
 /** The most of a small body (an error's text, `/props`, `/slots`) that is read. */
 export const SMALL_BODY_BYTES = 1024 * 1024;

@@ -9,38 +9,10 @@ import { redirectRefused } from './redirectRefused.js';
 import { serializeBody } from './requestBody.js';
 import { backoffMs, retryAfterMs } from './retryAfter.js';
 import { wholeAnswer } from './wholeAnswer.js';
+import type { Attempt, RequestContext } from './requestContext.js';
 
-/** What `sendRequest` (and the streams it opens) need besides the request itself. */
-export interface RequestContext {
-  readonly endpoint: Endpoint;
-  readonly timers: PoolTimers;
-  readonly now: () => number;
-  readonly random: () => number;
-  readonly maxRetries: number;
-  readonly maxRetryDelayMs: number;
-  readonly connectTimeoutMs: number;
-  readonly stallTimeoutMs: number;
-  readonly maxEventBytes: number;
-  /** The most bytes one answer may take (`maxResponseBytes`). */
-  readonly maxResponseBytes: number;
-  /** The longest one answer may take from its headers to its end (`maxResponseMs`). */
-  readonly maxResponseMs: number;
-  /** Counts of what was sent, for `OpenAIEngine.requestStats`. */
-  readonly stats: RequestStats;
-}
-
-/**
- * What an engine sent, counted: every request sent (`attempts`, retries
- * included), the retries among them, the answers that said "busy" (429 or
- * 503, the way a server with a full queue sheds load), and the busy answers
- * handed to an interactive job at once instead of retried.
- */
-export interface RequestStats {
-  attempts: number;
-  retries: number;
-  busy: number;
-  surfaced: number;
-}
+export type { Attempt, RequestContext } from './requestContext.js';
+export type { RequestStats } from './requestStats.js';
 
 /** How one request is sent, besides its path and body. */
 export interface SendOptions {
@@ -58,23 +30,6 @@ export interface SendOptions {
    */
   readonly priority?: Priority;
 }
-
-/** One try of a request: an answer to hand on, an abort, or a failure that may be retried. */
-export type Attempt =
-  | { kind: 'ok'; response: Response }
-  | { kind: 'aborted' }
-  | {
-      kind: 'failed';
-      retryable: boolean;
-      /** The HTTP status of a failed response; `undefined` for a dropped connection or an error in a `200`. */
-      status?: number;
-      /** The server's `Retry-After`, in ms. */
-      advisedMs: number | undefined;
-      /** The error to end with; `waitRefused` when the advised wait is over the bound. */
-      error: (waitRefused: boolean) => Promise<Error>;
-      /** Lets go of the failed response before a retry. */
-      discard: () => void;
-    };
 
 /** Statuses a server sheds load with: a full queue (SGLang's `--max-queued-requests`, a gateway) or a rate limit. */
 const BUSY = new Set([429, 503]);

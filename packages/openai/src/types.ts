@@ -1,6 +1,6 @@
 import type { Engine, PoolTimers } from '@inkling/scheduler';
 import type { FimEndpoint } from './fillInTheMiddle.js';
-import type { RequestStats } from './sendRequest.js';
+import type { RequestStats } from './requestStats.js';
 import type { ServerPriority } from './serverPriority.js';
 
 /** The `fetch` an engine calls: the platform's, or one you pass in. */

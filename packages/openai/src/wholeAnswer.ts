@@ -4,7 +4,7 @@ import { StreamInterruptedError } from './errors.js';
 import { redactedCopy } from './redactedCopy.js';
 import { requestIdOf } from './requestId.js';
 import { answerBounds, overBound } from './responseBounds.js';
-import type { Attempt, RequestContext } from './sendRequest.js';
+import type { Attempt, RequestContext } from './requestContext.js';
 
 /**
  * Reads a `200` answer that is not a stream (embeddings, or a server that
