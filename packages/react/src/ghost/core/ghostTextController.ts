@@ -1,5 +1,5 @@
-import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers } from '@inkling/scheduler';
-import { globalTimers } from '@inkling/scheduler/engine';
+import { type ChatCompletionRequest, type Pool, InklingError, type JobResult, type PoolTimers, SUPERSEDED } from '@inkling/scheduler';
+import { globalTimers, speculativeSession } from '@inkling/scheduler/engine';
 import { Store } from '../../base/core/store.js';
 import { StreamedJob } from '../../base/core/streamedJob.js';
 import {
@@ -11,8 +11,6 @@ import {
   ghostStateOf,
   stepGhost,
 } from './ghostMachine.js';
-import { SUPERSEDED } from '@inkling/scheduler';
-import { speculativeSession } from '@inkling/scheduler/engine';
 import { type GhostContext, defaultGhostParams } from './ghostPrompt.js';
 import { ghostRefusal } from './ghostRefusal.js';
 import { type GhostRequest, suggestionFor } from './ghostRequest.js';
