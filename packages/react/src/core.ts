@@ -60,9 +60,14 @@ export type { GhostOverlayHandle } from './ghost/core/attachGhostOverlay.js';
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
-export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
-export type { GhostPause } from './ghost/core/pauseAfterRejections.js';
-export type { GhostAdaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
-export type { GhostAddOn, GhostWatcher } from './ghost/core/ghostAddOn.js';
+export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvent.js';
+export type {
+  GhostAdaptiveDebounce,
+  GhostAddOn,
+  GhostAddOnOptions,
+  GhostEvents,
+  GhostPause,
+  GhostWatcher,
+} from './ghost/core/ghostAddOn.js';
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';

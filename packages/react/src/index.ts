@@ -61,12 +61,17 @@ export type { CompletionState, StreamStatus } from './completion/core/completion
 export type { ChatRequestParams, ChatState, ChatStatus } from './chat/core/chatController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chat/core/chatTools.js';
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
-export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
+export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvent.js';
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
-export type { GhostPause } from './ghost/core/pauseAfterRejections.js';
-export type { GhostAdaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
 export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';
-export type { GhostAddOn, GhostWatcher } from './ghost/core/ghostAddOn.js';
+export type {
+  GhostAdaptiveDebounce,
+  GhostAddOn,
+  GhostAddOnOptions,
+  GhostEvents,
+  GhostPause,
+  GhostWatcher,
+} from './ghost/core/ghostAddOn.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
 export type { GhostContext, GhostParamsInput } from './ghost/core/ghostPrompt.js';
 export type { BatchStatus, BatchTranslateState, TranslationResult, TranslationStatus } from './translate/core/batchTranslateController.js';

@@ -1,11 +1,8 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { checkDuration } from '@inkling/scheduler/engine';
-import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import type { GhostAdaptiveDebounce, GhostWatcher } from './ghostAddOn.js';
 import { type GhostDebounceBounds, DebounceTuner } from './debounceTuner.js';
 import { typedSince } from './projectGhostText.js';
-
-/** The `adaptDebounce` option: the bounds an adapted debounce stays within. Made by `adaptiveDebounce`. */
-export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {}
 
 /**
  * The `adaptDebounce` option: adapt the debounce, within `minMs`..`maxMs`

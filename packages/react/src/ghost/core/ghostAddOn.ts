@@ -1,5 +1,22 @@
+import type { GhostDebounceBounds } from './debounceTuner.js';
 import type { GhostMachine, GhostMachineEvent } from './ghostMachine.js';
-import type { GhostTextOptions } from './ghostTextOptions.js';
+import type { GhostTextEvent } from './ghostTextEvent.js';
+
+/**
+ * What of a `GhostTextController`'s options an add-on reads: the session's
+ * names and the add-on values themselves (`GhostTextOptions` is one). An
+ * add-on is handed no more, so the options can name the add-ons' types
+ * without the add-ons naming the options.
+ */
+export interface GhostAddOnOptions {
+  readonly session: string;
+  readonly model?: string;
+  /** The prompt builder; only its `name` is read. */
+  readonly buildParams?: { readonly name: string };
+  readonly events?: GhostEvents;
+  readonly pause?: GhostPause;
+  readonly adaptDebounce?: GhostAdaptiveDebounce;
+}
 
 /**
  * What a `GhostTextController` tells an add-on, and the two things it asks
@@ -10,13 +27,13 @@ import type { GhostTextOptions } from './ghostTextOptions.js';
  */
 export interface GhostWatcher {
   /** A step was committed: `input` took the machine from `before` to `after`, which shows `suggestion` (keys typed, requests sent, tokens heard all come this way). */
-  stepped?(before: GhostMachine, after: GhostMachine, input: GhostMachineEvent, suggestion: string, options: GhostTextOptions): void;
+  stepped?(before: GhostMachine, after: GhostMachine, input: GhostMachineEvent, suggestion: string, options: GhostAddOnOptions): void;
   /** The app accepted `inserted` (all of `suggestion`, or its next word). */
-  accepted?(how: 'all' | 'word', inserted: string, suggestion: string, options: GhostTextOptions): void;
+  accepted?(how: 'all' | 'word', inserted: string, suggestion: string, options: GhostAddOnOptions): void;
   /** Ask the engine nothing now. */
-  paused?(options: GhostTextOptions): boolean;
+  paused?(options: GhostAddOnOptions): boolean;
   /** The debounce to wait instead of `ms`. */
-  debounceMs?(ms: number, options: GhostTextOptions): number;
+  debounceMs?(ms: number, options: GhostAddOnOptions): number;
 }
 
 /**
@@ -28,3 +45,21 @@ export interface GhostWatcher {
 export interface GhostAddOn {
   readonly start: (now: () => number) => GhostWatcher;
 }
+
+/** The `events` option: where each suggestion's events go. Made by `ghostEvents`. */
+export interface GhostEvents extends GhostAddOn {
+  readonly listener: (event: GhostTextEvent) => void;
+  /** Put the suggestion's text in `shown` and `accepted` events. */
+  readonly text: boolean;
+}
+
+/** The `pause` option: when ghost text stops asking the engine because its suggestions keep being turned down. Made by `pauseAfterRejections`. */
+export interface GhostPause extends GhostAddOn {
+  /** Suggestions turned down in a row that pause it. */
+  readonly afterRejections: number;
+  /** How long the pause lasts at most, in ms (`Infinity`: until an accept). */
+  readonly resumeAfterMs: number;
+}
+
+/** The `adaptDebounce` option: the bounds an adapted debounce stays within. Made by `adaptiveDebounce`. */
+export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {}

@@ -1,5 +1,5 @@
 import { Store } from '../../base/core/store.js';
-import type { GhostTextEvent } from './ghostTextEvents.js';
+import type { GhostTextEvent } from './ghostTextEvent.js';
 
 /** How ghost text did for one model and prompt builder, from the events recorded so far. */
 export interface GhostFigureSet {

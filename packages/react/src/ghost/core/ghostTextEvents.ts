@@ -1,69 +1,9 @@
-import { type InklingError, InvalidOptionError } from '@inkling/scheduler';
-import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import { InvalidOptionError } from '@inkling/scheduler';
+import type { GhostAddOnOptions, GhostEvents, GhostWatcher } from './ghostAddOn.js';
 import type { GhostMachine, GhostMachineEvent } from './ghostMachine.js';
 import { defaultGhostParams } from './ghostPrompt.js';
-import type { GhostTextOptions } from './ghostTextOptions.js';
+import type { GhostEventBase, GhostEventLabels, GhostSuggestionSource, GhostTextEvent } from './ghostTextEvent.js';
 import { typedSince } from './projectGhostText.js';
-
-/** Where a shown suggestion came from: a request to the engine, the session's cache, or the speculative request made before a Tab. */
-export type GhostSuggestionSource = 'engine' | 'cache' | 'speculation';
-
-/** Why a shown suggestion was turned down: other text typed (or deleted) over it, Escape, or the caret moved elsewhere. */
-export type GhostRejection = 'typedOver' | 'escape' | 'caretMoved';
-
-/** What every ghost-text event carries: which suggestion, in which session, from which model and prompt builder. */
-export interface GhostEventBase {
-  /** The suggestion's number within the controller (the same on every event about it). */
-  readonly suggestion: number;
-  readonly session: string;
-  /** The `model` option (`useGhostText` passes `<PoolProvider modelId>`). */
-  readonly model: string;
-  /** The `buildParams` function's name (`defaultGhostParams` by default; `''` for an unnamed one). */
-  readonly promptBuilder: string;
-}
-
-/**
- * What happened to one suggestion, in order: `shown` once (when it is
- * whole, or when it goes before being whole), `typedThrough` and `accepted`
- * (`how: 'word'`) any number of times, then at most one of `accepted`
- * (`how: 'all'`), `rejected`, `superseded` or `failed`. A request that never
- * showed anything ends `superseded` or `failed` without `shown`. Times are in
- * ms from the keystroke (or Tab) that led to it. No text of the person's or
- * the model's is in an event unless `ghostEvents` was given `text: true`.
- */
-export type GhostTextEvent =
-  | (GhostEventBase & {
-      readonly type: 'shown';
-      readonly source: GhostSuggestionSource;
-      /** How many characters it offered in all (typed through before it was whole included). */
-      readonly characters: number;
-      readonly firstGlyphMs: number;
-      /** `null` when it went before it was whole. */
-      readonly wholeMs: number | null;
-      /** The suggestion, with `ghostEvents(…, { text: true })` only. */
-      readonly text?: string;
-    })
-  | (GhostEventBase & {
-      readonly type: 'accepted';
-      readonly how: 'all' | 'word';
-      readonly characters: number;
-      /** What was inserted, with `ghostEvents(…, { text: true })` only. */
-      readonly text?: string;
-    })
-  | (GhostEventBase & { readonly type: 'typedThrough'; readonly characters: number })
-  | (GhostEventBase & { readonly type: 'rejected'; readonly reason: GhostRejection; readonly characters: number })
-  | (GhostEventBase & { readonly type: 'superseded' })
-  | (GhostEventBase & { readonly type: 'failed'; readonly error: InklingError | null });
-
-/** The session's names, stamped on every event. */
-export type GhostEventLabels = Omit<GhostEventBase, 'suggestion'>;
-
-/** The `events` option: where each suggestion's events go. Made by `ghostEvents`. */
-export interface GhostEvents extends GhostAddOn {
-  readonly listener: (event: GhostTextEvent) => void;
-  /** Put the suggestion's text in `shown` and `accepted` events. */
-  readonly text: boolean;
-}
 
 /**
  * The `events` option of `useGhostText`, `GhostTextarea` and
@@ -99,10 +39,10 @@ function startEvents(now: () => number): GhostWatcher {
  * @example
  * const watcher = eventWatcher(() => performance.now(), (event) => console.log(event.type));
  */
-export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, options: GhostTextOptions) => void): GhostWatcher {
-  let options: GhostTextOptions | undefined;
+export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, options: GhostAddOnOptions) => void): GhostWatcher {
+  let options: GhostAddOnOptions | undefined;
   const tracker = new GhostEventTracker(now, () => options?.events?.text === true);
-  const tell = (events: readonly GhostTextEvent[], latest: GhostTextOptions) => {
+  const tell = (events: readonly GhostTextEvent[], latest: GhostAddOnOptions) => {
     options = latest;
     for (const event of events) heard(event, latest);
   };
@@ -114,7 +54,7 @@ export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, o
 }
 
 /** The names stamped on a session's events. */
-function labelsOf({ session, model = '', buildParams = defaultGhostParams }: GhostTextOptions): GhostEventLabels {
+function labelsOf({ session, model = '', buildParams = defaultGhostParams }: GhostAddOnOptions): GhostEventLabels {
   return { session, model, promptBuilder: buildParams.name };
 }
 

@@ -2,10 +2,8 @@ import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers } from 
 import { checkDuration } from '@inkling/scheduler/engine';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
-import type { GhostAdaptiveDebounce } from './adaptiveDebounce.js';
+import type { GhostAdaptiveDebounce, GhostEvents, GhostPause } from './ghostAddOn.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
-import type { GhostEvents } from './ghostTextEvents.js';
-import type { GhostPause } from './pauseAfterRejections.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
 /** Options of a `GhostTextController` (and of `useGhostText`). */

@@ -1,15 +1,7 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { checkDuration } from '@inkling/scheduler/engine';
-import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
+import type { GhostPause, GhostWatcher } from './ghostAddOn.js';
 import { eventWatcher } from './ghostTextEvents.js';
-
-/** The `pause` option: when ghost text stops asking the engine because its suggestions keep being turned down. Made by `pauseAfterRejections`. */
-export interface GhostPause extends GhostAddOn {
-  /** Suggestions turned down in a row that pause it. */
-  readonly afterRejections: number;
-  /** How long the pause lasts at most, in ms (`Infinity`: until an accept). */
-  readonly resumeAfterMs: number;
-}
 
 /**
  * The `pause` option: stop asking the engine after `afterRejections`

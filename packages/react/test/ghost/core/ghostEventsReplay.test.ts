@@ -3,7 +3,8 @@ import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { seededRandom } from '@inkling/scheduler/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController } from '../../../src/ghost/core/ghostTextController.js';
-import { type GhostTextEvent, ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
+import { ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
+import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvent.js';
 import { type GhostTextState, contextOf, typedSince } from '../../../src/ghost/core/projectGhostText.js';
 import { fakePool } from '../../core/helpers.js';
 

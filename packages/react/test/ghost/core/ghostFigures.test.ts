@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { expect, it } from 'vitest';
 import { GhostFigures } from '../../../src/ghost/core/ghostFigures.js';
-import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvents.js';
+import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvent.js';
 
 const labels = { session: 's', model: 'qwen', promptBuilder: 'defaultGhostParams' };
 const shown = (suggestion: number, characters: number, firstGlyphMs: number, source: 'engine' | 'cache' | 'speculation' = 'engine') =>

@@ -2,7 +2,8 @@
 import type { StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { GhostTextController, type GhostTextOptions } from '../../../src/ghost/core/ghostTextController.js';
-import { type GhostTextEvent, ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
+import { ghostEvents } from '../../../src/ghost/core/ghostTextEvents.js';
+import type { GhostTextEvent } from '../../../src/ghost/core/ghostTextEvent.js';
 import { pauseAfterRejections } from '../../../src/ghost/core/pauseAfterRejections.js';
 import { fakePool } from '../../core/helpers.js';
 
