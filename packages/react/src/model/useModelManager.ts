@@ -116,24 +116,9 @@ export function useModelManager(props: ModelManagerProps) {
   // The model awaiting confirmation ('*' for all), or none.
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
   const busy = storage.deleting !== undefined;
-  const rows: ModelManagerRow[] = storage.models.map((model) => {
-    const name = props.modelName?.(model.model) ?? model.label ?? defaultModelName(model.model);
-    return {
-      model,
-      name,
-      sizeText: sizeText(model, labels),
-      managedText:
-        model.cannotDelete !== undefined ? labels.managed(model.cannotDelete) : model.busy !== undefined ? labels.busy : undefined,
-      rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
-      deleteButtonProps: {
-        type: 'button',
-        disabled: busy || model.cannotDelete !== undefined || model.busy !== undefined,
-        'aria-label': `${labels.delete} ${name}`,
-        onClick: () => setConfirming(model.model),
-        children: labels.delete,
-      },
-    };
-  });
+  const rows = storage.models.map((model) =>
+    managerRow(model, props.modelName?.(model.model) ?? model.label ?? defaultModelName(model.model), labels, busy, setConfirming),
+  );
   const deletable = rows.filter((row) => row.managedText === undefined).length;
   const confirmName =
     confirming === undefined || confirming === '*'
@@ -160,6 +145,42 @@ export function useModelManager(props: ModelManagerProps) {
       'data-status': storage.status,
       'data-persisted': storage.persisted === undefined ? undefined : String(storage.persisted),
     } as HTMLAttributes<HTMLElement> & DataAttributes,
+    ...managerButtons(storage, labels, { busy, deletable, confirming, setConfirming }),
+  };
+}
+
+/** One stored model as a row: its name and size, why it cannot go, and its Delete button (which asks to confirm). */
+function managerRow(
+  model: StoredModel,
+  name: string,
+  labels: ModelManagerLabels,
+  busy: boolean,
+  confirm: (model: string) => void,
+): ModelManagerRow {
+  return {
+    model,
+    name,
+    sizeText: sizeText(model, labels),
+    managedText: model.cannotDelete !== undefined ? labels.managed(model.cannotDelete) : model.busy !== undefined ? labels.busy : undefined,
+    rowProps: { 'data-complete': String(model.complete), 'data-model': model.model },
+    deleteButtonProps: {
+      type: 'button',
+      disabled: busy || model.cannotDelete !== undefined || model.busy !== undefined,
+      'aria-label': `${labels.delete} ${name}`,
+      onClick: () => confirm(model.model),
+      children: labels.delete,
+    },
+  };
+}
+
+/** The manager's own buttons: keep them, delete all, and the confirmation's two. */
+function managerButtons(
+  storage: UseModelStorageResult,
+  labels: ModelManagerLabels,
+  state: { busy: boolean; deletable: number; confirming: string | undefined; setConfirming: (model: string | undefined) => void },
+) {
+  const { busy, deletable, confirming, setConfirming } = state;
+  return {
     persistButtonProps: {
       type: 'button',
       onClick: () => void storage.persist(),
