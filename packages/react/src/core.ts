@@ -36,7 +36,8 @@ export type { CompletionOptions, CompletionState, StreamStatus } from './complet
 export type { DeepPartial, ObjectOptions, ObjectState } from './object/core/objectController.js';
 export type { InferObject, ObjectSchema, ResolvedSchema } from './object/core/objectSchema.js';
 export type { PartialJson } from './object/core/partialJson.js';
-export type { ChatOptions, ChatRequestParams, ChatState, ChatStatus } from './chat/core/chatController.js';
+export type { ChatOptions, ChatRequestParams } from './chat/core/chatController.js';
+export type { ChatState, ChatStatus } from './chat/core/chatState.js';
 export type { ModelStorageControllerOptions } from './model/core/modelStorageController.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chat/core/chatTools.js';
 export type { GhostTextEnvironment, GhostTextOptions, GhostTextStats } from './ghost/core/ghostTextOptions.js';

@@ -1,6 +1,7 @@
 import type { ChatMessage, JobResult } from '@inkling/scheduler';
 import { useMemo } from 'react';
-import { type ChatOptions, type ChatState, ChatController } from './core/chatController.js';
+import { type ChatOptions, ChatController } from './core/chatController.js';
+import type { ChatState } from './core/chatState.js';
 import { useController } from '../base/useController.js';
 
 /** Options of `useChat`: the controller's, plus error-boundary opt-in. */
