@@ -52,66 +52,74 @@ export function fakeWorld(options: FakeBuiltInAIOptions): FakeWorld {
       detectorsCreated: 0,
       downloads: 0,
     },
-    created,
-    words,
+    created: (state, monitored, make) => created(world, activated, state, monitored, make),
+    words: (text, signal, onDone) => words(pieceMs, text, signal, onDone),
   };
   return world;
+}
 
-  function created<T>(state: Availability, monitored: CreateMonitorOptions | undefined, make: () => T): Promise<T> {
-    if (state === 'unavailable') return Promise.reject(new DOMException('Model not available', 'NotSupportedError'));
-    const signal = monitored?.signal;
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    const target = new EventTarget();
-    monitored?.monitor?.(target);
-    if (state === 'available') return Promise.resolve(make());
-    if (!activated())
-      return Promise.reject(
-        new DOMException(
-          `A download starts only on a user gesture (a click or key press): the model is "${state}". Call create() from the click handler.`,
-          'NotAllowedError',
-        ),
-      );
-    world.stats.downloads += 1;
-    const steps = options.download ?? [0, 0.5, 1];
-    return new Promise<T>((resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-      if (steps === 'never') return;
-      let i = 0;
-      const next = () => {
-        if (signal?.aborted) return;
-        if (i >= steps.length) return resolve(make());
-        target.dispatchEvent(Object.assign(new Event('downloadprogress'), { loaded: steps[i] }));
-        i += 1;
-        setTimeout(next, pieceMs);
-      };
-      next();
-    });
-  }
-
-  function words(text: string, signal: AbortSignal | undefined, onDone?: () => void): ReadableStream<string> {
-    const pieces = text.match(/\s*\S+/g) ?? [];
+/** `FakeWorld.created`: a download needs a person's click or key press, and reports its steps `pieceMs` apart. */
+function created<T>(
+  world: FakeWorld,
+  activated: () => boolean,
+  state: Availability,
+  monitored: CreateMonitorOptions | undefined,
+  make: () => T,
+): Promise<T> {
+  if (state === 'unavailable') return Promise.reject(new DOMException('Model not available', 'NotSupportedError'));
+  const signal = monitored?.signal;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const target = new EventTarget();
+  monitored?.monitor?.(target);
+  if (state === 'available') return Promise.resolve(make());
+  if (!activated())
+    return Promise.reject(
+      new DOMException(
+        `A download starts only on a user gesture (a click or key press): the model is "${state}". Call create() from the click handler.`,
+        'NotAllowedError',
+      ),
+    );
+  world.stats.downloads += 1;
+  const steps = world.options.download ?? [0, 0.5, 1];
+  return new Promise<T>((resolve, reject) => {
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    if (steps === 'never') return;
     let i = 0;
-    return new ReadableStream<string>({
-      pull(controller) {
-        return new Promise<void>((resolve) => {
-          const step = () => {
-            signal?.removeEventListener('abort', abort);
-            if (i >= pieces.length) {
-              onDone?.();
-              controller.close();
-            } else controller.enqueue(pieces[i++] as string);
-            resolve();
-          };
-          const abort = () => {
-            clearTimeout(timer);
-            controller.error(new DOMException('The operation was aborted.', 'AbortError'));
-            resolve();
-          };
-          if (signal?.aborted) return abort();
-          const timer = setTimeout(step, pieceMs);
-          signal?.addEventListener('abort', abort, { once: true });
-        });
-      },
-    });
-  }
+    const next = () => {
+      if (signal?.aborted) return;
+      if (i >= steps.length) return resolve(make());
+      target.dispatchEvent(Object.assign(new Event('downloadprogress'), { loaded: steps[i] }));
+      i += 1;
+      setTimeout(next, world.options.pieceMs ?? 1);
+    };
+    next();
+  });
+}
+
+/** `FakeWorld.words`. */
+function words(pieceMs: number, text: string, signal: AbortSignal | undefined, onDone?: () => void): ReadableStream<string> {
+  const pieces = text.match(/\s*\S+/g) ?? [];
+  let i = 0;
+  return new ReadableStream<string>({
+    pull(controller) {
+      return new Promise<void>((resolve) => {
+        const step = () => {
+          signal?.removeEventListener('abort', abort);
+          if (i >= pieces.length) {
+            onDone?.();
+            controller.close();
+          } else controller.enqueue(pieces[i++] as string);
+          resolve();
+        };
+        const abort = () => {
+          clearTimeout(timer);
+          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+          resolve();
+        };
+        if (signal?.aborted) return abort();
+        const timer = setTimeout(step, pieceMs);
+        signal?.addEventListener('abort', abort, { once: true });
+      });
+    },
+  });
 }
