@@ -1,25 +1,8 @@
 // @vitest-environment node
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { expect, it } from 'vitest';
+import { appBundle } from './appBundle.js';
 
-const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
-
-/** The minified bundle of an app that imports `names` from @inkling/react (its peers left out). */
-async function bundle(names: string): Promise<string> {
-  const result = await build({
-    stdin: { contents: `import { ${names} } from ${JSON.stringify(entry)}; console.log(${names});`, resolveDir: '.', loader: 'js' },
-    bundle: true,
-    write: false,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@inkling/source'],
-    external: ['react', 'react-dom', '@tanstack/react-query'],
-    logLevel: 'error',
-  });
-  return result.outputFiles[0]!.text;
-}
+const bundle = async (names: string): Promise<string> => (await appBundle(names)).code;
 
 // Strings only the add-ons' modules hold: the event tracker, the pause, the debounce tuner.
 const ADD_ON_MARKS = ['typedThrough', 'caretMoved', 'afterRejections', 'keyGap'];

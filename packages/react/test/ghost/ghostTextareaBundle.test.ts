@@ -1,30 +1,8 @@
 // @vitest-environment node
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { expect, it } from 'vitest';
+import { appBundle } from './appBundle.js';
 
-const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
-
-/** The source files of the kit that end up in the minified bundle of an app importing `names` (peers left out). */
-async function shipped(names: string): Promise<string[]> {
-  const result = await build({
-    stdin: { contents: `import { ${names} } from ${JSON.stringify(entry)}; console.log(${names});`, resolveDir: '.', loader: 'js' },
-    bundle: true,
-    write: false,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@inkling/source'],
-    external: ['react', 'react-dom', '@tanstack/react-query'],
-    metafile: true,
-    logLevel: 'error',
-  });
-  const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output!.inputs)
-    .filter(([, input]) => input.bytesInOutput > 0)
-    .map(([file]) => file.replace(/^.*?packages\//, ''))
-    .filter((file) => !file.startsWith('<'));
-}
+const shipped = async (names: string): Promise<string[]> => (await appBundle(names)).files;
 
 // Structured output (schemas, JSON checks, partial objects), model storage, and tool calls.
 const NOT_FOR_GHOST_TEXT = [/\/object\//, /[jJ]son/, /[sS]chema/, /responseFormat/, /[sS]torage/, /modelLock/, /[tT]ool/];
