@@ -1,6 +1,7 @@
 import { type PoolTimers } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { FetchLike } from '../types.js';
+import { type LiveRequest, ServerQueue, type ServerStats } from './serverQueue.js';
 
 /** Options of `schedulingServer`. */
 export interface SchedulingServerOptions {
@@ -47,24 +48,8 @@ export interface SchedulingServer {
   /** Every chat request, in arrival order. */
   readonly requests: SeenRequest[];
   /** Running requests it put back to wait for a more urgent one; requests it shed with a 503. */
-  readonly stats: { preemptions: number; shed: number; peakRunning: number; peakQueued: number };
+  readonly stats: ServerStats;
 }
-
-interface Live {
-  readonly seq: number;
-  /** Sort key: lower runs first. */
-  readonly key: number;
-  readonly seen: SeenRequest;
-  readonly total: number;
-  sent: number;
-  timer: unknown;
-  controller: ReadableStreamDefaultController<Uint8Array> | undefined;
-  respond: ((response: Response) => void) | undefined;
-  fail: (error: unknown) => void;
-  done: boolean;
-}
-
-const encoder = new TextEncoder();
 
 /**
  * A SIMULATED inference server as a `fetch`, for tests of how a pool's
@@ -100,119 +85,18 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
   const timers = options.timers ?? globalTimers;
   const now = options.now ?? (() => performance.now());
   const requests: SeenRequest[] = [];
-  const stats = { preemptions: 0, shed: 0, peakRunning: 0, peakQueued: 0 };
-  const waiting: Live[] = [];
-  const running: Live[] = [];
+  const stats: ServerStats = { preemptions: 0, shed: 0, peakRunning: 0, peakQueued: 0 };
   let seq = 0;
 
   const ordered = server === 'vllm' ? options.schedulingPolicy !== 'fcfs' : options.priorityScheduling !== false;
   const lowFirst = server === 'vllm' || options.lowValuesFirst === true;
   const threshold = server === 'sglang' ? (options.preemptionThreshold ?? 10) : 0;
+  const queue = new ServerQueue({ maxRunning, retryAfterS, prefillMs, tokenMs, ordered, threshold, timers }, stats);
   const keyOf = (priority: unknown): number => {
     if (!ordered) return 0;
     const value =
       typeof priority === 'number' ? priority : server === 'vllm' ? 0 : lowFirst ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     return lowFirst ? value : -value;
-  };
-  const byUrgency = (a: Live, b: Live) => a.key - b.key || a.seq - b.seq;
-
-  const send = (live: Live, data: unknown) => live.controller?.enqueue(encoder.encode(`data: ${JSON.stringify(data)}\n\n`));
-  const chunk = (live: Live, delta: object, finish: string | null) => ({
-    id: `chatcmpl-${live.seq}`,
-    object: 'chat.completion.chunk',
-    model: String(live.seen.body.model ?? 'sim'),
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
-
-  const finish = (live: Live) => {
-    live.done = true;
-    running.splice(running.indexOf(live), 1);
-    send(live, chunk(live, {}, 'length'));
-    send(live, {
-      ...chunk(live, {}, null),
-      choices: [],
-      usage: { prompt_tokens: 8, completion_tokens: live.sent, total_tokens: 8 + live.sent, prompt_tokens_details: { cached_tokens: 0 } },
-    });
-    live.controller?.enqueue(encoder.encode('data: [DONE]\n\n'));
-    live.controller?.close();
-    schedule();
-  };
-
-  const tick = (live: Live) => {
-    live.timer = undefined;
-    send(live, chunk(live, { content: ` t${live.sent}` }, null));
-    live.sent += 1;
-    if (live.sent >= live.total) finish(live);
-    else live.timer = timers.setTimeout(() => tick(live), tokenMs);
-  };
-
-  const admit = (live: Live) => {
-    running.push(live);
-    stats.peakRunning = Math.max(stats.peakRunning, running.length);
-    if (live.respond) {
-      const stream = new ReadableStream<Uint8Array>({ start: (controller) => void (live.controller = controller) });
-      live.respond(new Response(stream, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
-      live.respond = undefined;
-      live.seen.status = 200;
-    }
-    // A first admission prefills; a preempted request is recomputed, which costs the same.
-    live.timer = timers.setTimeout(() => tick(live), prefillMs);
-  };
-
-  const preempt = (live: Live) => {
-    timers.clearTimeout(live.timer);
-    live.timer = undefined;
-    running.splice(running.indexOf(live), 1);
-    stats.preemptions += 1;
-    enqueue(live);
-  };
-
-  const enqueue = (live: Live) => {
-    waiting.push(live);
-    waiting.sort(byUrgency);
-    stats.peakQueued = Math.max(stats.peakQueued, waiting.length);
-  };
-
-  function schedule(): void {
-    while (waiting.length > 0 && running.length < maxRunning) admit(waiting.shift()!);
-    if (!ordered) return;
-    while (waiting.length > 0) {
-      const best = waiting[0]!;
-      const worst = running.toSorted(byUrgency).at(-1);
-      if (!worst || !(worst.key - best.key > threshold)) break;
-      preempt(worst);
-      admit(waiting.shift()!);
-    }
-  }
-
-  const shed = (live: Live) => {
-    stats.shed += 1;
-    live.done = true;
-    live.seen.status = 503;
-    live.respond?.(
-      new Response(JSON.stringify({ error: { message: 'The request queue is full.', code: 503 } }), {
-        status: 503,
-        headers: { 'content-type': 'application/json', 'retry-after': String(retryAfterS) },
-      }),
-    );
-    live.respond = undefined;
-  };
-
-  const drop = (live: Live) => {
-    if (live.done) return;
-    live.done = true;
-    timers.clearTimeout(live.timer);
-    const at = waiting.indexOf(live);
-    if (at >= 0) waiting.splice(at, 1);
-    const on = running.indexOf(live);
-    if (on >= 0) running.splice(on, 1);
-    try {
-      live.controller?.error(new DOMException('The client closed the connection.', 'AbortError'));
-    } catch {
-      // Already closed.
-    }
-    live.fail(new DOMException('The request was aborted.', 'AbortError'));
-    schedule();
   };
 
   const fetch: FetchLike = async (input, init) => {
@@ -230,7 +114,7 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
     }
     const signal = init.signal ?? undefined;
     return new Promise<Response>((resolve, reject) => {
-      const live: Live = {
+      const live: LiveRequest = {
         seq: ++seq,
         key: keyOf(priority),
         seen,
@@ -243,19 +127,19 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
         done: false,
       };
       if (signal?.aborted) return reject(new DOMException('The request was aborted.', 'AbortError'));
-      signal?.addEventListener('abort', () => drop(live), { once: true });
-      if (running.length >= maxRunning && waiting.length >= maxQueued) {
-        const worst = waiting.at(-1);
+      signal?.addEventListener('abort', () => queue.drop(live), { once: true });
+      if (queue.full(maxQueued)) {
+        const worst = queue.waiting.at(-1);
         if (ordered && worst && worst.key > live.key) {
-          waiting.pop();
-          shed(worst);
+          queue.waiting.pop();
+          queue.shed(worst);
         } else {
-          shed(live);
+          queue.shed(live);
           return;
         }
       }
-      enqueue(live);
-      schedule();
+      queue.enqueue(live);
+      queue.schedule();
     });
   };
 
