@@ -92,12 +92,7 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
   const lowFirst = server === 'vllm' || options.lowValuesFirst === true;
   const threshold = server === 'sglang' ? (options.preemptionThreshold ?? 10) : 0;
   const queue = new ServerQueue({ maxRunning, retryAfterS, prefillMs, tokenMs, ordered, threshold, timers }, stats);
-  const keyOf = (priority: unknown): number => {
-    if (!ordered) return 0;
-    const value =
-      typeof priority === 'number' ? priority : server === 'vllm' ? 0 : lowFirst ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
-    return lowFirst ? value : -value;
-  };
+  const keyOf = (priority: unknown): number => urgencyKey(priority, server, ordered, lowFirst);
 
   const fetch: FetchLike = async (input, init) => {
     const path = new URL(input).pathname;
@@ -144,6 +139,14 @@ export function schedulingServer(options: SchedulingServerOptions): SchedulingSe
   };
 
   return { fetch, requests, stats };
+}
+
+/** A request's sort key (lower runs first) from its body's `priority`, as `server` ranks it. */
+function urgencyKey(priority: unknown, server: SchedulingServerOptions['server'], ordered: boolean, lowFirst: boolean): number {
+  if (!ordered) return 0;
+  const value =
+    typeof priority === 'number' ? priority : server === 'vllm' ? 0 : lowFirst ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  return lowFirst ? value : -value;
 }
 
 function json(data: unknown, status: number): Response {
