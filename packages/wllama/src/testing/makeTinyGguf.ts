@@ -85,34 +85,42 @@ export function makeTinyGguf(options: TinyGgufOptions = {}): Uint8Array {
       matrix(`blk.${i}.ffn_down.weight`, E, F),
     );
   }
-  return writeGguf(
-    {
-      'general.architecture': { type: 'string', value: 'llama' },
-      'general.name': { type: 'string', value: options.name ?? 'inkling-tiny-random' },
-      'general.file_type': { type: 'u32', value: 7 }, // mostly Q8_0
-      'llama.context_length': { type: 'u32', value: context },
-      'llama.embedding_length': { type: 'u32', value: E },
-      'llama.block_count': { type: 'u32', value: layers },
-      'llama.feed_forward_length': { type: 'u32', value: F },
-      'llama.attention.head_count': { type: 'u32', value: heads },
-      'llama.attention.head_count_kv': { type: 'u32', value: heads },
-      'llama.rope.dimension_count': { type: 'u32', value: E / heads },
-      'llama.attention.layer_norm_rms_epsilon': { type: 'f32', value: 1e-5 },
-      'llama.vocab_size': { type: 'u32', value: V },
-      ...(options.embeddingModel ? { 'llama.pooling_type': { type: 'u32', value: 1 } as const } : {}),
-      'tokenizer.ggml.model': { type: 'string', value: 'llama' },
-      'tokenizer.ggml.tokens': { type: 'strings', value: vocab.tokens },
-      'tokenizer.ggml.scores': { type: 'f32s', value: vocab.scores },
-      'tokenizer.ggml.token_type': { type: 'i32s', value: vocab.types },
-      'tokenizer.ggml.bos_token_id': { type: 'u32', value: 1 },
-      'tokenizer.ggml.eos_token_id': { type: 'u32', value: 2 },
-      'tokenizer.ggml.unknown_token_id': { type: 'u32', value: 0 },
-      'tokenizer.ggml.add_bos_token': { type: 'bool', value: true },
-      'tokenizer.ggml.add_eos_token': { type: 'bool', value: false },
-      'tokenizer.chat_template': { type: 'string', value: TEST_CHAT_TEMPLATE },
-    },
-    tensors,
-  );
+  return writeGguf(llamaMetadata(options, { E, F, layers, heads, context }, vocab), tensors);
+}
+
+/** The GGUF header of a tiny Llama: its shape, the test vocabulary and the chat template. */
+function llamaMetadata(
+  options: TinyGgufOptions,
+  shape: { E: number; F: number; layers: number; heads: number; context: number },
+  vocab: ReturnType<typeof testVocabulary>,
+): Parameters<typeof writeGguf>[0] {
+  const { E, F, layers, heads, context } = shape;
+  const V = vocab.tokens.length;
+  return {
+    'general.architecture': { type: 'string', value: 'llama' },
+    'general.name': { type: 'string', value: options.name ?? 'inkling-tiny-random' },
+    'general.file_type': { type: 'u32', value: 7 }, // mostly Q8_0
+    'llama.context_length': { type: 'u32', value: context },
+    'llama.embedding_length': { type: 'u32', value: E },
+    'llama.block_count': { type: 'u32', value: layers },
+    'llama.feed_forward_length': { type: 'u32', value: F },
+    'llama.attention.head_count': { type: 'u32', value: heads },
+    'llama.attention.head_count_kv': { type: 'u32', value: heads },
+    'llama.rope.dimension_count': { type: 'u32', value: E / heads },
+    'llama.attention.layer_norm_rms_epsilon': { type: 'f32', value: 1e-5 },
+    'llama.vocab_size': { type: 'u32', value: V },
+    ...(options.embeddingModel ? { 'llama.pooling_type': { type: 'u32', value: 1 } as const } : {}),
+    'tokenizer.ggml.model': { type: 'string', value: 'llama' },
+    'tokenizer.ggml.tokens': { type: 'strings', value: vocab.tokens },
+    'tokenizer.ggml.scores': { type: 'f32s', value: vocab.scores },
+    'tokenizer.ggml.token_type': { type: 'i32s', value: vocab.types },
+    'tokenizer.ggml.bos_token_id': { type: 'u32', value: 1 },
+    'tokenizer.ggml.eos_token_id': { type: 'u32', value: 2 },
+    'tokenizer.ggml.unknown_token_id': { type: 'u32', value: 0 },
+    'tokenizer.ggml.add_bos_token': { type: 'bool', value: true },
+    'tokenizer.ggml.add_eos_token': { type: 'bool', value: false },
+    'tokenizer.chat_template': { type: 'string', value: TEST_CHAT_TEMPLATE },
+  };
 }
 
 /** Standard normal numbers from a seed: mulberry32 for uniforms, Box-Muller for the shape. */
