@@ -23,67 +23,90 @@ export function seedOf(text: string): number {
  *   a string from (a fake cannot invert a regular expression).
  */
 export function schemaInstance(schema: JsonSchema, seed: number, source?: string): unknown {
-  const random = seededRandom(seed);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const sentences = (source ?? '')
-    .split(/[.!?\n]+/)
-    .map((sentence) => sentence.match(/[\p{L}\p{N}'’-]+/gu) ?? [])
-    .filter((words) => words.length > 0);
-  const names = [...new Set(sentences.flatMap((words) => words.slice(1)).filter((word) => /^\p{Lu}\p{Ll}/u.test(word)))];
-  /** A run of one to six words of `source`; a name for a person's property. */
-  const phrase = (person: boolean): string => {
-    if (person && names.length > 0) return pick(names);
-    const words = pick(sentences);
-    const from = Math.floor(random() * Math.max(1, words.length - 2));
-    return words.slice(from, from + 1 + Math.floor(random() * 6)).join(' ');
-  };
-  const between = (min: number, max: number): number => (max <= min ? min : min + Math.floor(random() * (max - min + 1)));
+  return new InstanceDraw(schema, seed, source).draw(schema, 0);
+}
 
-  const draw = (node: JsonSchema, depth: number, key = ''): unknown => {
-    if (node === true) return pick(WORDS);
+/** One drawing of `schemaInstance`: its random numbers, and the sentences and names of its source text. */
+class InstanceDraw {
+  readonly #schema: JsonSchema;
+  readonly #random: () => number;
+  readonly #sentences: string[][];
+  readonly #names: string[];
+
+  constructor(schema: JsonSchema, seed: number, source: string | undefined) {
+    this.#schema = schema;
+    this.#random = seededRandom(seed);
+    this.#sentences = (source ?? '')
+      .split(/[.!?\n]+/)
+      .map((sentence) => sentence.match(/[\p{L}\p{N}'’-]+/gu) ?? [])
+      .filter((words) => words.length > 0);
+    this.#names = [...new Set(this.#sentences.flatMap((words) => words.slice(1)).filter((word) => /^\p{Lu}\p{Ll}/u.test(word)))];
+  }
+
+  draw(node: JsonSchema, depth: number, key = ''): unknown {
+    if (node === true) return this.#pick(WORDS);
     if (node === false) throw new UnsupportedConstraintError('The schema allows no value here (false), so nothing can be generated.');
-    if (node.$ref !== undefined) return draw(resolve(schema, node.$ref), depth + 1);
+    if (node.$ref !== undefined) return this.draw(resolve(this.#schema, node.$ref), depth + 1);
     if (node.const !== undefined) return node.const;
-    if (node.enum !== undefined) return pick(node.enum);
+    if (node.enum !== undefined) return this.#pick(node.enum);
     const options = node.anyOf ?? node.oneOf;
-    if (options !== undefined) return draw(pick(options), depth + 1);
-    const type = Array.isArray(node.type) ? pick(node.type) : (node.type ?? (node.properties ? 'object' : 'string'));
+    if (options !== undefined) return this.draw(this.#pick(options), depth + 1);
+    const type = Array.isArray(node.type) ? this.#pick(node.type) : (node.type ?? (node.properties ? 'object' : 'string'));
     switch (type) {
       case 'object':
-        return drawObject(node, depth);
-      case 'array': {
-        const min = node.minItems ?? 0;
-        const max = node.maxItems ?? Math.max(min, depth > 2 ? 1 : 3);
-        const prefix = node.prefixItems ?? [];
-        const length = Math.max(prefix.length, between(Math.max(min, Math.min(1, max)), max));
-        return Array.from({ length }, (_, i) => draw((i < prefix.length ? prefix[i] : node.items) ?? true, depth + 1));
-      }
+        return this.#object(node, depth);
+      case 'array':
+        return this.#array(node, depth);
       case 'integer':
       case 'number': {
         const low = node.minimum ?? (node.exclusiveMinimum !== undefined ? node.exclusiveMinimum + 1 : 0);
         const high = node.maximum ?? (node.exclusiveMaximum !== undefined ? node.exclusiveMaximum - 1 : low + 100);
-        const whole = between(Math.ceil(low), Math.floor(high));
-        return type === 'number' && whole < high ? whole + Math.round(random() * 100) / 200 : whole;
+        const whole = this.#between(Math.ceil(low), Math.floor(high));
+        return type === 'number' && whole < high ? whole + Math.round(this.#random() * 100) / 200 : whole;
       }
       case 'boolean':
-        return random() < 0.5;
+        return this.#random() < 0.5;
       case 'null':
         return null;
       default:
-        return drawString(node, key);
+        return this.#string(node, key);
     }
-  };
+  }
 
-  const drawObject = (node: JsonSchemaObject, depth: number): Record<string, unknown> => {
+  #pick<T>(list: readonly T[]): T {
+    return list[Math.floor(this.#random() * list.length)] as T;
+  }
+
+  #between(min: number, max: number): number {
+    return max <= min ? min : min + Math.floor(this.#random() * (max - min + 1));
+  }
+
+  /** A run of one to six words of `source`; a name for a person's property. */
+  #phrase(person: boolean): string {
+    if (person && this.#names.length > 0) return this.#pick(this.#names);
+    const words = this.#pick(this.#sentences);
+    const from = Math.floor(this.#random() * Math.max(1, words.length - 2));
+    return words.slice(from, from + 1 + Math.floor(this.#random() * 6)).join(' ');
+  }
+
+  #array(node: JsonSchemaObject, depth: number): unknown[] {
+    const min = node.minItems ?? 0;
+    const max = node.maxItems ?? Math.max(min, depth > 2 ? 1 : 3);
+    const prefix = node.prefixItems ?? [];
+    const length = Math.max(prefix.length, this.#between(Math.max(min, Math.min(1, max)), max));
+    return Array.from({ length }, (_, i) => this.draw((i < prefix.length ? prefix[i] : node.items) ?? true, depth + 1));
+  }
+
+  #object(node: JsonSchemaObject, depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const required = new Set(node.required ?? []);
     for (const [name, sub] of Object.entries(node.properties ?? {})) {
-      if (required.has(name) || random() < 0.6) out[name] = draw(sub, depth + 1, name);
+      if (required.has(name) || this.#random() < 0.6) out[name] = this.draw(sub, depth + 1, name);
     }
     return out;
-  };
+  }
 
-  const drawString = (node: JsonSchemaObject, key: string): string => {
+  #string(node: JsonSchemaObject, key: string): string {
     if (node.pattern !== undefined) {
       const example = node.examples?.find((e) => typeof e === 'string');
       if (example === undefined)
@@ -97,14 +120,12 @@ export function schemaInstance(schema: JsonSchema, seed: number, source?: string
     let text = '';
     const person = /owner|name|person|assignee|who/i.test(key);
     if (max > 0) {
-      do text += (text ? ' ' : '') + (sentences.length > 0 ? phrase(person) : pick(WORDS));
+      do text += (text ? ' ' : '') + (this.#sentences.length > 0 ? this.#phrase(person) : this.#pick(WORDS));
       while ([...text].length < min);
     }
     while ([...text].length > max) text = [...text].slice(0, max).join('');
     return text;
-  };
-
-  return draw(schema, 0);
+  }
 }
 
 function resolve(root: JsonSchema, ref: string): JsonSchema {
