@@ -47,7 +47,7 @@ export class ModelFetchError extends EngineLoadError {
     super(
       details.cut
         ? `The download of the model file ${url} was cut off (the connection broke). What arrived is kept; load again to fetch the rest.`
-        : `The model file ${url} could not be fetched: ${why}. ${details.advice ?? 'Check that the URL is right and that this page may fetch it (network, CORS), then load again.'}`,
+        : `The model file ${url} could not be fetched: ${why}. ${details.advice ?? 'Check that the URL is right and reachable from this page (network, CORS), then load again.'}`,
       causeOf(details),
     );
     const gone = status === 404 || status === 410;

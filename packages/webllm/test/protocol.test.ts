@@ -1,7 +1,7 @@
 import { EngineCrashedError, InklingError } from '@inkling/scheduler';
 import { encodeError as toWire } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
-import { GPUDeviceLostError, ModelLoadError } from '../src/index.js';
+import { GPUDeviceLostError, ModelFetchError } from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';
 import { fromWire } from '../src/wireError.js';
 
@@ -21,14 +21,18 @@ describe("the worker protocol's errors and messages", () => {
 
   it('brings a typed error back as its class, with the words, fields and cause the worker gave it', () => {
     const fetchFailed = Object.assign(new Error('Failed to fetch'), { name: 'TypeError' });
-    const error = new ModelLoadError('Tiny-q4f32_1', 'TypeError: Failed to fetch', 'http://127.0.0.1:8000/params.bin', {
+    const error = new ModelFetchError({
+      device: 'gpu',
+      model: 'Tiny-q4f32_1',
+      url: 'http://127.0.0.1:8000/params.bin',
+      detail: 'TypeError: Failed to fetch',
       cause: fetchFailed,
     });
     const back = fromWire(structuredClone(toWire(error)));
-    expect(back).toBeInstanceOf(ModelLoadError);
+    expect(back).toBeInstanceOf(ModelFetchError);
     expect(back).toBeInstanceOf(InklingError);
     expect([back.name, back.message]).toEqual([error.name, error.message]);
-    expect(back).toMatchObject({ model: 'Tiny-q4f32_1', url: 'http://127.0.0.1:8000/params.bin' });
+    expect(back).toMatchObject({ model: 'Tiny-q4f32_1', url: 'http://127.0.0.1:8000/params.bin', device: 'gpu', kind: 'network' });
     expect(back.cause).toBeInstanceOf(Error);
     expect(back.cause).toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
     const lost = fromWire(structuredClone(toWire(new GPUDeviceLostError('The WebGPU device was lost.'))));

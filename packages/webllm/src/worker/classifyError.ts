@@ -1,13 +1,6 @@
-import { InklingError } from '@inkling/scheduler';
+import { InklingError, ModelFetchError, ModelUnreadableError, OutOfMemoryError } from '@inkling/scheduler';
 import { asError } from '@inkling/scheduler/engine';
-import {
-  GPUDeviceLostError,
-  ModelLoadError,
-  ModelNotFoundError,
-  OutOfMemoryError,
-  ShaderF16UnsupportedError,
-  WebGPUUnavailableError,
-} from '../errors.js';
+import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
 import { f32Variant } from '../modelCatalogue.js';
 import type { WebLLMModelRecord } from '../types.js';
 
@@ -31,8 +24,8 @@ function isNetworkFailure(error: Error, depth = 0): boolean {
  * The typed error for a failed load, with the original as `cause`.
  * Classified by what happened: a network failure while downloading (`Failed
  * to fetch` and the like, even with no URL in the message) is a
- * `ModelLoadError` of kind `'network'` (retryable, naming the record's URL),
- * not a stored file that cannot be read. It runs in
+ * `ModelFetchError` (kind `'network'`, retryable, naming the record's URL),
+ * not a stored file that cannot be read (`ModelUnreadableError`). It runs in
  * the engine worker, which knows WebLLM's errors and the model's record; the
  * page receives the typed error as it is.
  *
@@ -49,13 +42,18 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
   }
   if (name === 'ShaderF16SupportError') return new ShaderF16UnsupportedError(model, f32Variant(model), { cause: error });
   if (name === 'DeviceLostError' || /out of memory|\bOOM\b|failed to allocate|allocation failed/i.test(message)) {
-    return new OutOfMemoryError(model, record?.vram_required_MB, { cause: error });
+    return new OutOfMemoryError({ device: 'gpu', model, vramRequiredMB: record?.vram_required_MB, cause: error });
   }
-  const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0];
-  if (url === undefined && isNetworkFailure(error)) {
-    return new ModelLoadError(model, `${name}: ${message}`, record?.model ?? `the files of "${model}"`, { cause: error });
-  }
-  return new ModelLoadError(model, `${name}: ${message}`, url, { cause: error });
+  const detail = `${name}: ${message}`;
+  const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0] ?? (isNetworkFailure(error) ? (record?.model ?? model) : undefined);
+  if (url !== undefined) return new ModelFetchError({ device: 'gpu', model, url, detail, cause: error });
+  return new ModelUnreadableError({
+    device: 'gpu',
+    model,
+    detail,
+    advice: `Load again; if it keeps failing, clear its cache with deleteModel("${model}").`,
+    cause: error,
+  });
 }
 
 /**
