@@ -1,8 +1,10 @@
-import { EngineError, InklingError } from '@inkling/scheduler';
-import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from './errors.js';
+import { EngineError, InklingError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from '@inkling/scheduler';
 
 const OUT_OF_MEMORY =
   /out of memory|\bOOM\b|cannot enlarge memory|failed to allocate|allocation failed|could not allocate|Array buffer allocation failed/i;
+
+/** What a CPU engine that ran out of memory can do. */
+const CPU_MEMORY_ADVICE = 'Pick a smaller model (see cpuModelCatalogue), a smaller "contextSize", or a pool of one engine (size: 1).';
 
 /**
  * The typed error for a load that failed after the file was fetched.
@@ -13,11 +15,14 @@ const OUT_OF_MEMORY =
 export function classifyLoadError(reason: unknown, model: string): InklingError {
   if (reason instanceof InklingError) return reason;
   const detail = describeError(reason);
-  if (OUT_OF_MEMORY.test(detail)) return new OutOfMemoryError(model, { cause: reason });
-  return new ModelLoadError(
-    `llama.cpp could not load ${model} (${detail}). Check that the URL is a GGUF model of an architecture llama.cpp knows, and that the download was complete.`,
-    { cause: reason },
-  );
+  if (OUT_OF_MEMORY.test(detail)) return new OutOfMemoryError({ device: 'cpu', model, advice: CPU_MEMORY_ADVICE, cause: reason });
+  return new ModelUnreadableError({
+    device: 'cpu',
+    model,
+    detail: `llama.cpp: ${detail}`,
+    advice: 'Check that the URL is a GGUF model of an architecture llama.cpp knows, and that the download was complete.',
+    cause: reason,
+  });
 }
 
 /**
@@ -36,9 +41,7 @@ export function classifyRunError(reason: unknown, model: string): InklingError {
     const memory = OUT_OF_MEMORY.test(detail) ? ' It ran out of memory: a smaller contextSize or model helps.' : '';
     return new WorkerCrashedError(
       `The engine's WebAssembly runtime stopped (${detail}).${memory} Inkling is replacing the engine; try again in a moment.`,
-      {
-        cause: reason,
-      },
+      { device: 'cpu', cause: reason },
     );
   }
   if ((reason as { type?: unknown } | null)?.type === 'model_not_loaded') {

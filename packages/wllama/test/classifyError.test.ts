@@ -1,7 +1,7 @@
 import { EngineError, isFatalEngineError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { classifyLoadError, classifyRunError } from '../src/classifyError.js';
-import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from '../src/errors.js';
+import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from '../src/index.js';
 
 const runtime = (message: string) => Object.assign(new Error(message), { name: 'RuntimeError' });
 
