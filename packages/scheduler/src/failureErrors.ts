@@ -8,7 +8,7 @@ import { EngineCrashedError, EngineLoadError, type ErrorDevice, type ErrorKind }
 export interface FailureDetails {
   /** Where it failed: `'gpu'` (WebGPU), `'cpu'` (WebAssembly), `'server'` or `'browser'` (a built-in model). */
   readonly device: ErrorDevice;
-  /** The model's id, name or URL, as the engine knows it. */
+  /** The model's id, name or URL, as the engine knows it (a built-in model: what it is, "the built-in translation model"). */
   readonly model: string;
   /** What to do, when the engine knows better than the default sentence. */
   readonly advice?: string;
@@ -131,7 +131,7 @@ export class LoadCancelledError extends EngineLoadError {
 
   constructor(details: FailureDetails) {
     super(
-      `Loading "${details.model}" was cancelled (the pool was unloaded). ${details.advice ?? 'Call pool.load() to start again.'}`,
+      `Loading ${details.model} was cancelled. ${details.advice ?? 'The pool was unloaded; call pool.load() to start again.'}`,
       causeOf(details),
     );
     this.device = details.device;
