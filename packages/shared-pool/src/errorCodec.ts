@@ -6,14 +6,27 @@ import {
   InklingError,
   InvalidJobError,
   InvalidOptionError,
+  InvalidSchemaError,
   type JobResult,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelInUseError,
+  ModelUnreadableError,
+  NotEnoughStorageError,
+  ObjectValidationError,
+  OutOfMemoryError,
   type PoolStatus,
+  StorageUnavailableError,
+  UnsupportedConstraintError,
+  WorkerCrashedError,
 } from '@inkling/scheduler';
 import { ClientLimitError, HostLostError } from './errors.js';
 
 /**
- * The classes every client rebuilds without being told: the scheduler's,
- * `HostLostError` and the standard `Error`, `TypeError`, `RangeError`.
+ * The classes every client rebuilds without being told: every error of the
+ * scheduler's app door (a WebLLM or wllama `OutOfMemoryError` comes back as
+ * that one class, its `device` kept), `HostLostError`, `ClientLimitError` and
+ * the standard `Error`, `TypeError`, `RangeError`.
  *
  * @example
  * Object.keys(BUILT_IN_ERRORS); // ['InklingError', 'InvalidOptionError', ...]
@@ -27,6 +40,19 @@ export const BUILT_IN_ERRORS: ErrorClasses = {
   // Internal to the scheduler: rebuilt as its base class, its name kept.
   EngineStalledError: EngineCrashedError,
   EngineLoadError,
+  // The failures every engine shares: the same class whichever engine failed, told apart by `device`.
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  LoadCancelledError,
+  WorkerCrashedError,
+  // Structured output and storage.
+  InvalidSchemaError,
+  UnsupportedConstraintError,
+  ObjectValidationError,
+  NotEnoughStorageError,
+  StorageUnavailableError,
+  ModelInUseError,
   HostLostError,
   ClientLimitError,
   Error,
