@@ -167,6 +167,7 @@ describe('webllmEngines: loading', () => {
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutOfMemoryError);
     expect((error as Error).message).toContain('300 MB');
+    expect(error).toMatchObject({ device: 'gpu', kind: 'out-of-memory', vramRequiredMB: 300 });
   });
 
   it('says how to supply a worker where there are no Web Workers', async () => {
