@@ -150,9 +150,9 @@ describe('createInkling with the real AI SDK', () => {
     expect(InvalidPromptError.isInstance(aiSdkError(schema, {}))).toBe(true);
     const lookAlike = Object.assign(new InklingError('not a job error'), { name: 'InvalidJobError' });
     expect(InvalidPromptError.isInstance(aiSdkError(lookAlike, {}))).toBe(false);
-    const memory = aiSdkError(new OutOfMemoryError({ device: 'gpu', model: 'Qwen' }), {});
+    const memory = aiSdkError(new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Qwen' }), {});
     expect(memory).toMatchObject({ isRetryable: false, data: { name: 'OutOfMemoryError' } });
-    const gone = aiSdkError(new ModelFetchError({ device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 }), {});
+    const gone = aiSdkError(new ModelFetchError('HTTP 404', { device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 }), {});
     expect(gone).toMatchObject({ statusCode: 404, url: 'https://x.test/m.gguf', isRetryable: false });
     expect(aiSdkError(new WorkerCrashedError('gone', { device: 'cpu' }), {})).toMatchObject({ isRetryable: true });
   });

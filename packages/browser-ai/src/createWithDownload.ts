@@ -55,7 +55,8 @@ export function createWithDownload<T extends { destroy(): void }>(
         stallMs,
       );
     };
-    const onAbort = () => finish(new LoadCancelledError({ device: 'browser', model: what, cause: signal?.reason }));
+    const onAbort = () =>
+      finish(new LoadCancelledError(`Loading ${what} was cancelled.`, { device: 'browser', model: what, cause: signal?.reason }));
     if (signal?.aborted) {
       onAbort();
       return;

@@ -24,41 +24,45 @@ const ENGINES: Record<string, readonly Case[]> = {
     ['no device', () => new webllm.WebGPUUnavailableError('navigator.gpu is missing.'), /no WebGPU.*Chrome or Edge 113/],
     [
       'out of memory',
-      () => new webllm.OutOfMemoryError({ device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
+      () => new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
       /^The GPU ran out of memory.*smaller model/,
     ],
     ['model not found', () => new webllm.ModelNotFoundError(MODEL), /no model with this id.*model list/],
     [
       'file unreadable',
-      () => new webllm.ModelUnreadableError({ device: 'gpu', model: MODEL, detail: 'Error: tensor shape mismatch' }),
+      () => new webllm.ModelUnreadableError('Error: tensor shape mismatch', { device: 'gpu', model: MODEL }),
       /cannot be read.*download it again/,
     ],
     [
       'network',
-      () => new webllm.ModelFetchError({ device: 'gpu', model: MODEL, url: MODEL_URL, detail: 'TypeError: Failed to fetch' }),
+      () => new webllm.ModelFetchError('TypeError: Failed to fetch', { device: 'gpu', model: MODEL, url: MODEL_URL }),
       /could not be downloaded.*network.*CORS/,
     ],
-    ['cancelled', () => new webllm.LoadCancelledError({ device: 'gpu', model: MODEL }), /Loading was cancelled/],
+    ['cancelled', () => new webllm.LoadCancelledError('Cancelled.', { device: 'gpu', model: MODEL }), /Loading was cancelled/],
   ],
   wllama: [
     ['no device', () => new wllama.WasmUnsupportedError(), /WebAssembly lacks 64-bit memory.*Chrome or Edge 133/],
-    ['out of memory', () => new wllama.OutOfMemoryError({ device: 'cpu', model: MODEL }), /ran out of memory.*smaller model/],
+    [
+      'out of memory',
+      () => new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }),
+      /ran out of memory.*smaller model/,
+    ],
     [
       'model not found',
-      () => new wllama.ModelFetchError({ device: 'cpu', model: MODEL_URL, url: MODEL_URL, status: 404 }),
+      () => new wllama.ModelFetchError('HTTP 404', { device: 'cpu', model: MODEL_URL, url: MODEL_URL, status: 404 }),
       /no model with this id or at this address/,
     ],
     [
       'file unreadable',
-      () => new wllama.ModelUnreadableError({ device: 'cpu', model: MODEL, detail: 'failed to read magic' }),
+      () => new wllama.ModelUnreadableError('failed to read magic', { device: 'cpu', model: MODEL }),
       /cannot be read.*download it again/,
     ],
     [
       'network',
-      () => new wllama.ModelFetchError({ device: 'cpu', model: MODEL_URL, url: MODEL_URL }),
+      () => new wllama.ModelFetchError('Nothing answered.', { device: 'cpu', model: MODEL_URL, url: MODEL_URL }),
       /could not be downloaded.*network.*CORS/,
     ],
-    ['cancelled', () => new wllama.LoadCancelledError({ device: 'cpu', model: MODEL }), /Loading was cancelled/],
+    ['cancelled', () => new wllama.LoadCancelledError('Cancelled.', { device: 'cpu', model: MODEL }), /Loading was cancelled/],
   ],
   // A server has no device of the page's to miss or to fill, and no file for the page to read.
   openai: [
@@ -85,23 +89,23 @@ describe('loadErrorAdvice', () => {
 
   it('never tells a CPU engine, or a shared pool of one, that the GPU ran out of memory', () => {
     for (const error of [
-      new wllama.OutOfMemoryError({ device: 'cpu', model: MODEL }),
-      acrossSharedPool(new wllama.OutOfMemoryError({ device: 'cpu', model: MODEL })),
+      new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }),
+      acrossSharedPool(new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL })),
     ]) {
       expect(loadErrorAdvice(error)).not.toMatch(/GPU/);
     }
   });
 
   it('gives an unparsable GGUF advice about the file, not about downloads or CORS', () => {
-    expect(loadErrorAdvice(new wllama.ModelUnreadableError({ device: 'cpu', model: 'tiny.gguf', detail: 'invalid magic' }))).not.toMatch(
+    expect(loadErrorAdvice(new wllama.ModelUnreadableError('invalid magic', { device: 'cpu', model: 'tiny.gguf' }))).not.toMatch(
       /could not be downloaded|network|CORS/i,
     );
   });
 
   it('reads a WebLLM and a wllama out of memory as one class told apart by device, before and after the shared pool', () => {
     expect(webllm.OutOfMemoryError).toBe(wllama.OutOfMemoryError);
-    const gpu = new webllm.OutOfMemoryError({ device: 'gpu', model: MODEL });
-    const cpu = new wllama.OutOfMemoryError({ device: 'cpu', model: MODEL });
+    const gpu = new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL });
+    const cpu = new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL });
     const pairs: ReadonlyArray<readonly [Error, Error]> = [
       [gpu, cpu],
       [acrossSharedPool(gpu), acrossSharedPool(cpu)],
@@ -129,12 +133,16 @@ describeEachReactMode('ModelLoadProgress on each engine', (mode) => {
   afterEach(() => vi.useRealTimers());
 
   it.each([
-    ['webllm', () => new webllm.OutOfMemoryError({ device: 'gpu', model: MODEL, vramRequiredMB: 1800 }), /The GPU ran out of memory/],
-    ['wllama', () => new wllama.OutOfMemoryError({ device: 'cpu', model: MODEL }), /did not fit in the memory/],
-    ['wllama', () => new wllama.ModelUnreadableError({ device: 'cpu', model: 'tiny.gguf', detail: 'invalid magic' }), /cannot be read/],
+    [
+      'webllm',
+      () => new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
+      /The GPU ran out of memory/,
+    ],
+    ['wllama', () => new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }), /did not fit in the memory/],
+    ['wllama', () => new wllama.ModelUnreadableError('invalid magic', { device: 'cpu', model: 'tiny.gguf' }), /cannot be read/],
     [
       'shared pool of wllama',
-      () => acrossSharedPool(new wllama.ModelFetchError({ device: 'cpu', model: MODEL_URL, url: MODEL_URL })),
+      () => acrossSharedPool(new wllama.ModelFetchError('Nothing answered.', { device: 'cpu', model: MODEL_URL, url: MODEL_URL })),
       /could not be downloaded/,
     ],
   ])('shows the advice for a failed %s load', async (_engine, make, advice) => {

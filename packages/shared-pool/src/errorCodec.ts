@@ -10,23 +10,21 @@ import {
   type JobResult,
   LoadCancelledError,
   ModelFetchError,
-  ModelInUseError,
   ModelUnreadableError,
-  NotEnoughStorageError,
-  ObjectValidationError,
   OutOfMemoryError,
   type PoolStatus,
-  StorageUnavailableError,
   UnsupportedConstraintError,
   WorkerCrashedError,
 } from '@inkling/scheduler';
 import { ClientLimitError, HostLostError } from './errors.js';
 
 /**
- * The classes every client rebuilds without being told: every error of the
- * scheduler's app door (a WebLLM or wllama `OutOfMemoryError` comes back as
- * that one class, its `device` kept), `HostLostError`, `ClientLimitError` and
- * the standard `Error`, `TypeError`, `RangeError`.
+ * The classes every client rebuilds without being told: the scheduler's errors
+ * that end a job or a load (a WebLLM and a wllama `OutOfMemoryError` come back
+ * as that one class, their `device` kept), `HostLostError`, `ClientLimitError`
+ * and the standard `Error`, `TypeError`, `RangeError`. Storage errors are
+ * left out to keep a content script small: they come back as `InklingError`s
+ * with their name, kind and fields (pass them in `errorClasses` for `instanceof`).
  *
  * @example
  * Object.keys(BUILT_IN_ERRORS); // ['InklingError', 'InvalidOptionError', ...]
@@ -46,13 +44,9 @@ export const BUILT_IN_ERRORS: ErrorClasses = {
   OutOfMemoryError,
   LoadCancelledError,
   WorkerCrashedError,
-  // Structured output and storage.
+  // A job's schema refused, by the pool or by its engine (the AI SDK provider tells them apart by class).
   InvalidSchemaError,
   UnsupportedConstraintError,
-  ObjectValidationError,
-  NotEnoughStorageError,
-  StorageUnavailableError,
-  ModelInUseError,
   HostLostError,
   ClientLimitError,
   Error,

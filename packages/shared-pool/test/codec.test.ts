@@ -34,11 +34,14 @@ describe('errors across the wire', () => {
   });
 
   it.each([
-    ['a WebLLM out of memory', () => new OutOfMemoryError({ device: 'gpu', model: 'Qwen', vramRequiredMB: 944 })],
-    ['a wllama out of memory', () => new OutOfMemoryError({ device: 'cpu', model: 'tiny.gguf' })],
-    ['a failed download', () => new ModelFetchError({ device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 })],
-    ['an unreadable file', () => new ModelUnreadableError({ device: 'gpu', model: 'Qwen', detail: 'bad shard' })],
-    ['a cancelled built-in load', () => new LoadCancelledError({ device: 'browser', model: 'the translator' })],
+    [
+      'a WebLLM out of memory',
+      () => new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Qwen', vramRequiredMB: 944 }),
+    ],
+    ['a wllama out of memory', () => new OutOfMemoryError('Out of memory.', { device: 'cpu', model: 'tiny.gguf' })],
+    ['a failed download', () => new ModelFetchError('HTTP 404', { device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 })],
+    ['an unreadable file', () => new ModelUnreadableError('bad shard', { device: 'gpu', model: 'Qwen' })],
+    ['a cancelled built-in load', () => new LoadCancelledError('Cancelled.', { device: 'browser', model: 'the translator' })],
     ['a crashed worker', () => new WorkerCrashedError('gone', { device: 'cpu' })],
     ['a bad schema', () => new InvalidSchemaError('properties.a', 'no such type')],
   ])('rebuild %s as its one class, with its device, kind and fields, without being told', (_what, make) => {
@@ -52,9 +55,10 @@ describe('errors across the wire', () => {
   });
 
   it('keep two engines’ out of memory one class, told apart by device, across the port', () => {
-    const [gpu, cpu] = [new OutOfMemoryError({ device: 'gpu', model: 'a' }), new OutOfMemoryError({ device: 'cpu', model: 'b' })].map((e) =>
-      decodeError(structuredClone(encodeError(e))),
-    );
+    const [gpu, cpu] = [
+      new OutOfMemoryError('a', { device: 'gpu', model: 'a' }),
+      new OutOfMemoryError('b', { device: 'cpu', model: 'b' }),
+    ].map((e) => decodeError(structuredClone(encodeError(e))));
     expect(gpu?.constructor).toBe(cpu?.constructor);
     expect([(gpu as OutOfMemoryError).device, (cpu as OutOfMemoryError).device]).toEqual(['gpu', 'cpu']);
     expect(decodeError(encodeError(new InvalidSchemaError('', 'x')))).toBeInstanceOf(InvalidJobError);

@@ -1,4 +1,4 @@
-import { EngineCrashedError, EngineLoadError, type ErrorDevice, ModelUnreadableError } from '@inkling/scheduler';
+import { EngineCrashedError, EngineLoadError, type ErrorDevice, LoadCancelledError, ModelUnreadableError } from '@inkling/scheduler';
 
 // WebLLM's own errors. A failure every engine can meet (a download that fails, a file that cannot be
 // read, out of memory, a cancelled load, a dead worker) is one of @inkling/scheduler's classes, with
@@ -111,3 +111,17 @@ export class GPUDeviceLostError extends EngineCrashedError {
 export const ModelLoadError = ModelUnreadableError;
 /** @deprecated Use `ModelUnreadableError` from `@inkling/scheduler`. */
 export type ModelLoadError = ModelUnreadableError;
+
+/**
+ * The `LoadCancelledError` of a WebLLM load stopped by `pool.unload()` (or its signal).
+ *
+ * @example
+ * if (signal?.aborted) throw loadCancelled(model, signal.reason);
+ */
+export function loadCancelled(model: string, cause: unknown): LoadCancelledError {
+  return new LoadCancelledError(`Loading "${model}" was cancelled (the pool was unloaded). Call pool.load() to start again.`, {
+    device: 'gpu',
+    model,
+    cause,
+  });
+}

@@ -26,7 +26,7 @@ describe('classifyLoadError', () => {
     const error = classifyLoadError(reason, 'Tiny-q4f16_1', RECORD);
     expect(error).toBeInstanceOf(ModelFetchError);
     expect(error).toMatchObject({ kind: 'network', retryable: true, device: 'gpu', url: RECORD.model });
-    expect(error.message).toMatch(/https:\/\/huggingface\.co\/mlc-ai\/Tiny-q4f16_1-MLC could not be fetched/);
+    expect(error.message).toMatch(/fetching https:\/\/huggingface\.co\/mlc-ai\/Tiny-q4f16_1-MLC failed/);
     expect(error.message).toMatch(/reachable/);
     expect(error.message).not.toMatch(/clear its cache|deleteModel/);
   });

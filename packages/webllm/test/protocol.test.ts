@@ -21,11 +21,10 @@ describe("the worker protocol's errors and messages", () => {
 
   it('brings a typed error back as its class, with the words, fields and cause the worker gave it', () => {
     const fetchFailed = Object.assign(new Error('Failed to fetch'), { name: 'TypeError' });
-    const error = new ModelFetchError({
+    const error = new ModelFetchError('fetching http://127.0.0.1:8000/params.bin failed (TypeError: Failed to fetch)', {
       device: 'gpu',
       model: 'Tiny-q4f32_1',
       url: 'http://127.0.0.1:8000/params.bin',
-      detail: 'TypeError: Failed to fetch',
       cause: fetchFailed,
     });
     const back = fromWire(structuredClone(toWire(error)));

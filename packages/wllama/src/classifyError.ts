@@ -3,9 +3,6 @@ import { EngineError, InklingError, ModelUnreadableError, OutOfMemoryError, Work
 const OUT_OF_MEMORY =
   /out of memory|\bOOM\b|cannot enlarge memory|failed to allocate|allocation failed|could not allocate|Array buffer allocation failed/i;
 
-/** What a CPU engine that ran out of memory can do. */
-const CPU_MEMORY_ADVICE = 'Pick a smaller model (see cpuModelCatalogue), a smaller "contextSize", or a pool of one engine (size: 1).';
-
 /**
  * The typed error for a load that failed after the file was fetched.
  *
@@ -15,14 +12,16 @@ const CPU_MEMORY_ADVICE = 'Pick a smaller model (see cpuModelCatalogue), a small
 export function classifyLoadError(reason: unknown, model: string): InklingError {
   if (reason instanceof InklingError) return reason;
   const detail = describeError(reason);
-  if (OUT_OF_MEMORY.test(detail)) return new OutOfMemoryError({ device: 'cpu', model, advice: CPU_MEMORY_ADVICE, cause: reason });
-  return new ModelUnreadableError({
-    device: 'cpu',
-    model,
-    detail: `llama.cpp: ${detail}`,
-    advice: 'Check that the URL is a GGUF model of an architecture llama.cpp knows, and that the download was complete.',
-    cause: reason,
-  });
+  if (OUT_OF_MEMORY.test(detail)) {
+    return new OutOfMemoryError(
+      `Loading ${model} ran out of memory. Pick a smaller model (see cpuModelCatalogue), a smaller "contextSize", or a pool of one engine (size: 1).`,
+      { device: 'cpu', model, cause: reason },
+    );
+  }
+  return new ModelUnreadableError(
+    `llama.cpp could not load ${model} (${detail}). Check that the URL is a GGUF model of an architecture llama.cpp knows, and that the download was complete.`,
+    { device: 'cpu', model, cause: reason },
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { EngineLoadError, type ErrorDevice, ModelUnreadableError } from '@inkling/scheduler';
+import { EngineLoadError, type ErrorDevice, LoadCancelledError, ModelUnreadableError } from '@inkling/scheduler';
 
 // wllama's own errors. A failure every engine can meet (a download that fails, a file that cannot be
 // read, out of memory, a cancelled load, a dead worker) is one of @inkling/scheduler's classes, with
@@ -54,3 +54,18 @@ export class WasmUnsupportedError extends EngineLoadError {
 export const ModelLoadError = ModelUnreadableError;
 /** @deprecated Use `ModelUnreadableError` from `@inkling/scheduler`. */
 export type ModelLoadError = ModelUnreadableError;
+
+/**
+ * The `LoadCancelledError` of a wllama load stopped by `pool.unload()` (or its signal): its
+ * download is aborted and its worker terminated.
+ *
+ * @example
+ * if (signal?.aborted) throw loadCancelled(name, signal.reason);
+ */
+export function loadCancelled(model: string, cause: unknown): LoadCancelledError {
+  return new LoadCancelledError(`Loading ${model} was cancelled (the pool was unloaded). Call pool.load() to start again.`, {
+    device: 'cpu',
+    model,
+    cause,
+  });
+}

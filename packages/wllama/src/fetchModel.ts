@@ -93,7 +93,10 @@ export async function readBody(
       next = await reader.read();
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new ModelFetchError({ device: 'cpu', model: url, url, cut: true, cause: error });
+      throw new ModelFetchError(
+        `The download of the model file ${url} was cut off (the connection broke). What arrived is kept; load again to fetch the rest.`,
+        { device: 'cpu', model: url, url, cause: error },
+      );
     }
     if (next.done) return;
     try {
@@ -112,12 +115,11 @@ export async function readBody(
  * if (!response.ok) throw fetchFailed(url, response.status);
  */
 export function fetchFailed(url: string, status: number, cause?: unknown): ModelFetchError {
-  return new ModelFetchError({
-    device: 'cpu',
-    model: url,
-    url,
-    status,
-    advice: 'Check the URL (a .gguf file) and that this page may fetch it, then load again.',
-    cause,
-  });
+  const why = status
+    ? `it answered HTTP ${status}`
+    : 'nothing answered (offline, a wrong host, or the server does not allow this origin: CORS)';
+  return new ModelFetchError(
+    `The model file ${url} could not be fetched: ${why}. Check the URL (a .gguf file) and that this page may fetch it, then load again.`,
+    { device: 'cpu', model: url, url, status, cause },
+  );
 }

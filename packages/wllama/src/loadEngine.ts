@@ -2,7 +2,7 @@ import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage'
 import { globalTimers } from '@inkling/scheduler/engine';
 import { LoadCancelledError, type LoadProgress, ModelUnreadableError, StorageUnavailableError } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
-import { WasmMissingError, WasmUnsupportedError } from './errors.js';
+import { WasmMissingError, WasmUnsupportedError, loadCancelled } from './errors.js';
 import { fetchModel } from './fetchModel.js';
 import { withStoredModel } from './storage/storedModel.js';
 import { ProgressReporter } from './progressReporter.js';
@@ -40,7 +40,7 @@ type LoadedWllama = WllamaLike & {
 export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngine> {
   const { options, signal } = request;
   const name = fileName(options.model);
-  const cancelled = () => new LoadCancelledError({ device: 'cpu', model: name, cause: signal?.reason });
+  const cancelled = () => loadCancelled(name, signal?.reason);
   if (signal?.aborted) throw cancelled();
   // Before downloading hundreds of megabytes a browser could not use.
   if (!supportsWasm64()) throw new WasmUnsupportedError();
@@ -104,7 +104,7 @@ async function startWllama(
   name: string,
 ): Promise<WllamaEngine> {
   const { Wllama } = await import('@wllama/wllama');
-  if (signal?.aborted) throw new LoadCancelledError({ device: 'cpu', model: name, cause: signal.reason });
+  if (signal?.aborted) throw loadCancelled(name, signal.reason);
   const watch = new WorkerWatch();
   const quiet = options.verbose !== true;
   const wllama = new Wllama(
@@ -145,22 +145,20 @@ async function loadCancellable(
 ): Promise<{ n_embd: number; n_ctx: number }> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new LoadCancelledError({ device: 'cpu', model: name, cause: signal?.reason }));
+    onAbort = () => reject(loadCancelled(name, signal?.reason));
   });
   aborted.catch(() => {});
   signal?.addEventListener('abort', onAbort!, { once: true });
   try {
     await Promise.race([watch.race(wllama.loadModel([blob], params)), aborted]);
-    if (signal?.aborted) throw new LoadCancelledError({ device: 'cpu', model: name, cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(name, signal.reason);
     // wllama 3.13 resolves loadModel with a failed context (success false, n_ctx 0) for a file llama.cpp refused.
     const info = wllama.getLoadedContextInfo();
     if (info.success === false || !(info.n_ctx > 0)) {
-      throw new ModelUnreadableError({
-        device: 'cpu',
-        model: name,
-        detail: 'the file is not a model llama.cpp can read: corrupt, cut short, or not a GGUF',
-        advice: 'A stored copy is downloaded again on the next load; if this persists, check the URL.',
-      });
+      throw new ModelUnreadableError(
+        `llama.cpp could not load ${name}: the file is not a model it can read (corrupt, cut short, or not a GGUF). A stored copy is downloaded again on the next load; if this persists, check the URL.`,
+        { device: 'cpu', model: name },
+      );
     }
     return info;
   } catch (reason) {

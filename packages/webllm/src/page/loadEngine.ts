@@ -1,4 +1,5 @@
-import { LoadCancelledError, type LoadProgress, type PoolTimers, WorkerCrashedError } from '@inkling/scheduler';
+import { type LoadProgress, type PoolTimers, WorkerCrashedError } from '@inkling/scheduler';
+import { loadCancelled } from '../errors.js';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { LoadAnswer, LoadSettings } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
@@ -44,7 +45,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   const client = new WorkerClient(worker);
   let cancel: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
-    cancel = () => reject(new LoadCancelledError({ device: 'gpu', model, cause: signal?.reason }));
+    cancel = () => reject(loadCancelled(model, signal?.reason));
   });
   cancelled.catch(() => {}); // only ever read through the race below
   const onAbort = () => cancel?.();
@@ -64,7 +65,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     };
     answer = await Promise.race([load(), cancelled]);
     // A reload cut short by unload() resolves without an error.
-    if (signal?.aborted) throw new LoadCancelledError({ device: 'gpu', model, cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(model, signal.reason);
   } catch (reason) {
     // Not awaited: the caller hears at once; the worker is gone soon after.
     void shutDown(client, worker, timers);

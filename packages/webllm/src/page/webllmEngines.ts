@@ -1,8 +1,8 @@
-import { type CreateEngine, type Engine, InvalidOptionError, LoadCancelledError, type PoolTimers } from '@inkling/scheduler';
+import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
 import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from '../detectWebGPU.js';
-import { WebGPUUnavailableError } from '../errors.js';
+import { WebGPUUnavailableError, loadCancelled } from '../errors.js';
 import { loadEngine } from './loadEngine.js';
 import { NO_WEBGPU } from '../noWebGPU.js';
 import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from '../types.js';
@@ -107,7 +107,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
   return async (index, onProgress, loadOptions): Promise<Engine> => {
     const signal = loadOptions?.signal;
     const { model } = options;
-    if (signal?.aborted) throw new LoadCancelledError({ device: 'gpu', model, cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(model, signal.reason);
     // A page without WebGPU has workers without it too: say so before the worker's download.
     const gpu = options.gpu === undefined ? (globalThis.navigator as { gpu?: GPULike } | undefined)?.gpu : options.gpu;
     if (options.gpu !== null && !gpu) throw new WebGPUUnavailableError(NO_WEBGPU);

@@ -6,6 +6,7 @@ import {
   withModelLock,
 } from '@inkling/scheduler/storage';
 import { LoadCancelledError, StorageUnavailableError } from '@inkling/scheduler';
+import { loadCancelled } from '../errors.js';
 import { findModel } from '../modelCatalogue.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from '../types.js';
 import {
@@ -112,8 +113,7 @@ export async function withModelRoom<T>(request: ModelRoomRequest, load: () => Pr
       }
     });
   } catch (error) {
-    if (signal?.aborted && !(error instanceof LoadCancelledError))
-      throw new LoadCancelledError({ device: 'gpu', model, cause: signal.reason });
+    if (signal?.aborted && !(error instanceof LoadCancelledError)) throw loadCancelled(model, signal.reason);
     throw error;
   }
 }

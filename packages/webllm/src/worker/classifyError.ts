@@ -42,18 +42,25 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
   }
   if (name === 'ShaderF16SupportError') return new ShaderF16UnsupportedError(model, f32Variant(model), { cause: error });
   if (name === 'DeviceLostError' || /out of memory|\bOOM\b|failed to allocate|allocation failed/i.test(message)) {
-    return new OutOfMemoryError({ device: 'gpu', model, vramRequiredMB: record?.vram_required_MB, cause: error });
+    const vramRequiredMB = record?.vram_required_MB;
+    const need = vramRequiredMB ? ` (it needs about ${Math.round(vramRequiredMB)} MB of GPU memory)` : '';
+    return new OutOfMemoryError(
+      `The GPU ran out of memory loading "${model}"${need}. Close other GPU-heavy tabs, use a smaller pool (size: 1), or pick a smaller model or a shorter context window.`,
+      { device: 'gpu', model, vramRequiredMB, cause: error },
+    );
   }
   const detail = `${name}: ${message}`;
   const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0] ?? (isNetworkFailure(error) ? (record?.model ?? model) : undefined);
-  if (url !== undefined) return new ModelFetchError({ device: 'gpu', model, url, detail, cause: error });
-  return new ModelUnreadableError({
-    device: 'gpu',
-    model,
-    detail,
-    advice: `Load again; if it keeps failing, clear its cache with deleteModel("${model}").`,
-    cause: error,
-  });
+  if (url !== undefined) {
+    return new ModelFetchError(
+      `The model "${model}" could not be loaded: fetching ${url} failed (${detail}). Check that the URL is right and reachable from this page (network, CORS, disk quota), then load again.`,
+      { device: 'gpu', model, url, cause: error },
+    );
+  }
+  return new ModelUnreadableError(
+    `The model "${model}" could not be loaded (${detail}). Load again; if it keeps failing, clear its cache with deleteModel("${model}").`,
+    { device: 'gpu', model, cause: error },
+  );
 }
 
 /**

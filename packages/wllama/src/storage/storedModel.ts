@@ -139,15 +139,12 @@ async function download(entry: ModelEntry, request: StoredModelRequest, mayResum
   const problem = await checkStored(entry, { sha256: request.sha256 });
   if (problem !== undefined) {
     await clearEntry(entry);
-    throw new ModelUnreadableError({
-      device: 'cpu',
-      model: request.name,
-      detail:
-        problem === 'hash'
-          ? `it does not match its SHA-256, ${request.sha256}: the file on the server differs from the catalogue's`
-          : `not a GGUF model: ${problem === 'not-gguf' ? 'it does not start with "GGUF"' : `${stored.bytes} of ${meta.totalBytes} bytes arrived`}`,
-      advice: problem === 'hash' ? 'The download was not kept.' : 'The download was not kept; check the URL.',
-    });
+    throw new ModelUnreadableError(
+      problem === 'hash'
+        ? `The downloaded ${request.name} does not match its SHA-256 (${request.sha256}): the file on the server differs from the catalogue's. It was not kept.`
+        : `The downloaded ${request.name} is not a GGUF model (${problem === 'not-gguf' ? 'it does not start with "GGUF"' : `${stored.bytes} of ${meta.totalBytes} bytes arrived`}). It was not kept; check the URL.`,
+      { device: 'cpu', model: request.name },
+    );
   }
 }
 
