@@ -1,11 +1,30 @@
 import { EngineCrashedError, InklingError } from '@inkling/scheduler';
 import { encodeError as toWire } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
-import { GPUDeviceLostError, ModelFetchError } from '../src/index.js';
+import {
+  GPUDeviceLostError,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  WorkerCrashedError,
+} from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';
 import { fromWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
+  it.each([
+    ['OutOfMemoryError', () => new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Tiny', vramRequiredMB: 300 })],
+    ['ModelUnreadableError', () => new ModelUnreadableError('Cannot read it.', { device: 'gpu', model: 'Tiny' })],
+    ['LoadCancelledError', () => new LoadCancelledError('Cancelled.', { device: 'gpu', model: 'Tiny' })],
+    ['WorkerCrashedError', () => new WorkerCrashedError('Gone.', { device: 'gpu' })],
+  ])("brings the scheduler's %s back from the worker as that one class, on the GPU", (_name, make) => {
+    const error = make();
+    const back = fromWire(structuredClone(toWire(error)));
+    expect(back).toBeInstanceOf(error.constructor);
+    expect(back).toMatchObject({ ...error, name: error.name, message: error.message, device: 'gpu' });
+  });
+
   it("keeps an error's name across, whether WebLLM threw an Error or a string", () => {
     const thrown = Object.assign(new Error('The WebGPU device was lost.'), { name: 'DeviceLostError' });
     expect(toWire(thrown)).toEqual({ name: 'DeviceLostError', message: 'The WebGPU device was lost.' });
