@@ -10,7 +10,9 @@ export async function expectWebLLMWorkerAnswered(page: Page, workerUrls: string[
   await page.waitForFunction(() => document.body.dataset.webllm !== undefined, undefined, { timeout: 30_000 });
   const outcome = await page.evaluate(() => ({ name: document.body.dataset.webllm, message: document.body.dataset.webllmMessage }));
   console.log(`consumer: the WebLLM worker (${workerUrls.join(', ')}) answered ${outcome.name}: ${outcome.message}`);
-  expect(`${outcome.name}: ${outcome.message}`).toMatch(/^(ModelLoadError|WebGPUUnavailableError|ModelNotFoundError): /);
+  expect(`${outcome.name}: ${outcome.message}`).toMatch(
+    /^(ModelFetchError|ModelUnreadableError|WebGPUUnavailableError|ModelNotFoundError): /,
+  );
   expect(workerUrls.length).toBeGreaterThan(0);
   // A file of the build (not a data: URL inlined from an unbundled copy).
   const paths = workerUrls.map((url) => new URL(url));

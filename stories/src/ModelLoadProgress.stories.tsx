@@ -117,7 +117,7 @@ export const ModelUrlFails: Story = {
     inkling: {
       engine: {
         loadMs: 200,
-        failLoad: named('ModelLoadError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).', {
+        failLoad: named('ModelFetchError', 'fetching https://models.example.com/my-model/ndarray-cache.json failed (404 Not Found).', {
           kind: 'network',
           device: 'gpu',
         }),

@@ -1,5 +1,5 @@
 import { APICallError, InvalidPromptError, UnsupportedFunctionalityError } from '@ai-sdk/provider';
-import type { ChatCompletionRequest, InklingError } from '@inkling/scheduler';
+import { type ChatCompletionRequest, type InklingError, InvalidJobError, UnsupportedConstraintError } from '@inkling/scheduler';
 
 /**
  * An Inkling job error as the AI SDK's error class that means the same, so
@@ -8,13 +8,16 @@ import type { ChatCompletionRequest, InklingError } from '@inkling/scheduler';
  * an `UnsupportedFunctionalityError`, anything else an `APICallError` that
  * keeps whether to retry (a server's 503, a crashed engine that the pool
  * replaces) and the server's status. The Inkling error is the `cause`.
+ * Chosen by class (`instanceof`, so subclasses such as `InvalidSchemaError`
+ * count, and errors from a shared pool come back as their classes), never
+ * by a class's name.
  */
 export function aiSdkError(error: InklingError, params: ChatCompletionRequest | unknown): Error {
   const name = error.name;
-  if (name === 'InvalidJobError' || name === 'InvalidSchemaError') {
+  if (error instanceof InvalidJobError) {
     return new InvalidPromptError({ prompt: params, message: error.message, cause: error });
   }
-  if (name === 'UnsupportedConstraintError') {
+  if (error instanceof UnsupportedConstraintError) {
     return new UnsupportedFunctionalityError({ functionality: 'structured output on this engine', message: error.message });
   }
   const details = error as InklingError & { status?: number; retryable?: boolean; fatal?: boolean; url?: string; requestId?: string };

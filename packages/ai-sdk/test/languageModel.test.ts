@@ -5,7 +5,11 @@ import {
   EngineCrashedError,
   EnginePool,
   InklingError,
+  InvalidSchemaError,
+  ModelFetchError,
+  OutOfMemoryError,
   type StreamingChatCompletionRequest,
+  WorkerCrashedError,
 } from '@inkling/scheduler';
 import { engineCalls, fakePool } from '@inkling/scheduler/testing';
 import { Output, embedMany, generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
@@ -139,6 +143,18 @@ describe('createInkling with the real AI SDK', () => {
     expect(error).toMatchObject({ statusCode: 503, isRetryable: true, url: 'http://127.0.0.1:8080/v1/chat/completions', cause: shed });
     expect(APICallError.isInstance(aiSdkError(new InklingError('bad request'), {}))).toBe(true);
     expect((aiSdkError(new InklingError('bad request'), {}) as APICallError).isRetryable).toBe(false);
+  });
+
+  it('chooses the AI SDK class by the error’s class, not its name: subclasses count, a look-alike does not', () => {
+    const schema = new InvalidSchemaError('properties.a', 'no such type');
+    expect(InvalidPromptError.isInstance(aiSdkError(schema, {}))).toBe(true);
+    const lookAlike = Object.assign(new InklingError('not a job error'), { name: 'InvalidJobError' });
+    expect(InvalidPromptError.isInstance(aiSdkError(lookAlike, {}))).toBe(false);
+    const memory = aiSdkError(new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Qwen' }), {});
+    expect(memory).toMatchObject({ isRetryable: false, data: { name: 'OutOfMemoryError' } });
+    const gone = aiSdkError(new ModelFetchError('HTTP 404', { device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 }), {});
+    expect(gone).toMatchObject({ statusCode: 404, url: 'https://x.test/m.gguf', isRetryable: false });
+    expect(aiSdkError(new WorkerCrashedError('gone', { device: 'cpu' }), {})).toMatchObject({ isRetryable: true });
   });
 
   it('tools: the model calls a tool, the AI SDK runs it, the result goes back and the model answers', async () => {

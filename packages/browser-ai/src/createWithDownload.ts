@@ -1,13 +1,13 @@
-import { type LoadProgress, type PoolTimers } from '@inkling/scheduler';
+import { LoadCancelledError, type LoadProgress, type PoolTimers } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { CreateMonitorOptions } from './builtInApis.js';
-import { BuiltInDownloadStalledError, BuiltInGestureRequiredError, BuiltInLoadCancelledError } from './errors.js';
+import { BuiltInDownloadStalledError, BuiltInGestureRequiredError } from './errors.js';
 
 /** How `createWithDownload` reports and bounds a download. */
 export interface DownloadWatch {
   /** What is being made, for messages: `'the en→fr translator'`. */
   what: string;
-  /** Aborted to give up: the promise rejects at once with `BuiltInLoadCancelledError`. */
+  /** Aborted to give up: the promise rejects at once with `LoadCancelledError` (`device: 'browser'`). */
   signal?: AbortSignal | undefined;
   onProgress?: ((report: LoadProgress) => void) | undefined;
   /** Time without a `downloadprogress` event before giving up, in ms. */
@@ -55,7 +55,8 @@ export function createWithDownload<T extends { destroy(): void }>(
         stallMs,
       );
     };
-    const onAbort = () => finish(new BuiltInLoadCancelledError(`Loading ${what} was cancelled.`, { cause: signal?.reason }));
+    const onAbort = () =>
+      finish(new LoadCancelledError(`Loading ${what} was cancelled.`, { device: 'browser', model: what, cause: signal?.reason }));
     if (signal?.aborted) {
       onAbort();
       return;

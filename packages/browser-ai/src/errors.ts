@@ -1,4 +1,4 @@
-import { EngineError, EngineLoadError } from '@inkling/scheduler';
+import { EngineError, EngineLoadError, LoadCancelledError } from '@inkling/scheduler';
 import type { BuiltInApiName } from './builtInApis.js';
 
 /** Why an API cannot be used: not in this browser, blocked by a permissions policy, or the device cannot run it. */
@@ -61,25 +61,6 @@ export class BuiltInGestureRequiredError extends EngineLoadError {
 }
 
 /**
- * What a built-in engine's `createEngine` rejects with when its load's
- * `signal` aborts (`pool.unload()` while it ran): the browser's download is
- * abandoned. An `EnginePool` keeps it to itself: `pool.load()` resolves `0`
- * and the pool is `idle` again, since a cancel a person asked for is no
- * failure to show. Only code that calls `createEngine` itself meets it.
- *
- * @example
- * const controller = new AbortController();
- * const engine = translatorEngines()(0, () => {}, { signal: controller.signal });
- * controller.abort();
- * await engine.catch((error) => error instanceof BuiltInLoadCancelledError); // true
- */
-export class BuiltInLoadCancelledError extends EngineLoadError {
-  override name = 'BuiltInLoadCancelledError';
-  override readonly kind = 'cancelled';
-  override readonly device = 'browser';
-}
-
-/**
  * A translation between two languages the Translator API cannot do here
  * (`availability()` answers `'unavailable'`, or a tag it does not take), or
  * whose model must be downloaded first and was not listed in `languages`.
@@ -138,3 +119,12 @@ export class InputTooLongError extends EngineError {
     this.available = available;
   }
 }
+
+/**
+ * @deprecated Use `LoadCancelledError` from `@inkling/scheduler` (the same class for every engine;
+ * `device: 'browser'` here). What a built-in engine's `createEngine` rejects with when its load's
+ * `signal` aborts; an `EnginePool` keeps it to itself (`pool.load()` resolves `0`).
+ */
+export const BuiltInLoadCancelledError = LoadCancelledError;
+/** @deprecated Use `LoadCancelledError` from `@inkling/scheduler`. */
+export type BuiltInLoadCancelledError = LoadCancelledError;

@@ -1,9 +1,10 @@
-import { EnginePool, type JobResult, type PoolLoadProgress } from '@inkling/scheduler';
+import { EnginePool, type JobResult, LoadCancelledError, type PoolLoadProgress } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import {
   BuiltInAIUnavailableError,
   BuiltInDownloadStalledError,
   BuiltInGestureRequiredError,
+  BuiltInLoadCancelledError,
   InputTooLongError,
   UnsupportedLanguageError,
   builtInEngines,
@@ -170,6 +171,19 @@ describe('loading: availability as the pool’s phases', () => {
     await new Promise((r) => setTimeout(r, 20));
     await waiting.unload();
     expect(await Promise.race([loading, new Promise((r) => setTimeout(() => r('hung'), 50))])).toBe('settled');
+  });
+
+  it("a createEngine whose signal aborts rejects with the scheduler's LoadCancelledError, on the browser", async () => {
+    const fake = createFakeBuiltInAI({ translation: 'downloadable', download: 'never', userActivation: true });
+    const controller = new AbortController();
+    const createEngine = translatorEngines({ globals: fake.globals, languages: [{ from: 'en', to: 'fr' }], downloadStallMs: Infinity });
+    const loading = createEngine(0, () => {}, { signal: controller.signal }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    const error = await loading;
+    expect(error).toBeInstanceOf(LoadCancelledError);
+    expect(error).toBeInstanceOf(BuiltInLoadCancelledError);
+    expect(error).toMatchObject({ kind: 'cancelled', device: 'browser', retryable: true });
   });
 });
 

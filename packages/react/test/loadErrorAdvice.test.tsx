@@ -22,27 +22,47 @@ type Case = readonly [kind: string, error: () => Error, advice: RegExp];
 const ENGINES: Record<string, readonly Case[]> = {
   webllm: [
     ['no device', () => new webllm.WebGPUUnavailableError('navigator.gpu is missing.'), /no WebGPU.*Chrome or Edge 113/],
-    ['out of memory', () => new webllm.OutOfMemoryError(MODEL, 1800), /^The GPU ran out of memory.*smaller model/],
+    [
+      'out of memory',
+      () => new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
+      /^The GPU ran out of memory.*smaller model/,
+    ],
     ['model not found', () => new webllm.ModelNotFoundError(MODEL), /no model with this id.*model list/],
     [
       'file unreadable',
-      () => new webllm.ModelLoadError(MODEL, 'Error: tensor shape mismatch', undefined),
+      () => new webllm.ModelUnreadableError('Error: tensor shape mismatch', { device: 'gpu', model: MODEL }),
       /cannot be read.*download it again/,
     ],
-    ['network', () => new webllm.ModelLoadError(MODEL, 'TypeError: Failed to fetch', MODEL_URL), /could not be downloaded.*network.*CORS/],
-    ['cancelled', () => new webllm.LoadCancelledError(MODEL), /Loading was cancelled/],
+    [
+      'network',
+      () => new webllm.ModelFetchError('TypeError: Failed to fetch', { device: 'gpu', model: MODEL, url: MODEL_URL }),
+      /could not be downloaded.*network.*CORS/,
+    ],
+    ['cancelled', () => new webllm.LoadCancelledError('Cancelled.', { device: 'gpu', model: MODEL }), /Loading was cancelled/],
   ],
   wllama: [
     ['no device', () => new wllama.WasmUnsupportedError(), /WebAssembly lacks 64-bit memory.*Chrome or Edge 133/],
-    ['out of memory', () => new wllama.OutOfMemoryError(MODEL), /ran out of memory.*smaller model/],
-    ['model not found', () => new wllama.ModelFetchError(MODEL_URL, 404), /no model with this id or at this address/],
+    [
+      'out of memory',
+      () => new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }),
+      /ran out of memory.*smaller model/,
+    ],
+    [
+      'model not found',
+      () => new wllama.ModelFetchError('HTTP 404', { device: 'cpu', model: MODEL_URL, url: MODEL_URL, status: 404 }),
+      /no model with this id or at this address/,
+    ],
     [
       'file unreadable',
-      () => new wllama.ModelLoadError(`llama.cpp could not load ${MODEL} (failed to read magic).`),
+      () => new wllama.ModelUnreadableError('failed to read magic', { device: 'cpu', model: MODEL }),
       /cannot be read.*download it again/,
     ],
-    ['network', () => new wllama.ModelFetchError(MODEL_URL, 0), /could not be downloaded.*network.*CORS/],
-    ['cancelled', () => new wllama.LoadCancelledError(MODEL), /Loading was cancelled/],
+    [
+      'network',
+      () => new wllama.ModelFetchError('Nothing answered.', { device: 'cpu', model: MODEL_URL, url: MODEL_URL }),
+      /could not be downloaded.*network.*CORS/,
+    ],
+    ['cancelled', () => new wllama.LoadCancelledError('Cancelled.', { device: 'cpu', model: MODEL }), /Loading was cancelled/],
   ],
   // A server has no device of the page's to miss or to fill, and no file for the page to read.
   openai: [
@@ -63,20 +83,40 @@ describe('loadErrorAdvice', () => {
   );
   it.each(cases)('%s: %s', (_engine, _kind, make, advice) => {
     expect(loadErrorAdvice(make())).toMatch(advice);
-    // The shared pool rebuilds an unregistered class as an InklingError; its kind and device cross with it.
+    // Across the shared pool: its own class where the pool knows it, else an InklingError; kind and device cross with it.
     expect(loadErrorAdvice(acrossSharedPool(make()))).toMatch(advice);
   });
 
   it('never tells a CPU engine, or a shared pool of one, that the GPU ran out of memory', () => {
-    for (const error of [new wllama.OutOfMemoryError(MODEL), acrossSharedPool(new wllama.OutOfMemoryError(MODEL))]) {
+    for (const error of [
+      new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }),
+      acrossSharedPool(new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL })),
+    ]) {
       expect(loadErrorAdvice(error)).not.toMatch(/GPU/);
     }
   });
 
   it('gives an unparsable GGUF advice about the file, not about downloads or CORS', () => {
-    expect(loadErrorAdvice(new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'))).not.toMatch(
+    expect(loadErrorAdvice(new wllama.ModelUnreadableError('invalid magic', { device: 'cpu', model: 'tiny.gguf' }))).not.toMatch(
       /could not be downloaded|network|CORS/i,
     );
+  });
+
+  it('reads a WebLLM and a wllama out of memory as one class told apart by device, before and after the shared pool', () => {
+    expect(webllm.OutOfMemoryError).toBe(wllama.OutOfMemoryError);
+    const gpu = new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL });
+    const cpu = new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL });
+    const pairs: ReadonlyArray<readonly [Error, Error]> = [
+      [gpu, cpu],
+      [acrossSharedPool(gpu), acrossSharedPool(cpu)],
+    ];
+    for (const [a, b] of pairs) {
+      expect(a).toBeInstanceOf(wllama.OutOfMemoryError);
+      expect(b).toBeInstanceOf(webllm.OutOfMemoryError);
+      expect([(a as webllm.OutOfMemoryError).device, (b as wllama.OutOfMemoryError).device]).toEqual(['gpu', 'cpu']);
+      expect(loadErrorAdvice(a)).toMatch(/GPU/);
+      expect(loadErrorAdvice(b)).not.toMatch(/GPU/);
+    }
   });
 
   it("reads a wrapped error's cause, and the platform's full-storage error", () => {
@@ -93,10 +133,18 @@ describeEachReactMode('ModelLoadProgress on each engine', (mode) => {
   afterEach(() => vi.useRealTimers());
 
   it.each([
-    ['webllm', () => new webllm.OutOfMemoryError(MODEL, 1800), /The GPU ran out of memory/],
-    ['wllama', () => new wllama.OutOfMemoryError(MODEL), /did not fit in the memory/],
-    ['wllama', () => new wllama.ModelLoadError('llama.cpp could not load tiny.gguf (invalid magic).'), /cannot be read/],
-    ['shared pool of wllama', () => acrossSharedPool(new wllama.ModelFetchError(MODEL_URL, 0)), /could not be downloaded/],
+    [
+      'webllm',
+      () => new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
+      /The GPU ran out of memory/,
+    ],
+    ['wllama', () => new wllama.OutOfMemoryError('Out of memory.', { device: 'cpu', model: MODEL }), /did not fit in the memory/],
+    ['wllama', () => new wllama.ModelUnreadableError('invalid magic', { device: 'cpu', model: 'tiny.gguf' }), /cannot be read/],
+    [
+      'shared pool of wllama',
+      () => acrossSharedPool(new wllama.ModelFetchError('Nothing answered.', { device: 'cpu', model: MODEL_URL, url: MODEL_URL })),
+      /could not be downloaded/,
+    ],
   ])('shows the advice for a failed %s load', async (_engine, make, advice) => {
     renderWithPool(<ModelLoadProgress />, new EnginePool({ createEngine: () => Promise.reject(make()), size: 1 }), mode);
     await settle();

@@ -22,6 +22,8 @@ export {
   isFatalEngineError,
 } from './errors.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
+// One class per kind of failure, the same for every engine; `device` says which failed.
+export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from './failureErrors.js';
 export { ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from './storageErrors.js';
 
 // The contract: jobs, results, the pool's snapshot, engines as the pool sees them.

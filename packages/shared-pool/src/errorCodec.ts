@@ -6,14 +6,25 @@ import {
   InklingError,
   InvalidJobError,
   InvalidOptionError,
+  InvalidSchemaError,
   type JobResult,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
   type PoolStatus,
+  UnsupportedConstraintError,
+  WorkerCrashedError,
 } from '@inkling/scheduler';
 import { ClientLimitError, HostLostError } from './errors.js';
 
 /**
- * The classes every client rebuilds without being told: the scheduler's,
- * `HostLostError` and the standard `Error`, `TypeError`, `RangeError`.
+ * The classes every client rebuilds without being told: the scheduler's errors
+ * that end a job or a load (a WebLLM and a wllama `OutOfMemoryError` come back
+ * as that one class, their `device` kept), `HostLostError`, `ClientLimitError`
+ * and the standard `Error`, `TypeError`, `RangeError`. Storage errors are
+ * left out to keep a content script small: they come back as `InklingError`s
+ * with their name, kind and fields (pass them in `errorClasses` for `instanceof`).
  *
  * @example
  * Object.keys(BUILT_IN_ERRORS); // ['InklingError', 'InvalidOptionError', ...]
@@ -27,6 +38,15 @@ export const BUILT_IN_ERRORS: ErrorClasses = {
   // Internal to the scheduler: rebuilt as its base class, its name kept.
   EngineStalledError: EngineCrashedError,
   EngineLoadError,
+  // The failures every engine shares: the same class whichever engine failed, told apart by `device`.
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  LoadCancelledError,
+  WorkerCrashedError,
+  // A job's schema refused, by the pool or by its engine (the AI SDK provider tells them apart by class).
+  InvalidSchemaError,
+  UnsupportedConstraintError,
   HostLostError,
   ClientLimitError,
   Error,

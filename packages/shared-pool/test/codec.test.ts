@@ -1,4 +1,15 @@
-import { EngineCrashedError, EngineError, InklingError } from '@inkling/scheduler';
+import {
+  EngineCrashedError,
+  EngineError,
+  InklingError,
+  InvalidJobError,
+  InvalidSchemaError,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  WorkerCrashedError,
+} from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { HostLostError, decodeError, documentPresence, encodeError, tabPriority } from '../src/index.js';
 
@@ -20,6 +31,37 @@ describe('errors across the wire', () => {
     const back = decodeError(encodeError(stalled));
     expect(back).toBeInstanceOf(EngineCrashedError);
     expect(back).toMatchObject({ name: 'EngineStalledError', fatal: true });
+  });
+
+  it.each([
+    [
+      'a WebLLM out of memory',
+      () => new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Qwen', vramRequiredMB: 944 }),
+    ],
+    ['a wllama out of memory', () => new OutOfMemoryError('Out of memory.', { device: 'cpu', model: 'tiny.gguf' })],
+    ['a failed download', () => new ModelFetchError('HTTP 404', { device: 'cpu', model: 'm', url: 'https://x.test/m.gguf', status: 404 })],
+    ['an unreadable file', () => new ModelUnreadableError('bad shard', { device: 'gpu', model: 'Qwen' })],
+    ['a cancelled built-in load', () => new LoadCancelledError('Cancelled.', { device: 'browser', model: 'the translator' })],
+    ['a crashed worker', () => new WorkerCrashedError('gone', { device: 'cpu' })],
+    ['a bad schema', () => new InvalidSchemaError('properties.a', 'no such type')],
+  ])('rebuild %s as its one class, with its device, kind and fields, without being told', (_what, make) => {
+    const error = make();
+    const back = decodeError(structuredClone(encodeError(error)));
+    expect(back).toBeInstanceOf(error.constructor);
+    // Fields left undefined do not cross; every other own field comes back as it was.
+    const fields = Object.fromEntries(Object.entries(error).filter(([, value]) => value !== undefined));
+    expect(back).toMatchObject({ ...fields, name: error.name, message: error.message });
+    expect((back as InklingError).device).toBe(error.device);
+  });
+
+  it('keep two engines’ out of memory one class, told apart by device, across the port', () => {
+    const [gpu, cpu] = [
+      new OutOfMemoryError('a', { device: 'gpu', model: 'a' }),
+      new OutOfMemoryError('b', { device: 'cpu', model: 'b' }),
+    ].map((e) => decodeError(structuredClone(encodeError(e))));
+    expect(gpu?.constructor).toBe(cpu?.constructor);
+    expect([(gpu as OutOfMemoryError).device, (cpu as OutOfMemoryError).device]).toEqual(['gpu', 'cpu']);
+    expect(decodeError(encodeError(new InvalidSchemaError('', 'x')))).toBeInstanceOf(InvalidJobError);
   });
 
   it('turn an unknown class into an InklingError that keeps the name, and anything thrown into an error', () => {

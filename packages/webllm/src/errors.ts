@@ -1,4 +1,8 @@
-import { EngineCrashedError, EngineLoadError, type ErrorDevice, type ErrorKind } from '@inkling/scheduler';
+import { EngineCrashedError, EngineLoadError, type ErrorDevice, LoadCancelledError, ModelUnreadableError } from '@inkling/scheduler';
+
+// WebLLM's own errors. A failure every engine can meet (a download that fails, a file that cannot be
+// read, out of memory, a cancelled load, a dead worker) is one of @inkling/scheduler's classes, with
+// `device: 'gpu'`.
 
 /**
  * WebGPU cannot be used here: the browser lacks it, or no adapter was found.
@@ -69,80 +73,6 @@ export class ModelNotFoundError extends EngineLoadError {
 }
 
 /**
- * A model's files could not be fetched or loaded. `url` is the file that
- * failed, when WebLLM named one.
- *
- * @example
- * if (error instanceof ModelLoadError && error.url) console.warn('blocked:', error.url);
- */
-export class ModelLoadError extends EngineLoadError {
-  override name = 'ModelLoadError';
-  /** `'network'` when a file could not be fetched (`url`), else `'file-unreadable'` (fetched, or cached, but WebLLM could not load it). */
-  override readonly kind: ErrorKind;
-  override readonly retryable: boolean;
-  override readonly device: ErrorDevice = 'gpu';
-  readonly model: string;
-  readonly url: string | undefined;
-
-  constructor(model: string, detail: string, url: string | undefined, options?: { cause?: unknown }) {
-    super(
-      url
-        ? `The model "${model}" could not be loaded: fetching ${url} failed (${detail}). Check that the URL is right and reachable from this page (network, CORS, disk quota), then load again.`
-        : `The model "${model}" could not be loaded (${detail}). Load again; if it keeps failing, clear its cache with deleteModel("${model}").`,
-      options,
-    );
-    this.model = model;
-    this.url = url;
-    this.kind = url ? 'network' : 'file-unreadable';
-    this.retryable = url !== undefined;
-  }
-}
-
-/**
- * The GPU ran out of memory while loading the model (WebLLM reports it as a
- * lost device during load).
- *
- * @example
- * if (error instanceof OutOfMemoryError) suggestSmallerModel(error.vramRequiredMB);
- */
-export class OutOfMemoryError extends EngineLoadError {
-  override name = 'OutOfMemoryError';
-  override readonly kind = 'out-of-memory';
-  override readonly device: ErrorDevice = 'gpu';
-  readonly model: string;
-  /** What the model needs, when its record says. */
-  readonly vramRequiredMB: number | undefined;
-
-  constructor(model: string, vramRequiredMB: number | undefined, options?: { cause?: unknown }) {
-    const need = vramRequiredMB ? ` (it needs about ${Math.round(vramRequiredMB)} MB of GPU memory)` : '';
-    super(
-      `The GPU ran out of memory loading "${model}"${need}. Close other GPU-heavy tabs, use a smaller pool (size: 1), or pick a smaller model or a shorter context window.`,
-      options,
-    );
-    this.model = model;
-    this.vramRequiredMB = vramRequiredMB;
-  }
-}
-
-/**
- * The load was stopped by `pool.unload()` before it finished. Nothing of it is
- * left behind: its worker is terminated and its weights freed.
- *
- * @example
- * await pool.unload(); // a createEngine still loading rejects with LoadCancelledError
- */
-export class LoadCancelledError extends EngineLoadError {
-  override name = 'LoadCancelledError';
-  override readonly kind = 'cancelled';
-  override readonly retryable = true;
-  override readonly device: ErrorDevice = 'gpu';
-
-  constructor(model: string, options?: { cause?: unknown }) {
-    super(`Loading "${model}" was cancelled (the pool was unloaded). Call pool.load() to start again.`, options);
-  }
-}
-
-/**
  * `@mlc-ai/web-llm` could not be imported.
  *
  * @example
@@ -162,18 +92,6 @@ export class WebLLMUnavailableError extends EngineLoadError {
 }
 
 /**
- * An engine's Web Worker died (an uncaught error, or it stopped answering).
- * Fatal: the pool replaces the engine.
- *
- * @example
- * if (result.error instanceof WorkerCrashedError) console.warn('engine restarted');
- */
-export class WorkerCrashedError extends EngineCrashedError {
-  override name = 'WorkerCrashedError';
-  override readonly device: ErrorDevice = 'gpu';
-}
-
-/**
  * The WebGPU device of an engine was lost (a driver reset, memory pressure).
  * Fatal: the pool replaces the engine.
  *
@@ -183,4 +101,27 @@ export class WorkerCrashedError extends EngineCrashedError {
 export class GPUDeviceLostError extends EngineCrashedError {
   override name = 'GPUDeviceLostError';
   override readonly device: ErrorDevice = 'gpu';
+}
+
+/**
+ * @deprecated Use `ModelUnreadableError` (a file that cannot be read) or `ModelFetchError` (a
+ * download that failed) from `@inkling/scheduler`: `ModelLoadError` meant both. Kept as the
+ * unreadable one, so `instanceof ModelLoadError` no longer catches a network failure.
+ */
+export const ModelLoadError = ModelUnreadableError;
+/** @deprecated Use `ModelUnreadableError` from `@inkling/scheduler`. */
+export type ModelLoadError = ModelUnreadableError;
+
+/**
+ * The `LoadCancelledError` of a WebLLM load stopped by `pool.unload()` (or its signal).
+ *
+ * @example
+ * if (signal?.aborted) throw loadCancelled(model, signal.reason);
+ */
+export function loadCancelled(model: string, cause: unknown): LoadCancelledError {
+  return new LoadCancelledError(`Loading "${model}" was cancelled (the pool was unloaded). Call pool.load() to start again.`, {
+    device: 'gpu',
+    model,
+    cause,
+  });
 }

@@ -5,15 +5,14 @@ export { defaultModel, f32Variant, findModel, modelCatalogue, needsShaderF16 } f
 export { hostWebLLM } from './worker/hostWebLLM.js';
 export {
   GPUDeviceLostError,
-  LoadCancelledError,
   ModelLoadError,
   ModelNotFoundError,
-  OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
   WebLLMUnavailableError,
-  WorkerCrashedError,
 } from './errors.js';
+// The failures every engine shares, the same classes as @inkling/scheduler's (here with `device: 'gpu'`).
+export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from '@inkling/scheduler';
 export type { WebLLMEnginesOptions } from './page/webllmEngines.js';
 export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './worker/hostWebLLM.js';
 export type { LoadAnswer, PageMessage, WorkerMessage } from './protocol.js';

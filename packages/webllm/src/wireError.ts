@@ -1,23 +1,26 @@
 import { type ErrorClasses, type WireError, decodeError } from '@inkling/scheduler/engine';
-import { InvalidSchemaError } from '@inkling/scheduler';
 import {
-  GPUDeviceLostError,
-  ModelLoadError,
-  ModelNotFoundError,
+  InvalidSchemaError,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
   OutOfMemoryError,
-  ShaderF16UnsupportedError,
-  WebGPUUnavailableError,
-} from './errors.js';
+  WorkerCrashedError,
+} from '@inkling/scheduler';
+import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
 
-/** The typed errors a worker sends, by name. */
+/** The typed errors a worker sends, by name: WebLLM's own and the failures every engine shares. */
 const TYPED_ERRORS: ErrorClasses = {
   GPUDeviceLostError,
   InvalidSchemaError,
-  ModelLoadError,
+  LoadCancelledError,
+  ModelFetchError,
   ModelNotFoundError,
+  ModelUnreadableError,
   OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
+  WorkerCrashedError,
 };
 
 /**

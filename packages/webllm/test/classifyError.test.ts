@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyLoadError } from '../src/worker/classifyError.js';
-import { ModelLoadError, ShaderF16UnsupportedError, type WebLLMModelRecord } from '../src/index.js';
+import { ModelFetchError, ModelUnreadableError, ShaderF16UnsupportedError, type WebLLMModelRecord } from '../src/index.js';
 
 const RECORD: WebLLMModelRecord = {
   model: 'https://huggingface.co/mlc-ai/Tiny-q4f16_1-MLC',
@@ -24,8 +24,8 @@ describe('classifyLoadError', () => {
     ['a string', 'TypeError: Failed to fetch'],
   ])('a network failure mid-download (%s) is a network error to retry, not a stored file to delete', (_who, reason) => {
     const error = classifyLoadError(reason, 'Tiny-q4f16_1', RECORD);
-    expect(error).toBeInstanceOf(ModelLoadError);
-    expect(error).toMatchObject({ kind: 'network', retryable: true, url: RECORD.model });
+    expect(error).toBeInstanceOf(ModelFetchError);
+    expect(error).toMatchObject({ kind: 'network', retryable: true, device: 'gpu', url: RECORD.model });
     expect(error.message).toMatch(/fetching https:\/\/huggingface\.co\/mlc-ai\/Tiny-q4f16_1-MLC failed/);
     expect(error.message).toMatch(/reachable/);
     expect(error.message).not.toMatch(/clear its cache|deleteModel/);
@@ -33,6 +33,9 @@ describe('classifyLoadError', () => {
 
   it('a file that arrived but cannot be read stays file-unreadable', () => {
     const error = classifyLoadError(new RangeError('Invalid typed array length: 4096'), 'Tiny-q4f16_1', RECORD);
-    expect(error).toMatchObject({ kind: 'file-unreadable', retryable: false, url: undefined });
+    expect(error).toBeInstanceOf(ModelUnreadableError);
+    expect(error).not.toBeInstanceOf(ModelFetchError);
+    expect(error).toMatchObject({ kind: 'file-unreadable', retryable: false, device: 'gpu', model: 'Tiny-q4f16_1' });
+    expect(error.message).toMatch(/deleteModel\("Tiny-q4f16_1"\)/);
   });
 });

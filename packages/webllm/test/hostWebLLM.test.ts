@@ -1,7 +1,7 @@
 import { EnginePool, InklingError, InvalidOptionError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL } from '../src/protocol.js';
-import { ModelLoadError, type WorkerLike, hostWebLLM, webllmEngines } from '../src/index.js';
+import { ModelUnreadableError, type WorkerLike, hostWebLLM, webllmEngines } from '../src/index.js';
 import { appConfig, fakeGpu } from './helpers.js';
 
 /** A worker in memory whose inside runs `hostWebLLM` over the real `@mlc-ai/web-llm`. */
@@ -50,8 +50,8 @@ describe('hostWebLLM', () => {
     expect(worker.sent[1]).toMatchObject({ type: 'load', model: 'Tiny-q4f32_1' });
     expect(error).toBeInstanceOf(InklingError);
     // WebLLM's reload got as far as its weight cache, which Node lacks (the Cache API).
-    expect(error).toBeInstanceOf(ModelLoadError);
-    expect(((error as ModelLoadError).cause as Error).message).toMatch(/caches is not defined/);
+    expect(error).toBeInstanceOf(ModelUnreadableError);
+    expect(((error as ModelUnreadableError).cause as Error).message).toMatch(/caches is not defined/);
   });
 
   it('refuses a worker that speaks another version of the protocol, before any model loads', async () => {

@@ -1,11 +1,30 @@
 import { EngineCrashedError, InklingError } from '@inkling/scheduler';
 import { encodeError as toWire } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
-import { GPUDeviceLostError, ModelLoadError } from '../src/index.js';
+import {
+  GPUDeviceLostError,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  WorkerCrashedError,
+} from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';
 import { fromWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
+  it.each([
+    ['OutOfMemoryError', () => new OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: 'Tiny', vramRequiredMB: 300 })],
+    ['ModelUnreadableError', () => new ModelUnreadableError('Cannot read it.', { device: 'gpu', model: 'Tiny' })],
+    ['LoadCancelledError', () => new LoadCancelledError('Cancelled.', { device: 'gpu', model: 'Tiny' })],
+    ['WorkerCrashedError', () => new WorkerCrashedError('Gone.', { device: 'gpu' })],
+  ])("brings the scheduler's %s back from the worker as that one class, on the GPU", (_name, make) => {
+    const error = make();
+    const back = fromWire(structuredClone(toWire(error)));
+    expect(back).toBeInstanceOf(error.constructor);
+    expect(back).toMatchObject({ ...error, name: error.name, message: error.message, device: 'gpu' });
+  });
+
   it("keeps an error's name across, whether WebLLM threw an Error or a string", () => {
     const thrown = Object.assign(new Error('The WebGPU device was lost.'), { name: 'DeviceLostError' });
     expect(toWire(thrown)).toEqual({ name: 'DeviceLostError', message: 'The WebGPU device was lost.' });
@@ -21,14 +40,17 @@ describe("the worker protocol's errors and messages", () => {
 
   it('brings a typed error back as its class, with the words, fields and cause the worker gave it', () => {
     const fetchFailed = Object.assign(new Error('Failed to fetch'), { name: 'TypeError' });
-    const error = new ModelLoadError('Tiny-q4f32_1', 'TypeError: Failed to fetch', 'http://127.0.0.1:8000/params.bin', {
+    const error = new ModelFetchError('fetching http://127.0.0.1:8000/params.bin failed (TypeError: Failed to fetch)', {
+      device: 'gpu',
+      model: 'Tiny-q4f32_1',
+      url: 'http://127.0.0.1:8000/params.bin',
       cause: fetchFailed,
     });
     const back = fromWire(structuredClone(toWire(error)));
-    expect(back).toBeInstanceOf(ModelLoadError);
+    expect(back).toBeInstanceOf(ModelFetchError);
     expect(back).toBeInstanceOf(InklingError);
     expect([back.name, back.message]).toEqual([error.name, error.message]);
-    expect(back).toMatchObject({ model: 'Tiny-q4f32_1', url: 'http://127.0.0.1:8000/params.bin' });
+    expect(back).toMatchObject({ model: 'Tiny-q4f32_1', url: 'http://127.0.0.1:8000/params.bin', device: 'gpu', kind: 'network' });
     expect(back.cause).toBeInstanceOf(Error);
     expect(back.cause).toMatchObject({ name: 'TypeError', message: 'Failed to fetch' });
     const lost = fromWire(structuredClone(toWire(new GPUDeviceLostError('The WebGPU device was lost.'))));

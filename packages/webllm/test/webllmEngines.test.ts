@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   GPUDeviceLostError,
   LoadCancelledError,
-  ModelLoadError,
+  ModelFetchError,
   ModelNotFoundError,
   OutOfMemoryError,
   ShaderF16UnsupportedError,
@@ -152,13 +152,13 @@ describe('webllmEngines: loading', () => {
     expect((error as Error).message).toMatch(/model_list/);
   });
 
-  it('turns a failed download into a ModelLoadError with the URL, and frees the worker', async () => {
+  it('turns a failed download into a ModelFetchError with the URL, and frees the worker', async () => {
     const url = 'http://127.0.0.1:8000/models/Tiny-q4f32_1/resolve/main/params_shard_3.bin';
     const { createEngine, workers } = fakeWebLLM({ failLoad: `Error: Cannot fetch ${url} err= TypeError: Failed to fetch` });
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ModelLoadError);
-    expect((error as ModelLoadError).url).toBe(url);
-    expect((error as ModelLoadError).cause).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(ModelFetchError);
+    expect((error as ModelFetchError).url).toBe(url);
+    expect((error as ModelFetchError).cause).toBeInstanceOf(Error);
     await until(() => workers[0]?.terminated === true);
   });
 
@@ -167,6 +167,7 @@ describe('webllmEngines: loading', () => {
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutOfMemoryError);
     expect((error as Error).message).toContain('300 MB');
+    expect(error).toMatchObject({ device: 'gpu', kind: 'out-of-memory', vramRequiredMB: 300 });
   });
 
   it('says how to supply a worker where there are no Web Workers', async () => {

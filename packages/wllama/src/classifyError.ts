@@ -1,5 +1,4 @@
-import { EngineError, InklingError } from '@inkling/scheduler';
-import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from './errors.js';
+import { EngineError, InklingError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from '@inkling/scheduler';
 
 const OUT_OF_MEMORY =
   /out of memory|\bOOM\b|cannot enlarge memory|failed to allocate|allocation failed|could not allocate|Array buffer allocation failed/i;
@@ -13,10 +12,15 @@ const OUT_OF_MEMORY =
 export function classifyLoadError(reason: unknown, model: string): InklingError {
   if (reason instanceof InklingError) return reason;
   const detail = describeError(reason);
-  if (OUT_OF_MEMORY.test(detail)) return new OutOfMemoryError(model, { cause: reason });
-  return new ModelLoadError(
+  if (OUT_OF_MEMORY.test(detail)) {
+    return new OutOfMemoryError(
+      `Loading ${model} ran out of memory. Pick a smaller model (see cpuModelCatalogue), a smaller "contextSize", or a pool of one engine (size: 1).`,
+      { device: 'cpu', model, cause: reason },
+    );
+  }
+  return new ModelUnreadableError(
     `llama.cpp could not load ${model} (${detail}). Check that the URL is a GGUF model of an architecture llama.cpp knows, and that the download was complete.`,
-    { cause: reason },
+    { device: 'cpu', model, cause: reason },
   );
 }
 
@@ -36,9 +40,7 @@ export function classifyRunError(reason: unknown, model: string): InklingError {
     const memory = OUT_OF_MEMORY.test(detail) ? ' It ran out of memory: a smaller contextSize or model helps.' : '';
     return new WorkerCrashedError(
       `The engine's WebAssembly runtime stopped (${detail}).${memory} Inkling is replacing the engine; try again in a moment.`,
-      {
-        cause: reason,
-      },
+      { device: 'cpu', cause: reason },
     );
   }
   if ((reason as { type?: unknown } | null)?.type === 'model_not_loaded') {

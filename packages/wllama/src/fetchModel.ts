@@ -1,5 +1,5 @@
 import type { PoolTimers } from '@inkling/scheduler';
-import { ModelFetchError } from './errors.js';
+import { ModelFetchError } from '@inkling/scheduler';
 
 /** What `fetchModel` needs. */
 export interface FetchModelRequest {
@@ -36,7 +36,7 @@ export async function requestModel(request: Omit<FetchModelRequest, 'onBytes'>, 
   } catch (error) {
     signal.removeEventListener('abort', onAbort);
     if (signal.aborted) throw signal.reason;
-    throw new ModelFetchError(url, 0, { cause: error });
+    throw fetchFailed(url, 0, error);
   } finally {
     if (timer !== undefined) timers.clearTimeout(timer);
   }
@@ -55,7 +55,7 @@ export async function fetchModel(request: FetchModelRequest): Promise<Blob> {
   const response = await requestModel(request);
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw new ModelFetchError(request.url, response.status);
+    throw fetchFailed(request.url, response.status);
   }
   const total = Number(response.headers.get('content-length') ?? 0) || 0;
   const parts: Uint8Array[] = [];
@@ -93,7 +93,10 @@ export async function readBody(
       next = await reader.read();
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new ModelFetchError(url, 0, { cause: error, cut: true });
+      throw new ModelFetchError(
+        `The download of the model file ${url} was cut off (the connection broke). What arrived is kept; load again to fetch the rest.`,
+        { device: 'cpu', model: url, url, cause: error },
+      );
     }
     if (next.done) return;
     try {
@@ -103,4 +106,20 @@ export async function readBody(
       throw error;
     }
   }
+}
+
+/**
+ * The `ModelFetchError` for a model file that did not come: `status` `0` when nothing answered.
+ *
+ * @example
+ * if (!response.ok) throw fetchFailed(url, response.status);
+ */
+export function fetchFailed(url: string, status: number, cause?: unknown): ModelFetchError {
+  const why = status
+    ? `it answered HTTP ${status}`
+    : 'nothing answered (offline, a wrong host, or the server does not allow this origin: CORS)';
+  return new ModelFetchError(
+    `The model file ${url} could not be fetched: ${why}. Check the URL (a .gguf file) and that this page may fetch it, then load again.`,
+    { device: 'cpu', model: url, url, status, cause },
+  );
 }

@@ -1,13 +1,7 @@
 export { wllamaEngines } from './wllamaEngines.js';
-export {
-  LoadCancelledError,
-  ModelFetchError,
-  ModelLoadError,
-  OutOfMemoryError,
-  WasmMissingError,
-  WasmUnsupportedError,
-  WorkerCrashedError,
-} from './errors.js';
+export { ModelLoadError, WasmMissingError, WasmUnsupportedError } from './errors.js';
+// The failures every engine shares, the same classes as @inkling/scheduler's (here with `device: 'cpu'`).
+export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from '@inkling/scheduler';
 export type { WllamaEngine, WllamaEnginesOptions, WllamaLoadProgress } from './types.js';
 export { supportsWasm64 } from './supportsWasm64.js';
 export { chooseEngineKind, chooseEngines } from './chooseEngines.js';

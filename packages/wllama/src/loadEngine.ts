@@ -1,8 +1,8 @@
 import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { globalTimers } from '@inkling/scheduler/engine';
-import { type LoadProgress, StorageUnavailableError } from '@inkling/scheduler';
+import { LoadCancelledError, type LoadProgress, ModelUnreadableError, StorageUnavailableError } from '@inkling/scheduler';
 import { classifyLoadError } from './classifyError.js';
-import { LoadCancelledError, ModelLoadError, WasmMissingError, WasmUnsupportedError } from './errors.js';
+import { WasmMissingError, WasmUnsupportedError, loadCancelled } from './errors.js';
 import { fetchModel } from './fetchModel.js';
 import { withStoredModel } from './storage/storedModel.js';
 import { ProgressReporter } from './progressReporter.js';
@@ -30,7 +30,7 @@ type LoadedWllama = WllamaLike & {
  * Fetches the model (progress in bytes) into the origin's storage, or takes
  * the stored copy once it is checked (see `withStoredModel`), checks that
  * wllama's wasm file is there, starts a wllama worker and loads the model
- * into it; a file llama.cpp refuses is a `ModelLoadError`. When `signal`
+ * into it; a file llama.cpp refuses is a `ModelUnreadableError`. When `signal`
  * aborts, the download stops, the worker is terminated and this rejects with
  * `LoadCancelledError`; an engine is only handed over if it really loaded.
  *
@@ -40,7 +40,7 @@ type LoadedWllama = WllamaLike & {
 export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngine> {
   const { options, signal } = request;
   const name = fileName(options.model);
-  const cancelled = () => new LoadCancelledError(name, { cause: signal?.reason });
+  const cancelled = () => loadCancelled(name, signal?.reason);
   if (signal?.aborted) throw cancelled();
   // Before downloading hundreds of megabytes a browser could not use.
   if (!supportsWasm64()) throw new WasmUnsupportedError();
@@ -81,7 +81,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WllamaEngi
             now: () => Date.now(),
           },
           start,
-          (error) => error instanceof ModelLoadError,
+          (error) => error instanceof ModelUnreadableError,
         );
       } catch (error) {
         // No storage in this browser (a private window): download into memory as before.
@@ -104,7 +104,7 @@ async function startWllama(
   name: string,
 ): Promise<WllamaEngine> {
   const { Wllama } = await import('@wllama/wllama');
-  if (signal?.aborted) throw new LoadCancelledError(name, { cause: signal.reason });
+  if (signal?.aborted) throw loadCancelled(name, signal.reason);
   const watch = new WorkerWatch();
   const quiet = options.verbose !== true;
   const wllama = new Wllama(
@@ -145,18 +145,19 @@ async function loadCancellable(
 ): Promise<{ n_embd: number; n_ctx: number }> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new LoadCancelledError(name, { cause: signal?.reason }));
+    onAbort = () => reject(loadCancelled(name, signal?.reason));
   });
   aborted.catch(() => {});
   signal?.addEventListener('abort', onAbort!, { once: true });
   try {
     await Promise.race([watch.race(wllama.loadModel([blob], params)), aborted]);
-    if (signal?.aborted) throw new LoadCancelledError(name, { cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(name, signal.reason);
     // wllama 3.13 resolves loadModel with a failed context (success false, n_ctx 0) for a file llama.cpp refused.
     const info = wllama.getLoadedContextInfo();
     if (info.success === false || !(info.n_ctx > 0)) {
-      throw new ModelLoadError(
+      throw new ModelUnreadableError(
         `llama.cpp could not load ${name}: the file is not a model it can read (corrupt, cut short, or not a GGUF). A stored copy is downloaded again on the next load; if this persists, check the URL.`,
+        { device: 'cpu', model: name },
       );
     }
     return info;

@@ -1,4 +1,4 @@
-import { WorkerCrashedError } from './errors.js';
+import { WorkerCrashedError } from '@inkling/scheduler';
 
 /**
  * Watches an engine's worker for death. wllama hands the worker's `error`
@@ -34,6 +34,7 @@ export class WorkerWatch {
           const message = (event as ErrorEvent).message || 'an uncaught error';
           this.kill(
             new WorkerCrashedError(`The engine's worker died (${message}). Inkling is replacing it; try again in a moment.`, {
+              device: 'cpu',
               cause: event,
             }),
           );

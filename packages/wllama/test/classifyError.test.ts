@@ -1,7 +1,7 @@
 import { EngineError, isFatalEngineError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { classifyLoadError, classifyRunError } from '../src/classifyError.js';
-import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from '../src/errors.js';
+import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from '../src/index.js';
 
 const runtime = (message: string) => Object.assign(new Error(message), { name: 'RuntimeError' });
 
@@ -9,9 +9,11 @@ describe('classifying wllama errors', () => {
   it('a load that ran out of memory is an OutOfMemoryError; anything else a ModelLoadError, the original as cause', () => {
     const oom = new Error('Aborted(Cannot enlarge memory arrays)');
     expect(classifyLoadError(oom, 'm.gguf')).toBeInstanceOf(OutOfMemoryError);
+    expect(classifyLoadError(oom, 'm.gguf')).toMatchObject({ device: 'cpu', model: 'm.gguf', kind: 'out-of-memory' });
     const bad = new Error('failed to load model: invalid magic');
     const error = classifyLoadError(bad, 'm.gguf');
     expect(error).toBeInstanceOf(ModelLoadError);
+    expect(error).toMatchObject({ device: 'cpu', kind: 'file-unreadable' });
     expect(error.cause).toBe(bad);
     expect(error.message).toMatch(/invalid magic/);
   });
@@ -20,6 +22,7 @@ describe('classifying wllama errors', () => {
     const crash = classifyRunError(runtime('(ABORT) out of memory'), 'm.gguf');
     expect(crash).toBeInstanceOf(WorkerCrashedError);
     expect(isFatalEngineError(crash)).toBe(true);
+    expect(crash.device).toBe('cpu');
     expect(crash.message).toMatch(/ran out of memory/);
     const refused = classifyRunError(
       Object.assign(new Error('the request exceeds the available context size'), { type: 'inference_error' }),

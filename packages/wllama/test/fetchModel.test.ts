@@ -1,7 +1,7 @@
 import { globalTimers } from '@inkling/scheduler/engine';
 import { type PoolTimers } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { ModelFetchError } from '../src/errors.js';
+import { ModelFetchError } from '../src/index.js';
 import { fetchModel } from '../src/fetchModel.js';
 
 const url = 'https://example.test/m.gguf';

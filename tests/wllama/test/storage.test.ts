@@ -1,5 +1,5 @@
 import { type ChatCompletionChunk, EnginePool, ModelInUseError, NotEnoughStorageError, StorageUnavailableError } from '@inkling/scheduler';
-import { ModelLoadError, type WllamaEngine, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
+import { ModelUnreadableError, type WllamaEngine, wllamaEngines, wllamaModelStorage } from '@inkling/wllama';
 import { describe, expect, it } from 'vitest';
 import { commands } from 'vitest/browser';
 import type { PageResult } from '../pages/load.js';
@@ -393,20 +393,20 @@ const corrupt = async (bytes: Uint8Array) => {
 };
 
 describe('issue 19: wllama load bugs', () => {
-  it('a corrupt GGUF (a good header, then garbage) ends the load with a ModelLoadError, not ready', async () => {
+  it('a corrupt GGUF (a good header, then garbage) ends the load with a ModelUnreadableError, not ready', async () => {
     const good = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
     const bad = good.slice(0, good.length);
     for (let i = 24; i < bad.length; i += 1) bad[i] = (i * 131) & 0xff;
     const result = await corrupt(bad);
     expect(result.phase).toBe('error');
-    expect(result.error).toBeInstanceOf(ModelLoadError);
+    expect(result.error).toBeInstanceOf(ModelUnreadableError);
   });
 
-  it('half a model ends the load with a ModelLoadError, not ready', async () => {
+  it('half a model ends the load with a ModelUnreadableError, not ready', async () => {
     const good = new Uint8Array(await (await fetch(`/${FILE}`)).arrayBuffer());
     const result = await corrupt(good.slice(0, good.length >> 1));
     expect(result.phase).toBe('error');
-    expect(result.error).toBeInstanceOf(ModelLoadError);
+    expect(result.error).toBeInstanceOf(ModelUnreadableError);
   });
 
   it('"Meet at the café" gets an answer from a makeTinyGguf model (byte fallback for characters outside ASCII)', async () => {

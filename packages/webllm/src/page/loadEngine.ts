@@ -1,6 +1,6 @@
-import { type LoadProgress, type PoolTimers } from '@inkling/scheduler';
+import { type LoadProgress, type PoolTimers, WorkerCrashedError } from '@inkling/scheduler';
+import { loadCancelled } from '../errors.js';
 import { globalTimers } from '@inkling/scheduler/engine';
-import { LoadCancelledError, WorkerCrashedError } from '../errors.js';
 import type { LoadAnswer, LoadSettings } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
 import { WebLLMEngine, shutDown } from './webllmEngine.js';
@@ -45,14 +45,14 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
   const client = new WorkerClient(worker);
   let cancel: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
-    cancel = () => reject(new LoadCancelledError(model, { cause: signal?.reason }));
+    cancel = () => reject(loadCancelled(model, signal?.reason));
   });
   cancelled.catch(() => {}); // only ever read through the race below
   const onAbort = () => cancel?.();
   signal?.addEventListener('abort', onAbort, { once: true });
   // A worker whose script never runs ours (a wrong URL, a file the bundler
   // left out, a blocked one) may neither answer nor fail.
-  const handshake = timers.setTimeout(() => client.kill(new WorkerCrashedError(silentWorker())), HANDSHAKE_TIMEOUT_MS);
+  const handshake = timers.setTimeout(() => client.kill(new WorkerCrashedError(silentWorker(), { device: 'gpu' })), HANDSHAKE_TIMEOUT_MS);
   let answer: LoadAnswer;
   try {
     if (signal?.aborted) onAbort();
@@ -65,7 +65,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     };
     answer = await Promise.race([load(), cancelled]);
     // A reload cut short by unload() resolves without an error.
-    if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(model, signal.reason);
   } catch (reason) {
     // Not awaited: the caller hears at once; the worker is gone soon after.
     void shutDown(client, worker, timers);

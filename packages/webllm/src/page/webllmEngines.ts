@@ -2,7 +2,7 @@ import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } f
 import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from '../detectWebGPU.js';
-import { LoadCancelledError, WebGPUUnavailableError } from '../errors.js';
+import { WebGPUUnavailableError, loadCancelled } from '../errors.js';
 import { loadEngine } from './loadEngine.js';
 import { NO_WEBGPU } from '../noWebGPU.js';
 import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from '../types.js';
@@ -84,7 +84,7 @@ export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
  * Before WebLLM loads, the worker checks WebGPU and refuses an f16 model on
  * an adapter without `shader-f16` (`ShaderF16UnsupportedError` names the f32
  * build); WebLLM's errors reach the page typed (`ModelNotFoundError`,
- * `ModelLoadError`, `OutOfMemoryError`...). Load progress reaches the pool as
+ * `ModelFetchError`, `OutOfMemoryError`...). Load progress reaches the pool as
  * one overall fraction. A model not yet whole in the cache is checked
  * against the free space before any weight is fetched (`NotEnoughStorageError`)
  * and downloaded by one tab at a time (a Web Lock per model; the README's
@@ -107,7 +107,7 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
   return async (index, onProgress, loadOptions): Promise<Engine> => {
     const signal = loadOptions?.signal;
     const { model } = options;
-    if (signal?.aborted) throw new LoadCancelledError(model, { cause: signal.reason });
+    if (signal?.aborted) throw loadCancelled(model, signal.reason);
     // A page without WebGPU has workers without it too: say so before the worker's download.
     const gpu = options.gpu === undefined ? (globalThis.navigator as { gpu?: GPULike } | undefined)?.gpu : options.gpu;
     if (options.gpu !== null && !gpu) throw new WebGPUUnavailableError(NO_WEBGPU);

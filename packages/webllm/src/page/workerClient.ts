@@ -1,9 +1,8 @@
-import { InvalidOptionError } from '@inkling/scheduler';
+import { InvalidOptionError, WorkerCrashedError } from '@inkling/scheduler';
 import { ChunkQueue } from './chunkQueue.js';
 import type { WebLLMLoadProgress } from '../progressMapper.js';
 import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
-import { WorkerCrashedError } from '../errors.js';
 import { fromWire } from '../wireError.js';
 
 /** What waits for the answers to one request. */
@@ -41,12 +40,18 @@ export class WorkerClient {
       const message = (event as { message?: unknown }).message;
       const detail = typeof message === 'string' && message ? message : 'an uncaught error';
       this.kill(
-        new WorkerCrashedError(`The engine's worker died (${detail}). Inkling is replacing it; try again in a moment.`, { cause: event }),
+        new WorkerCrashedError(`The engine's worker died (${detail}). Inkling is replacing it; try again in a moment.`, {
+          device: 'gpu',
+          cause: event,
+        }),
       );
     });
     worker.addEventListener?.('messageerror', (event) => {
       this.kill(
-        new WorkerCrashedError("A message from the engine's worker could not be read. Inkling is replacing the engine.", { cause: event }),
+        new WorkerCrashedError("A message from the engine's worker could not be read. Inkling is replacing the engine.", {
+          device: 'gpu',
+          cause: event,
+        }),
       );
     });
   }

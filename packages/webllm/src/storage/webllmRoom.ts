@@ -5,8 +5,8 @@ import {
   storageFullError,
   withModelLock,
 } from '@inkling/scheduler/storage';
-import { StorageUnavailableError } from '@inkling/scheduler';
-import { LoadCancelledError } from '../errors.js';
+import { LoadCancelledError, StorageUnavailableError } from '@inkling/scheduler';
+import { loadCancelled } from '../errors.js';
 import { findModel } from '../modelCatalogue.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMModelRecord } from '../types.js';
 import {
@@ -113,7 +113,7 @@ export async function withModelRoom<T>(request: ModelRoomRequest, load: () => Pr
       }
     });
   } catch (error) {
-    if (signal?.aborted && !(error instanceof LoadCancelledError)) throw new LoadCancelledError(model, { cause: signal.reason });
+    if (signal?.aborted && !(error instanceof LoadCancelledError)) throw loadCancelled(model, signal.reason);
     throw error;
   }
 }

@@ -1,13 +1,6 @@
-import { InklingError } from '@inkling/scheduler';
+import { InklingError, ModelFetchError, ModelUnreadableError, OutOfMemoryError } from '@inkling/scheduler';
 import { asError } from '@inkling/scheduler/engine';
-import {
-  GPUDeviceLostError,
-  ModelLoadError,
-  ModelNotFoundError,
-  OutOfMemoryError,
-  ShaderF16UnsupportedError,
-  WebGPUUnavailableError,
-} from '../errors.js';
+import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
 import { f32Variant } from '../modelCatalogue.js';
 import type { WebLLMModelRecord } from '../types.js';
 
@@ -31,8 +24,8 @@ function isNetworkFailure(error: Error, depth = 0): boolean {
  * The typed error for a failed load, with the original as `cause`.
  * Classified by what happened: a network failure while downloading (`Failed
  * to fetch` and the like, even with no URL in the message) is a
- * `ModelLoadError` of kind `'network'` (retryable, naming the record's URL),
- * not a stored file that cannot be read. It runs in
+ * `ModelFetchError` (kind `'network'`, retryable, naming the record's URL),
+ * not a stored file that cannot be read (`ModelUnreadableError`). It runs in
  * the engine worker, which knows WebLLM's errors and the model's record; the
  * page receives the typed error as it is.
  *
@@ -49,13 +42,25 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
   }
   if (name === 'ShaderF16SupportError') return new ShaderF16UnsupportedError(model, f32Variant(model), { cause: error });
   if (name === 'DeviceLostError' || /out of memory|\bOOM\b|failed to allocate|allocation failed/i.test(message)) {
-    return new OutOfMemoryError(model, record?.vram_required_MB, { cause: error });
+    const vramRequiredMB = record?.vram_required_MB;
+    const need = vramRequiredMB ? ` (it needs about ${Math.round(vramRequiredMB)} MB of GPU memory)` : '';
+    return new OutOfMemoryError(
+      `The GPU ran out of memory loading "${model}"${need}. Close other GPU-heavy tabs, use a smaller pool (size: 1), or pick a smaller model or a shorter context window.`,
+      { device: 'gpu', model, vramRequiredMB, cause: error },
+    );
   }
-  const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0];
-  if (url === undefined && isNetworkFailure(error)) {
-    return new ModelLoadError(model, `${name}: ${message}`, record?.model ?? `the files of "${model}"`, { cause: error });
+  const detail = `${name}: ${message}`;
+  const url = /https?:\/\/[^\s"'`,)]+/.exec(message)?.[0] ?? (isNetworkFailure(error) ? (record?.model ?? model) : undefined);
+  if (url !== undefined) {
+    return new ModelFetchError(
+      `The model "${model}" could not be loaded: fetching ${url} failed (${detail}). Check that the URL is right and reachable from this page (network, CORS, disk quota), then load again.`,
+      { device: 'gpu', model, url, cause: error },
+    );
   }
-  return new ModelLoadError(model, `${name}: ${message}`, url, { cause: error });
+  return new ModelUnreadableError(
+    `The model "${model}" could not be loaded (${detail}). Load again; if it keeps failing, clear its cache with deleteModel("${model}").`,
+    { device: 'gpu', model, cause: error },
+  );
 }
 
 /**

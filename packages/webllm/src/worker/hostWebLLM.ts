@@ -72,7 +72,7 @@ interface StreamState {
  * The work that needs WebLLM's knowledge happens here, so the page never
  * carries it: before a load the worker finds the model's record and checks
  * WebGPU; WebLLM's progress reports become one overall fraction; WebLLM's
- * errors become Inkling's typed errors (`ModelLoadError`, `OutOfMemoryError`,
+ * errors become Inkling's typed errors (`ModelFetchError`, `OutOfMemoryError`,
  * `GPUDeviceLostError`...), which cross with their message and fields.
  *
  * The page pulls each chunk (`pull`), and the worker asks WebLLM for the next

@@ -5,9 +5,8 @@ import {
   storageFullError,
   withModelLock,
 } from '@inkling/scheduler/storage';
-import { type PoolTimers } from '@inkling/scheduler';
-import { ModelFetchError, ModelLoadError } from '../errors.js';
-import { readBody, requestModel } from '../fetchModel.js';
+import { ModelUnreadableError, type PoolTimers } from '@inkling/scheduler';
+import { fetchFailed, readBody, requestModel } from '../fetchModel.js';
 import { checkStored } from './checkStored.js';
 import {
   clearEntry,
@@ -58,7 +57,7 @@ export interface StoredModelRequest {
  * downloaded in this call is deleted and the error passes on.
  *
  * @example
- * const engine = await withStoredModel(request, (blob) => loadIntoWllama(blob), (e) => e instanceof ModelLoadError);
+ * const engine = await withStoredModel(request, (blob) => loadIntoWllama(blob), (e) => e instanceof ModelUnreadableError);
  */
 export async function withStoredModel<T>(
   request: StoredModelRequest,
@@ -117,7 +116,7 @@ async function download(entry: ModelEntry, request: StoredModelRequest, mayResum
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw new ModelFetchError(request.url, response.status);
+    throw fetchFailed(request.url, response.status);
   }
   // 200 to a range request: the server has no ranges, or the file changed (If-Range); start over.
   if (resume && response.status !== 206) await clearEntry(entry);
@@ -140,10 +139,11 @@ async function download(entry: ModelEntry, request: StoredModelRequest, mayResum
   const problem = await checkStored(entry, { sha256: request.sha256 });
   if (problem !== undefined) {
     await clearEntry(entry);
-    throw new ModelLoadError(
+    throw new ModelUnreadableError(
       problem === 'hash'
         ? `The downloaded ${request.name} does not match its SHA-256 (${request.sha256}): the file on the server differs from the catalogue's. It was not kept.`
         : `The downloaded ${request.name} is not a GGUF model (${problem === 'not-gguf' ? 'it does not start with "GGUF"' : `${stored.bytes} of ${meta.totalBytes} bytes arrived`}). It was not kept; check the URL.`,
+      { device: 'cpu', model: request.name },
     );
   }
 }
