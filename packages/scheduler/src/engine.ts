@@ -28,6 +28,9 @@ export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError }
 export { CallsInFlight } from './callsInFlight.js';
 export type { CallHandle } from './callsInFlight.js';
 
+// Streams across a boundary: pushed by the producer, pulled by one reader.
+export { ChunkQueue } from './chunkQueue.js';
+
 // Option rules: a table of checks instead of if-chains.
 export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';

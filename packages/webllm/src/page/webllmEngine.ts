@@ -7,7 +7,7 @@ import type {
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
-import type { ChunkQueue } from './chunkQueue.js';
+import type { ChunkQueue } from '@inkling/scheduler/engine';
 import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
@@ -40,7 +40,7 @@ export class WebLLMEngine implements Engine {
   readonly #worker: WorkerLike;
   readonly #timers: PoolTimers;
   /** The stream the page is reading now, if any. */
-  #current: { id: number; chunks: ChunkQueue } | undefined;
+  #current: { id: number; chunks: ChunkQueue<ChatCompletionChunk> } | undefined;
   #unloading: Promise<void> | undefined;
 
   constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; lanes?: number; timers?: PoolTimers }) {

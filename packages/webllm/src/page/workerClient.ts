@@ -1,5 +1,5 @@
-import { InvalidOptionError } from '@inkling/scheduler';
-import { ChunkQueue } from './chunkQueue.js';
+import { type ChatCompletionChunk, InvalidOptionError } from '@inkling/scheduler';
+import { ChunkQueue } from '@inkling/scheduler/engine';
 import type { WebLLMLoadProgress } from '../progressMapper.js';
 import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
@@ -10,7 +10,7 @@ import { fromWire } from '../wireError.js';
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
-  chunks?: ChunkQueue;
+  chunks?: ChunkQueue<ChatCompletionChunk>;
   onProgress?: (report: WebLLMLoadProgress) => void;
 }
 
@@ -86,9 +86,9 @@ export class WorkerClient {
    * Opens a stream; its chunks arrive in the queue returned, one per `next()`
    * (each asks the worker for one: `pull`).
    */
-  stream(message: PageRequest): { id: number; chunks: ChunkQueue } {
+  stream(message: PageRequest): { id: number; chunks: ChunkQueue<ChatCompletionChunk> } {
     let id: number | undefined;
-    const chunks = new ChunkQueue(() => {
+    const chunks = new ChunkQueue<ChatCompletionChunk>(() => {
       if (id !== undefined) this.notify({ type: 'pull', id });
     });
     id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
