@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { GPUDeviceLostError, WorkerCrashedError } from '../src/index.js';
+import { WorkerClient } from '../src/page/workerClient.js';
+import { FakeWorker } from './fakeWorker.js';
+
+describe("WorkerClient: the page's end of the engine worker", () => {
+  it('fails every waiting call and open stream with the crash, and every later call without sending it', async () => {
+    const worker = new FakeWorker();
+    const client = new WorkerClient(worker);
+    await client.hello();
+    const unloading = client.call('unload', undefined);
+    const { chunks } = client.stream({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const reading = chunks.next();
+    worker.crash();
+    const error = await unloading.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkerCrashedError);
+    await expect(reading).rejects.toBe(error);
+    expect(client.death).toBe(error);
+    const sent = worker.received.length;
+    await expect(client.call('embed', { input: 'x' })).rejects.toBe(error);
+    await expect(client.stream({ messages: [], stream: true }).chunks.next()).rejects.toBe(error);
+    await expect(client.hello()).rejects.toBe(error);
+    expect(worker.received).toHaveLength(sent);
+  });
+
+  it("matches each reply to its own call, the worker's typed error included", async () => {
+    const worker = new FakeWorker();
+    const client = new WorkerClient(worker);
+    await client.hello();
+    // No model is loaded: embed fails in the worker, typed there (a worker without its engine is fatal), unload answers.
+    const [embedded, unloaded] = await Promise.allSettled([client.call('embed', { input: 'x' }), client.call('unload', undefined)]);
+    expect(embedded).toMatchObject({ status: 'rejected', reason: expect.any(GPUDeviceLostError) });
+    expect(unloaded).toEqual({ status: 'fulfilled', value: undefined });
+  });
+});
