@@ -119,4 +119,6 @@ export async function shutDown(client: WorkerClient, worker: WorkerLike, timers:
     }
   }
   worker.terminate();
+  // Nothing will answer now: a call still waiting ends with a CallCancelledError instead of never.
+  client.close();
 }

@@ -63,10 +63,21 @@ export class WorkerClient {
     this.#channel.close(error);
   }
 
+  /**
+   * The worker was ended on purpose (`shutDown`): whatever still waits on it
+   * fails with the kit's `CallCancelledError`, and so does every later call.
+   */
+  close(): void {
+    this.#channel.close();
+    this.#hello?.reject(this.#channel.closed?.reason as Error);
+    this.#hello = undefined;
+  }
+
   /** Checks that the worker speaks this version of the protocol. */
   async hello(): Promise<void> {
     const protocol = await new Promise<unknown>((resolve, reject) => {
-      if (this.#death) return reject(this.#death);
+      const gone = this.#death ?? this.#channel.closed?.reason;
+      if (gone) return reject(gone);
       this.#hello = { resolve, reject };
       // oxlint-disable-next-line unicorn/require-post-message-target-origin
       this.#worker.postMessage({ type: 'hello', id: 0, protocol: PROTOCOL });
@@ -110,7 +121,7 @@ export class WorkerClient {
     // A stream left is no longer waited for: its reply, if any, is dropped.
     if (message.t === 'close') this.#channel.forget(message.rid);
     // oxlint-disable-next-line unicorn/require-post-message-target-origin
-    if (!this.#death) this.#worker.postMessage(message);
+    if (!this.#channel.closed) this.#worker.postMessage(message);
   }
 
   #receive(data: unknown): void {
