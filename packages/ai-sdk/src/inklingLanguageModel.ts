@@ -7,6 +7,7 @@ import type {
   LanguageModelV4StreamResult,
 } from '@ai-sdk/provider';
 import type { ChatCompletionChunk, ChatJobSpec, JobResult, Pool, ToolCall } from '@inkling/scheduler';
+import { chunkText } from '@inkling/scheduler/engine';
 import { abortError, aiSdkError } from './aiSdkError.js';
 import { callParams } from './callParams.js';
 import { type InklingCallSettings, callSettings } from './scheduling.js';
@@ -103,7 +104,7 @@ export class InklingLanguageModel implements LanguageModelV4 {
       ...spec,
       onChunk: (chunk: ChatCompletionChunk) => {
         if (raw) output.enqueue({ type: 'raw', rawValue: chunk });
-        const delta = chunk.choices?.[0]?.delta?.content;
+        const delta = chunkText(chunk);
         if (!delta) return;
         if (!opened) {
           opened = true;

@@ -1,4 +1,4 @@
-import { CallsInFlight } from '@inkling/scheduler/engine';
+import { CallsInFlight, chunkText } from '@inkling/scheduler/engine';
 import {
   type ChatCompletionChunk,
   type ChatMessage,
@@ -129,7 +129,7 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
       try {
         const stream = opened.session.promptStreaming(opened.input, { signal: call.signal, ...constraint });
         for await (const piece of pieceChunks(stream, { id, model, controller: call, maxTokens: request.max_tokens }, end)) {
-          reply += piece.choices[0]?.delta.content ?? '';
+          reply += chunkText(piece);
           yield piece;
         }
       } catch (error) {

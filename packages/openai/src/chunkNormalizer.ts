@@ -1,6 +1,5 @@
 import type { ChatCompletionChunk, CompletionUsage, FinishReason, ToolCall } from '@inkling/scheduler';
-
-type Delta = ChatCompletionChunk['choices'][number]['delta'];
+import { type ChunkDelta, type ChunkMeta, streamChunk, usageChunk } from '@inkling/scheduler/engine';
 
 interface ToolCallDraft {
   id?: string;
@@ -88,14 +87,14 @@ export class ChunkNormalizer {
       const usage = this.#extra ? { ...this.#usage, extra: { ...this.#usage.extra, ...this.#extra } } : { ...this.#usage };
       const cached = usage.cachedTokens ?? cachedTokensOf(usage, this.#extra?.timings);
       if (cached !== undefined) usage.cachedTokens = cached;
-      out.push({ ...this.#chunk({}, null), choices: [], usage });
+      out.push(usageChunk(this.#meta(), usage));
     }
     return out;
   }
 
   #finishChunk(reason: FinishReason): ChatCompletionChunk {
     this.#finish = reason;
-    const delta: Delta = { role: 'assistant', content: '' };
+    const delta: ChunkDelta = { role: 'assistant', content: '' };
     if (this.#tools.size > 0) {
       delta.tool_calls = [...this.#tools.entries()].toSorted(([a], [b]) => a - b).map(([, call]) => call as ToolCall);
     }
@@ -130,14 +129,13 @@ export class ChunkNormalizer {
     }
   }
 
-  #chunk(delta: Delta, finish: FinishReason | null): ChatCompletionChunk {
-    return {
-      id: this.#id || 'chatcmpl-inkling',
-      object: 'chat.completion.chunk',
-      created: this.#created || Math.floor(Date.now() / 1000),
-      model: this.#model,
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-    };
+  #chunk(delta: ChunkDelta, finish: FinishReason | null): ChatCompletionChunk {
+    return streamChunk(this.#meta(), delta, finish);
+  }
+
+  /** The stream's id, model and start as the server gave them (`created` absent: now). */
+  #meta(): ChunkMeta {
+    return { id: this.#id || 'chatcmpl-inkling', model: this.#model, ...(this.#created ? { created: this.#created } : {}) };
   }
 }
 

@@ -6,7 +6,7 @@ import {
   EngineError,
   type StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
-import { requestedSchema } from '@inkling/scheduler/engine';
+import { CallsInFlight, requestedSchema } from '@inkling/scheduler/engine';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 import { chatStream } from './chatStream.js';
 import { MalformedStreamError } from './errors.js';
@@ -42,7 +42,7 @@ export class RemoteEngine implements OpenAIEngine {
   readonly embeddings: OpenAIEngine['embeddings'];
   readonly #context: RequestContext;
   readonly #settings: RemoteEngineSettings;
-  readonly #calls = new Set<AbortController>();
+  readonly #calls = new CallsInFlight();
   #unloaded = false;
 
   constructor(context: RequestContext, settings: RemoteEngineSettings) {
@@ -64,7 +64,7 @@ export class RemoteEngine implements OpenAIEngine {
 
   /** Aborts every request in flight on this engine; they end with `finish_reason: 'abort'`. */
   interruptGenerate(): void {
-    for (const controller of [...this.#calls]) controller.abort();
+    this.#calls.interrupt();
   }
 
   /** Aborts every request in flight; later calls fail. */
@@ -161,28 +161,20 @@ export class RemoteEngine implements OpenAIEngine {
     return response;
   }
 
-  /** A controller for one call, linked to its signal and registered as in flight. */
+  /** One call in flight, linked to its signal; `release` ends it and closes its connection. Safe to call twice. */
   #open(outer: AbortSignal | undefined): { signal: AbortSignal; release: () => void } {
     if (this.#unloaded) {
       throw new EngineError(
         `The engine for model "${this.model}" was unloaded. Submit jobs through a loaded pool; it builds a new engine.`,
       );
     }
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    if (outer?.aborted) controller.abort();
-    else outer?.addEventListener('abort', onAbort, { once: true });
-    this.#calls.add(controller);
-    let released = false;
+    const call = this.#calls.open(outer);
     const release = () => {
-      if (released) return;
-      released = true;
-      outer?.removeEventListener('abort', onAbort);
-      this.#calls.delete(controller);
+      call.release();
       // Closes the connection if the body was not read to its end.
-      controller.abort();
+      call.abort();
     };
-    return { signal: controller.signal, release };
+    return { signal: call.signal, release };
   }
 }
 

@@ -31,6 +31,13 @@ export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryE
 export { CallsInFlight } from './callsInFlight.js';
 export type { CallHandle } from './callsInFlight.js';
 
+// Streams across a boundary: pushed by the producer, pulled by one reader.
+export { ChunkQueue } from './chunkQueue.js';
+
+// Request and answer across a boundary: one pending-call map, one message shape.
+export { CallCancelledError, CallChannel, answerCall, isCallAnswer, isCallMessage } from './callChannel.js';
+export type { CallAnswer, CallMessage, CallOptions, CallProgress, CallReply, PendingCall } from './callChannel.js';
+
 // Option rules: a table of checks instead of if-chains.
 export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
 export { MAX_TIMER_MS, checkDuration } from './duration.js';

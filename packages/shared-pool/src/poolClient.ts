@@ -8,7 +8,15 @@ import {
   type PoolLoadProgress,
   Subscribable,
 } from '@inkling/scheduler';
-import { type ErrorClasses, abortReasonOf, checkDuration, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
+import {
+  CallChannel,
+  type ErrorClasses,
+  abortReasonOf,
+  checkDuration,
+  globalTimers,
+  chunkText,
+  isAbortSignal,
+} from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
@@ -64,13 +72,6 @@ export interface PoolClientOptions {
   timeOrigin?: number;
 }
 
-interface PendingCall {
-  readonly op: CallOp;
-  readonly onProgress?: ((report: PoolLoadProgress) => void) | undefined;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * A `Pool` whose engines live elsewhere (a SharedWorker, another tab, an
  * offscreen document), reached over a `MessageEndpoint` served by `PoolHost`.
@@ -95,14 +96,14 @@ export class PoolClient extends Subscribable implements Pool {
   /** Live jobs by the app's id (unique among live ones), and by their wire `ref`. */
   readonly #jobs = new Map<string, RemoteJob>();
   readonly #refs = new Map<number, RemoteJob>();
-  readonly #calls = new Map<number, PendingCall>();
+  /** Settings calls waiting for the host's reply. */
+  readonly #calls: CallChannel<CallOp>;
   readonly #link: HostLink;
   #snapshot: SharedPoolStatus = emptyStatus('idle');
   #presence: Presence | undefined;
   #unpresence: (() => void) | undefined;
   #holding = false;
   #config: Record<string, unknown> | undefined;
-  #nextRid = 0;
   #nextJob = 0;
   #nextRef = 0;
   #losses = 0;
@@ -116,6 +117,7 @@ export class PoolClient extends Subscribable implements Pool {
       );
     }
     this.#classes = options.errorClasses ?? {};
+    this.#calls = new CallChannel<CallOp>((message) => this.#post(message), { decode: (wire) => decodeError(wire, this.#classes) });
     this.#presenceSource = options.presence ?? documentPresence();
     this.#now = options.now ?? (() => performance.now());
     const locks = options.locks === undefined ? platformLocks() : options.locks;
@@ -307,6 +309,8 @@ export class PoolClient extends Subscribable implements Pool {
     for (const job of [...this.#jobs.values()]) this.#finish(job, { cancelReason: 'cancel' });
     this.#post({ t: 'bye' });
     this.#closed = true;
+    // Nothing will answer now: a pending load() (and any later call) rejects with a CallCancelledError.
+    this.#calls.close();
     this.#link.close();
     this.#unpresence?.();
   }
@@ -314,12 +318,8 @@ export class PoolClient extends Subscribable implements Pool {
   // ----------------------------------------------------------------- internals
 
   #call(op: CallOp, patch?: Record<string, unknown>, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
-    const rid = ++this.#nextRid;
     this.#ensure(); // before the call is recorded: a new connection replays recorded ones
-    return new Promise((resolve, reject) => {
-      this.#calls.set(rid, { op, onProgress, resolve, reject });
-      this.#post({ t: 'call', rid, op, ...(patch && { patch }) });
-    });
+    return this.#calls.call(op, patch, onProgress && { onProgress: onProgress as (report: unknown) => void });
   }
 
   /** Resolves a job here (cancel, abort, host lost); false when it had already ended. */
@@ -344,8 +344,8 @@ export class PoolClient extends Subscribable implements Pool {
 
   /** What a new host must hear first: the model held, settings, work it never started. */
   #replay(): void {
-    for (const [rid, call] of this.#calls) this.#post({ t: 'call', rid, op: call.op });
-    if (this.#holding && ![...this.#calls.values()].some((call) => call.op === 'load')) {
+    this.#calls.resend();
+    if (this.#holding && !this.#calls.pending().some((call) => call.op === 'load')) {
       this.#call('load').catch(() => {});
     }
     if (this.#config) this.#call('configure', this.#config).catch(() => {});
@@ -376,19 +376,10 @@ export class PoolClient extends Subscribable implements Pool {
       case 'snapshot':
         this.#show(localView(decodeStatus(message.status, this.#classes), this.#link.clientId ?? '', offset));
         return;
-      case 'progress': {
-        const onProgress = this.#calls.get(message.rid)?.onProgress;
-        if (onProgress) guard(onProgress, message.report as PoolLoadProgress);
+      case 'progress':
+      case 'reply':
+        this.#calls.receive(message);
         return;
-      }
-      case 'reply': {
-        const call = this.#calls.get(message.rid);
-        if (!call) return;
-        this.#calls.delete(message.rid);
-        if (message.error) call.reject(decodeError(message.error, this.#classes));
-        else call.resolve(message.value);
-        return;
-      }
     }
   }
 
@@ -417,10 +408,8 @@ export class PoolClient extends Subscribable implements Pool {
       "The shared pool's host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.",
     );
     for (const job of [...this.#jobs.values()]) if (job.chunks > 0) this.#finish(job, { error });
-    for (const [rid, call] of this.#calls) {
-      if (call.op === 'load') continue;
-      this.#calls.delete(rid);
-      call.resolve(call.op === 'configure' ? 0 : undefined);
+    for (const call of this.#calls.pending()) {
+      if (call.op !== 'load') this.#calls.settle(call.rid, call.op === 'configure' ? 0 : undefined);
     }
     this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
     if (this.#busy()) this.#ensure();
@@ -440,8 +429,7 @@ export class PoolClient extends Subscribable implements Pool {
             cause,
           });
     for (const job of [...this.#jobs.values()]) this.#finish(job, { error });
-    for (const call of this.#calls.values()) call.reject(error);
-    this.#calls.clear();
+    this.#calls.rejectAll(error);
     this.#show({ ...emptyStatus('error'), error });
   }
 }

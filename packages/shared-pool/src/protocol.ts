@@ -1,5 +1,5 @@
-import { type ChatCompletionChunk, type JobSpec, type LoadProgress } from '@inkling/scheduler';
-import { type WireError, messageMatcher } from '@inkling/scheduler/engine';
+import { type ChatCompletionChunk, type JobSpec } from '@inkling/scheduler';
+import { type CallMessage, type CallProgress, type CallReply, messageMatcher } from '@inkling/scheduler/engine';
 import type { WireResult, WireStatus } from './errorCodec.js';
 import type { Presence } from './presence.js';
 
@@ -10,7 +10,11 @@ import type { Presence } from './presence.js';
  */
 export type WireSpec = Omit<JobSpec, 'signal' | 'onChunk' | 'owner'> & { readonly stream: boolean };
 
-/** The settings calls a client makes, each answered by a `reply`. */
+/**
+ * The settings calls a client makes (the kit's `CallMessage`: `input` is
+ * `configure`'s patch), each answered by a `reply` (`CallReply`), a load's
+ * progress by `progress` (`CallProgress`) before it.
+ */
 export type CallOp = 'load' | 'unload' | 'configure';
 
 /**
@@ -25,7 +29,7 @@ export type ClientMessage =
   | { readonly t: 'submit'; readonly ref: number; readonly id: string; readonly spec: WireSpec }
   | { readonly t: 'abort'; readonly ref: number; readonly superseded?: true }
   | { readonly t: 'cancel'; readonly key: string }
-  | { readonly t: 'call'; readonly rid: number; readonly op: CallOp; readonly patch?: Record<string, unknown> }
+  | CallMessage<CallOp>
   | { readonly t: 'bye' };
 
 /** What the host sends to one client. */
@@ -41,8 +45,8 @@ export type HostMessage =
   | { readonly t: 'chunk'; readonly ref: number; readonly chunk: ChatCompletionChunk }
   | { readonly t: 'result'; readonly ref: number; readonly result: WireResult }
   | { readonly t: 'snapshot'; readonly status: WireStatus }
-  | { readonly t: 'progress'; readonly rid: number; readonly report: LoadProgress }
-  | { readonly t: 'reply'; readonly rid: number; readonly value?: unknown; readonly error?: WireError };
+  | CallProgress
+  | CallReply;
 
 /** True for a message a client sends; anything else on the endpoint is ignored. */
 export const isClientMessage = messageMatcher<ClientMessage>('t', ['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);

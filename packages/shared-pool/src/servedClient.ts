@@ -1,5 +1,5 @@
 import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { SUPERSEDED, encodeError, jobResult } from '@inkling/scheduler/engine';
+import { SUPERSEDED, answerCall, jobResult } from '@inkling/scheduler/engine';
 import { type ResolvedClientLimits, longKey, overLimits, settingsTooBig } from './clientLimits.js';
 import { type PoolView, ownView } from './clientView.js';
 import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
@@ -163,7 +163,7 @@ export class ServedClient {
           this.host.pool.cancel(scoped(this.id, message.key));
         return;
       case 'call':
-        void this.#call(message.rid, message.op, message.patch);
+        void this.#call(message.rid, message.op, message.input);
         return;
       case 'bye':
         this.close();
@@ -238,25 +238,27 @@ export class ServedClient {
     this.#send({ t: 'result', ref: Number.isSafeInteger(ref) ? (ref as number) : -1, result: encodeResult(result) });
   }
 
-  async #call(rid: number, op: 'load' | 'unload' | 'configure', patch?: Record<string, unknown>): Promise<void> {
-    try {
-      let value: unknown;
-      if (op === 'load') {
-        await this.host.hold(this, true);
-        value = await this.host.pool.load((report) => this.#send({ t: 'progress', rid, report }));
-      } else if (op === 'unload') {
-        for (const controller of this.#jobs.values()) controller.abort();
-        await this.host.hold(this, false);
-      } else {
-        const problem = settingsTooBig(patch, this.host.limits);
+  /** Answers a settings call; the snapshot goes ahead of the reply, so a tab that awaited `load()` sees the pool ready. */
+  #call(rid: number, op: string, input: unknown): Promise<void> {
+    return answerCall(
+      rid,
+      async () => {
+        if (op === 'load') {
+          await this.host.hold(this, true);
+          return this.host.pool.load((report) => this.#send({ t: 'progress', rid, report }));
+        }
+        if (op === 'unload') {
+          for (const controller of this.#jobs.values()) controller.abort();
+          return this.host.hold(this, false);
+        }
+        const problem = settingsTooBig(input, this.host.limits);
         if (problem) throw new ClientLimitError(problem);
-        value = this.host.pool.configure(patch as Record<string, unknown>);
-      }
-      this.#pushNow();
-      this.#send({ t: 'reply', rid, value });
-    } catch (error) {
-      this.#pushNow();
-      this.#send({ t: 'reply', rid, error: encodeError(error) });
-    }
+        return this.host.pool.configure(input as Record<string, unknown>);
+      },
+      (reply) => {
+        this.#pushNow();
+        this.#send(reply);
+      },
+    );
   }
 }

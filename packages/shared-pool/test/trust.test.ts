@@ -170,7 +170,7 @@ describe('what a host takes from one client', () => {
       'PoolHost "limits.maxKeyLength" must be a whole number of characters, 1 or more; it got 0.',
     );
     // Settings for the engines are bounded the same way; the refusal is that client's reply alone.
-    bad.send({ t: 'call', rid: 9, op: 'configure', patch: { note: 'z'.repeat(1001) } });
+    bad.send({ t: 'call', rid: 9, op: 'configure', input: { note: 'z'.repeat(1001) } });
     await run(5);
     expect(bad.heard.find((m) => m.t === 'reply')).toMatchObject({ rid: 9, error: { name: 'ClientLimitError' } });
     bad.close();

@@ -1,14 +1,15 @@
 import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest } from '@inkling/scheduler';
-import { type WireError, messageMatcher } from '@inkling/scheduler/engine';
-import type { WebLLMLoadProgress } from './progressMapper.js';
+import { type CallMessage, type CallProgress, type CallReply, isCallAnswer } from '@inkling/scheduler/engine';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
 
 /**
  * The name and version of the messages between a page and its engine worker.
  * The worker answers `hello` with its own; a worker of another version is
- * refused before any model loads.
+ * refused before any model loads. `/4`: requests and answers are the engine
+ * kit's calls (`CallMessage`, `CallReply`, `CallProgress`), streams are
+ * named by their call's `rid`.
  */
-export const PROTOCOL = 'inkling-webllm/3';
+export const PROTOCOL = 'inkling-webllm/4';
 
 /** What a load asks the worker for: the model and how WebLLM should load it. */
 export interface LoadSettings {
@@ -27,19 +28,51 @@ export interface LoadSettings {
 }
 
 /**
- * What the page asks its engine worker. Every message has an `id`; the
- * worker's answers carry the same `id` (a stream's `interrupt` and `close`
- * name the stream's).
+ * The version handshake, the same in every version of the protocol (so a
+ * page and a worker of different versions still understand each other's
+ * `hello`, and the page refuses the worker): the page sends it, the worker
+ * answers with its own `protocol` and the same `id`.
  */
-export type PageMessage =
-  | { type: 'hello'; id: number; protocol: string }
-  | ({ type: 'load'; id: number } & LoadSettings)
-  | { type: 'chat'; id: number; request: StreamingChatCompletionRequest }
-  | { type: 'embed'; id: number; request: EmbeddingCreateParams }
-  | { type: 'interrupt'; id: number }
-  | { type: 'close'; id: number }
-  | { type: 'unload'; id: number }
-  | StreamPull;
+export interface Hello {
+  type: 'hello';
+  id: number;
+  protocol: string;
+}
+
+/** What each call carries as its `input`, and what its reply's `value` is. */
+export interface WorkerCalls {
+  /** Loads the model; progress reports come first (`CallProgress`), the reply is a `LoadAnswer`. */
+  load: LoadSettings;
+  /** Opens a stream: its chunks come one per `pull` (`StreamChunk`), the reply ends it (no value). */
+  chat: StreamingChatCompletionRequest;
+  /** Embeds; the reply is WebLLM's `CreateEmbeddingResponse`. */
+  embed: EmbeddingCreateParams;
+  /** Frees the model; no input, no value. */
+  unload: undefined;
+}
+
+/** The name of a call to the worker. */
+export type WorkerCall = keyof WorkerCalls;
+
+/**
+ * What a page does to a stream it opened (`rid` is its `chat` call's):
+ * `pull` asks for the next chunk, `interrupt` stops the generation, `close`
+ * leaves the stream (the worker reads it to its end unsent).
+ */
+export interface StreamControl {
+  t: 'pull' | 'interrupt' | 'close';
+  rid: number;
+}
+
+/** One chunk of stream `rid`, the answer to one `pull`. */
+export interface StreamChunk {
+  t: 'chunk';
+  rid: number;
+  chunk: ChatCompletionChunk;
+}
+
+/** What the page sends its engine worker. */
+export type PageMessage = Hello | CallMessage<WorkerCall> | StreamControl;
 
 /** The worker's answer to `load`. */
 export interface LoadAnswer {
@@ -55,26 +88,18 @@ export interface LoadAnswer {
   lanesReason?: string;
 }
 
-/** What the engine worker sends back. */
-export type WorkerMessage =
-  | { type: 'hello'; id: number; protocol: string }
-  | { type: 'progress'; id: number; report: WebLLMLoadProgress }
-  | { type: 'chunk'; id: number; chunk: ChatCompletionChunk }
-  | { type: 'done'; id: number; value?: unknown }
-  | {
-      type: 'error';
-      id: number;
-      /**
-       * The worker has already turned WebLLM's errors into Inkling's typed ones
-       * (`classifyLoadError`, `classifyRunError`): `name` is the class,
-       * `fields` its own fields (`kind`, `model`, `suggestion`, `url`...) and
-       * `cause` what went wrong underneath, usually WebLLM's error.
-       */
-      error: WireError;
-    };
+/**
+ * What the engine worker sends back. A reply's `error` is already one of
+ * Inkling's typed errors (`classifyLoadError`, `classifyRunError`): `name`
+ * is the class, `fields` its own fields (`kind`, `model`, `suggestion`,
+ * `url`...) and `cause` what went wrong underneath, usually WebLLM's error.
+ */
+export type WorkerMessage = Hello | CallReply | CallProgress | StreamChunk;
 
-/** A page message without its `id`, as callers write it. */
-export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ? Omit<M, 'id'> : never) : never;
+/** Whether `data` is the worker's `hello`. */
+export function isHello(data: unknown): data is Hello {
+  return typeof data === 'object' && data !== null && (data as Hello).type === 'hello' && typeof (data as Hello).id === 'number';
+}
 
 /**
  * Whether `data` is one of the worker's messages (and not, say, WebLLM's own
@@ -83,18 +108,11 @@ export type PageRequest = PageMessage extends infer M ? (M extends PageMessage ?
  * @example
  * if (!isWorkerMessage(event.data)) return;
  */
-export const isWorkerMessage = messageMatcher<WorkerMessage>('type', ['hello', 'progress', 'chunk', 'done', 'error'], 'number');
+export function isWorkerMessage(data: unknown): data is WorkerMessage {
+  return isHello(data) || isCallAnswer(data) || isStreamChunk(data);
+}
 
-// ---------------------------------------------------------------------------
-// Pull-based streams (inkling-webllm/3). Kept apart from the codec above.
-// ---------------------------------------------------------------------------
-
-/**
- * The page asks for the next chunk of stream `id` (a `chat` request's id).
- * The worker answers with one `chunk`, or `done`/`error` at the end, and runs
- * no decode step until the next pull: the page's pace is the worker's.
- */
-export interface StreamPull {
-  type: 'pull';
-  id: number;
+/** Whether `data` is a chunk of a stream. */
+export function isStreamChunk(data: unknown): data is StreamChunk {
+  return typeof data === 'object' && data !== null && (data as StreamChunk).t === 'chunk' && typeof (data as StreamChunk).rid === 'number';
 }

@@ -69,9 +69,9 @@ export class FakeWorker implements WorkerLike {
     for (const listener of this.#listeners.get('error') ?? []) listener(event);
   }
 
-  /** Messages the page sent of one type. */
-  kinds(type: PageMessage['type']): PageMessage[] {
-    return this.received.filter((m) => m.type === type);
+  /** Messages the page sent of one kind: `hello`, a call's `op`, or a stream control's `t`. */
+  kinds(kind: string): PageMessage[] {
+    return this.received.filter((m) => messageKind(m) === kind);
   }
 
   #deliver(run: () => void): void {
@@ -90,4 +90,10 @@ export function fakeWorkers(options: FakeWorkerOptions = {}) {
     return worker;
   };
   return Object.assign(factory, { workers });
+}
+
+/** What a page message is: `hello`, a call's `op` (`load`, `chat`...), or a stream control (`pull`, `close`...). */
+export function messageKind(message: PageMessage): string {
+  if ('type' in message) return message.type;
+  return message.t === 'call' ? message.op : message.t;
 }

@@ -47,7 +47,7 @@ describe('hostWebLLM', () => {
     const createEngine = webllmEngines({ model: 'Tiny-q4f32_1', appConfig: local, worker: () => worker, gpu: fakeGpu() });
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(worker.sent[0]).toMatchObject({ type: 'hello', protocol: PROTOCOL });
-    expect(worker.sent[1]).toMatchObject({ type: 'load', model: 'Tiny-q4f32_1' });
+    expect(worker.sent[1]).toMatchObject({ t: 'call', op: 'load', input: { model: 'Tiny-q4f32_1' } });
     expect(error).toBeInstanceOf(InklingError);
     // WebLLM's reload got as far as its weight cache, which Node lacks (the Cache API).
     expect(error).toBeInstanceOf(ModelUnreadableError);
@@ -55,12 +55,12 @@ describe('hostWebLLM', () => {
   });
 
   it('refuses a worker that speaks another version of the protocol, before any model loads', async () => {
-    const sent: Array<{ type: string; id: number }> = [];
+    const sent: Array<{ type?: string; op?: string; id: number }> = [];
     const worker: WorkerLike = {
       onmessage: null,
       postMessage(message) {
-        const { type, id } = message as { type: string; id: number };
-        sent.push({ type, id });
+        const { type, op, id } = message as { type?: string; op?: string; id: number };
+        sent.push({ type, op, id });
         setTimeout(() => worker.onmessage?.(new MessageEvent('message', { data: { type: 'hello', id, protocol: 'inkling-webllm/0' } })));
       },
       terminate() {},
@@ -69,6 +69,6 @@ describe('hostWebLLM', () => {
     const error = await new EnginePool({ createEngine }).load().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidOptionError);
     expect((error as Error).message).toContain('inkling-webllm/0');
-    expect(sent.map((m) => m.type)).not.toContain('load');
+    expect(sent.map((m) => m.type ?? m.op)).not.toContain('load');
   });
 });

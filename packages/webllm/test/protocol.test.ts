@@ -63,7 +63,10 @@ describe("the worker protocol's errors and messages", () => {
   });
 
   it("tells its own messages from WebLLM's { kind, uuid } protocol", () => {
-    expect(isWorkerMessage({ type: 'chunk', id: 3, chunk: {} })).toBe(true);
+    expect(isWorkerMessage({ t: 'chunk', rid: 3, chunk: {} })).toBe(true);
+    expect(isWorkerMessage({ t: 'reply', rid: 3 })).toBe(true);
+    expect(isWorkerMessage({ t: 'progress', rid: 1, report: {} })).toBe(true);
+    expect(isWorkerMessage({ type: 'hello', id: 0, protocol: 'inkling-webllm/3' })).toBe(true);
     expect(isWorkerMessage({ kind: 'return', uuid: 'x', content: null })).toBe(false);
     expect(isWorkerMessage(null)).toBe(false);
   });

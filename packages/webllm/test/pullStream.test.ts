@@ -85,10 +85,11 @@ describe.each(MIMICS)('the engine worker never runs ahead of the page (WebLLM %s
     const pool = new EnginePool({ createEngine, size: 1 });
     await pool.load();
     expect(await pool.submit(chat('hi'))).toMatchObject({ status: 'done', text: 'a b c d' });
-    const received = workers[0]?.received ?? [];
-    const chatId = received.find((m) => m.type === 'chat')?.id;
+    const worker = workers[0]!;
+    const chatCall = worker.kinds('chat')[0];
+    const chatId = chatCall && 'rid' in chatCall ? chatCall.rid : undefined;
     // a b c d, the finish chunk, the usage chunk, then the end: one pull each.
-    expect(received.filter((m) => m.type === 'pull' && m.id === chatId)).toHaveLength(7);
+    expect(worker.kinds('pull').filter((m) => 'rid' in m && m.rid === chatId)).toHaveLength(7);
   });
 });
 

@@ -1,4 +1,5 @@
 import { type ChatCompletionChunk, type InklingError, isFatalEngineError } from '@inkling/scheduler';
+import { ChunkQueue } from '@inkling/scheduler/engine';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 
 /** One streamed chat call. */
@@ -35,37 +36,30 @@ export async function* chatStream(request: ChatStreamRequest): AsyncGenerator<Ch
     yield* normalizer.end('abort');
     return;
   }
-  const queue: unknown[] = [];
-  let wake: (() => void) | undefined;
-  let settled = false;
-  let failure: { reason: unknown } | undefined;
-  const ping = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  // llama.cpp pushes its chunks at its own pace; the stream reads them in order.
+  const queue = new ChunkQueue<unknown>();
   request
-    .start((chunk) => {
-      queue.push(chunk);
-      ping();
-    })
+    .start((chunk) => queue.push(chunk))
     .then(
-      () => {},
-      (reason: unknown) => (failure = { reason }),
-    )
-    .finally(() => {
-      settled = true;
-      ping();
-    });
+      () => queue.end(),
+      (reason: unknown) => queue.fail(reason),
+    );
+  let failure: { reason: unknown } | undefined;
   try {
     for (;;) {
-      while (queue.length > 0) yield* normalizer.push(queue.shift());
-      if (settled) break;
-      await new Promise<void>((resolve) => (wake = resolve));
+      let step: IteratorResult<unknown>;
+      try {
+        step = await queue.next();
+      } catch (reason) {
+        failure = { reason };
+        break;
+      }
+      if (step.done) break;
+      yield* normalizer.push(step.value);
     }
   } finally {
     // Closed early (or thrown into): stop the generation; it settles on its own.
-    if (!settled) request.abort();
+    if (!queue.ended) request.abort();
     request.release();
   }
   if (failure) {

@@ -59,7 +59,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     const load = async () => {
       await client.hello();
       timers.clearTimeout(handshake);
-      return (await client.request({ type: 'load', ...settings }, (report) => {
+      return (await client.call('load', settings, (report) => {
         if (!signal?.aborted) onProgress(report);
       })) as LoadAnswer;
     };

@@ -7,7 +7,7 @@ import type {
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
-import type { ChunkQueue } from './chunkQueue.js';
+import type { ChunkQueue } from '@inkling/scheduler/engine';
 import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
@@ -40,7 +40,7 @@ export class WebLLMEngine implements Engine {
   readonly #worker: WorkerLike;
   readonly #timers: PoolTimers;
   /** The stream the page is reading now, if any. */
-  #current: { id: number; chunks: ChunkQueue } | undefined;
+  #current: { id: number; chunks: ChunkQueue<ChatCompletionChunk> } | undefined;
   #unloading: Promise<void> | undefined;
 
   constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; lanes?: number; timers?: PoolTimers }) {
@@ -56,7 +56,7 @@ export class WebLLMEngine implements Engine {
   interruptGenerate(): void {
     const current = this.#current;
     if (this.#unloading || !current || current.chunks.ended) return;
-    this.#client.notify({ type: 'interrupt', id: current.id });
+    this.#client.notify({ t: 'interrupt', rid: current.id });
   }
 
   /** Frees the weights and terminates the worker (after a grace period if it does not answer). */
@@ -66,7 +66,7 @@ export class WebLLMEngine implements Engine {
   }
 
   #stream(request: StreamingChatCompletionRequest, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk> {
-    const current = this.#client.stream({ type: 'chat', request });
+    const current = this.#client.stream(request);
     this.#current = current;
     const { id, chunks } = current;
     const client = this.#client;
@@ -74,7 +74,7 @@ export class WebLLMEngine implements Engine {
     // the worker ends that lane before its next step, with an abort finish chunk.
     if (this.concurrency > 1 && signal) {
       const stop = () => {
-        if (!chunks.ended && !this.#unloading) client.notify({ type: 'interrupt', id });
+        if (!chunks.ended && !this.#unloading) client.notify({ t: 'interrupt', rid: id });
       };
       if (signal.aborted) stop();
       else signal.addEventListener('abort', stop, { once: true });
@@ -85,7 +85,7 @@ export class WebLLMEngine implements Engine {
         next: () => chunks.next(),
         // Left early: the worker reads the rest to the end, so WebLLM's lock is freed.
         return: async () => {
-          if (!chunks.ended) client.notify({ type: 'close', id });
+          if (!chunks.ended) client.notify({ t: 'close', rid: id });
           chunks.end();
           return { done: true, value: undefined };
         },
@@ -94,7 +94,7 @@ export class WebLLMEngine implements Engine {
   }
 
   async #embed(request: EmbeddingCreateParams): Promise<CreateEmbeddingResponse> {
-    return (await this.#client.request({ type: 'embed', request })) as CreateEmbeddingResponse;
+    return (await this.#client.call('embed', request)) as CreateEmbeddingResponse;
   }
 }
 
@@ -111,7 +111,7 @@ export async function shutDown(client: WorkerClient, worker: WorkerLike, timers:
     let timer: unknown;
     const grace = new Promise<void>((resolve) => (timer = timers.setTimeout(resolve, UNLOAD_GRACE_MS)));
     try {
-      await Promise.race([client.request({ type: 'unload' }), grace]);
+      await Promise.race([client.call('unload', undefined), grace]);
     } catch {
       // Dying while unloading is still unloaded.
     } finally {
@@ -119,4 +119,6 @@ export async function shutDown(client: WorkerClient, worker: WorkerLike, timers:
     }
   }
   worker.terminate();
+  // Nothing will answer now: a call still waiting ends with a CallCancelledError instead of never.
+  client.close();
 }

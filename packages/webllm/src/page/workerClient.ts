@@ -1,38 +1,36 @@
-import { InvalidOptionError, WorkerCrashedError } from '@inkling/scheduler';
-import { ChunkQueue } from './chunkQueue.js';
+import { type ChatCompletionChunk, InvalidOptionError, WorkerCrashedError } from '@inkling/scheduler';
+import { CallChannel, ChunkQueue } from '@inkling/scheduler/engine';
 import type { WebLLMLoadProgress } from '../progressMapper.js';
-import { PROTOCOL, type PageRequest, type WorkerMessage, isWorkerMessage } from '../protocol.js';
+import { PROTOCOL, type StreamControl, type WorkerCall, type WorkerCalls, isWorkerMessage } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
 import { fromWire } from '../wireError.js';
 
-/** What waits for the answers to one request. */
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  chunks?: ChunkQueue;
-  onProgress?: (report: WebLLMLoadProgress) => void;
-}
-
 /**
- * The page's end of an engine worker: numbers requests, matches the worker's
- * answers to them, and watches the worker for death: once it dies (its
- * `error` or `messageerror` event, or `kill`), whatever is waiting fails with
- * the `WorkerCrashedError` in `death`, and so does every later request (a
- * worker that died never answers again).
+ * The page's end of an engine worker: its calls go through the kit's
+ * `CallChannel` (numbered, matched to the worker's replies), a stream is a
+ * `chat` call whose chunks come one per pull and whose reply ends it; and it
+ * watches the worker for death: once it dies (its `error` or `messageerror`
+ * event, or `kill`), whatever is waiting fails with the `WorkerCrashedError`
+ * in `death`, and so does every later call (a worker that died never answers
+ * again).
  *
  * @example
  * const client = new WorkerClient(worker);
  * await client.hello();
- * await client.request({ type: 'unload' });
+ * await client.call('unload', undefined);
  */
 export class WorkerClient {
   readonly #worker: WorkerLike;
-  readonly #pending = new Map<number, Pending>();
-  #nextId = 1;
+  readonly #channel: CallChannel<WorkerCall>;
+  /** The `hello` waiting for the worker's, if any. */
+  #hello: { resolve(protocol: unknown): void; reject(error: Error): void } | undefined;
   #death: WorkerCrashedError | undefined;
 
   constructor(worker: WorkerLike) {
     this.#worker = worker;
+    // A worker, not a window: there is no target origin (here and below).
+    // oxlint-disable-next-line unicorn/require-post-message-target-origin
+    this.#channel = new CallChannel<WorkerCall>((message) => worker.postMessage(message), { decode: fromWire });
     // `WorkerLike` promises `onmessage` (a Node thread adapter may offer nothing else).
     // oxlint-disable-next-line unicorn/prefer-add-event-listener
     worker.onmessage = (event) => this.#receive(event.data);
@@ -65,13 +63,30 @@ export class WorkerClient {
   kill(error: WorkerCrashedError): void {
     if (this.#death) return;
     this.#death = error;
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    this.#hello?.reject(error);
+    this.#hello = undefined;
+    this.#channel.close(error);
+  }
+
+  /**
+   * The worker was ended on purpose (`shutDown`): whatever still waits on it
+   * fails with the kit's `CallCancelledError`, and so does every later call.
+   */
+  close(): void {
+    this.#channel.close();
+    this.#hello?.reject(this.#channel.closed?.reason as Error);
+    this.#hello = undefined;
   }
 
   /** Checks that the worker speaks this version of the protocol. */
   async hello(): Promise<void> {
-    const protocol = await this.request({ type: 'hello', protocol: PROTOCOL });
+    const protocol = await new Promise<unknown>((resolve, reject) => {
+      const gone = this.#death ?? this.#channel.closed?.reason;
+      if (gone) return reject(gone);
+      this.#hello = { resolve, reject };
+      // oxlint-disable-next-line unicorn/require-post-message-target-origin
+      this.#worker.postMessage({ type: 'hello', id: 0, protocol: PROTOCOL });
+    });
     if (protocol !== PROTOCOL) {
       throw new InvalidOptionError(
         `The engine's worker speaks "${String(protocol)}", this page "${PROTOCOL}": the worker bundles another version of @inkling/webllm. Build it from the same version as the page.`,
@@ -79,67 +94,47 @@ export class WorkerClient {
     }
   }
 
-  /** Sends a request; settles with the worker's answer. */
-  request(message: PageRequest, onProgress?: (report: WebLLMLoadProgress) => void): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      const id = this.#send(message, { resolve, reject, ...(onProgress ? { onProgress } : {}) });
-      if (id === undefined) reject(this.#death);
-    });
+  /** Calls the worker; settles with its reply. */
+  call<Op extends Exclude<WorkerCall, 'chat'>>(
+    op: Op,
+    input: WorkerCalls[Op],
+    onProgress?: (report: WebLLMLoadProgress) => void,
+  ): Promise<unknown> {
+    return this.#channel.call(op, input, onProgress && { onProgress: onProgress as (report: unknown) => void });
   }
 
   /**
    * Opens a stream; its chunks arrive in the queue returned, one per `next()`
    * (each asks the worker for one: `pull`).
    */
-  stream(message: PageRequest): { id: number; chunks: ChunkQueue } {
-    let id: number | undefined;
-    const chunks = new ChunkQueue(() => {
-      if (id !== undefined) this.notify({ type: 'pull', id });
+  stream(request: WorkerCalls['chat']): { id: number; chunks: ChunkQueue<ChatCompletionChunk> } {
+    let rid: number | undefined;
+    const chunks = new ChunkQueue<ChatCompletionChunk>(() => {
+      if (rid !== undefined) this.notify({ t: 'pull', rid });
     });
-    id = this.#send(message, { resolve: () => chunks.end(), reject: (error) => chunks.fail(error), chunks });
-    if (id === undefined) chunks.fail(this.#death as WorkerCrashedError);
-    return { id: id ?? 0, chunks };
+    const call = this.#channel.open('chat', request, { onProgress: (chunk) => chunks.push(chunk as ChatCompletionChunk) });
+    rid = call.rid;
+    call.answer.then(
+      () => chunks.end(),
+      (error: unknown) => chunks.fail(error),
+    );
+    return { id: rid, chunks };
   }
 
-  /** Sends a message that has no answer (`pull`, `interrupt`, `close` of stream `id`). */
-  notify(message: { type: 'pull' | 'interrupt' | 'close'; id: number }): void {
-    if (message.type === 'close') this.#pending.delete(message.id);
-    // A worker, not a window: there is no target origin (here and below).
+  /** Sends a message that has no answer (`pull`, `interrupt`, `close` of stream `rid`). */
+  notify(message: StreamControl): void {
+    // A stream left is no longer waited for: its reply, if any, is dropped.
+    if (message.t === 'close') this.#channel.forget(message.rid);
     // oxlint-disable-next-line unicorn/require-post-message-target-origin
-    if (!this.#death) this.#worker.postMessage(message);
-  }
-
-  #send(message: PageRequest, pending: Pending): number | undefined {
-    if (this.#death) return undefined;
-    const id = this.#nextId;
-    this.#nextId += 1;
-    this.#pending.set(id, pending);
-    // oxlint-disable-next-line unicorn/require-post-message-target-origin
-    this.#worker.postMessage({ ...message, id });
-    return id;
+    if (!this.#channel.closed) this.#worker.postMessage(message);
   }
 
   #receive(data: unknown): void {
     if (!isWorkerMessage(data)) return;
-    const message = data as WorkerMessage;
-    const pending = this.#pending.get(message.id);
-    if (!pending) return;
-    switch (message.type) {
-      case 'progress':
-        return pending.onProgress?.(message.report);
-      case 'chunk':
-        return pending.chunks?.push(message.chunk);
-      case 'hello':
-        this.#pending.delete(message.id);
-        return pending.resolve(message.protocol);
-      case 'done':
-        this.#pending.delete(message.id);
-        return pending.resolve(message.value);
-      case 'error':
-        this.#pending.delete(message.id);
-        return pending.reject(fromWire(message.error));
-      default:
-        return undefined;
-    }
+    if ('type' in data) {
+      this.#hello?.resolve(data.protocol);
+      this.#hello = undefined;
+    } else if (data.t === 'chunk') this.#channel.progress(data.rid, data.chunk);
+    else this.#channel.receive(data);
   }
 }

@@ -1,5 +1,5 @@
 import { type ChatCompletionChunk, type StreamingChatCompletionRequest } from '@inkling/scheduler';
-import { encodeError, isFinalChunk } from '@inkling/scheduler/engine';
+import { answerCall, encodeError, isCallMessage, isFinalChunk } from '@inkling/scheduler/engine';
 import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
@@ -9,7 +9,15 @@ import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
 import { type LaneStream, type Lanes, installLanes, noLanes } from './laneEngine.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
-import { type LoadAnswer, PROTOCOL, type PageMessage, type WorkerMessage } from '../protocol.js';
+import {
+  type LoadAnswer,
+  type LoadSettings,
+  PROTOCOL,
+  type PageMessage,
+  type WorkerCalls,
+  type WorkerMessage,
+  isHello,
+} from '../protocol.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
 
@@ -128,45 +136,45 @@ class EngineHost {
   }
 
   receive(message: PageMessage): void {
-    if (typeof message !== 'object' || message === null) return;
-    const { id } = message;
-    switch (message.type) {
-      case 'hello':
-        return this.#post({ type: 'hello', id, protocol: PROTOCOL });
-      case 'load':
-        return this.#answer(id, () => this.#load(message));
-      case 'chat':
-        this.#streams.set(id, { request: message.request, stepping: false, live: false, stopping: false, closed: false });
-        return undefined;
+    if (isHello(message)) return this.#post({ type: 'hello', id: message.id, protocol: PROTOCOL });
+    if (isCallMessage(message)) return this.#call(message.rid, message.op, message.input);
+    if (typeof message !== 'object' || message === null || typeof message.rid !== 'number') return undefined;
+    switch (message.t) {
       case 'pull':
-        return this.#pull(id);
-      case 'embed':
-        return this.#answer(id, () => this.#loaded().embeddings.create(message.request));
+        return this.#pull(message.rid);
       case 'interrupt':
-        return this.#stop(id, false);
+        return this.#stop(message.rid, false);
       case 'close':
-        return this.#stop(id, true);
-      case 'unload':
-        return this.#answer(id, () => this.#unload());
+        return this.#stop(message.rid, true);
       default:
         // A message of some other protocol: not ours to answer.
         return undefined;
     }
   }
 
-  #answer(id: number, run: () => Promise<unknown>): void {
-    // Through a promise, so that a request that throws at once is answered too.
-    Promise.resolve()
-      .then(run)
-      .then(
-        (value) => this.#post({ type: 'done', id, value }),
-        (reason: unknown) => this.#fail(id, reason),
-      );
+  #call(rid: number, op: string, input: unknown): void {
+    switch (op) {
+      case 'load':
+        return this.#answer(rid, () => this.#load(rid, input as LoadSettings));
+      case 'chat':
+        this.#streams.set(rid, { request: input as object, stepping: false, live: false, stopping: false, closed: false });
+        return undefined;
+      case 'embed':
+        return this.#answer(rid, () => this.#loaded().embeddings.create(input as WorkerCalls['embed']));
+      case 'unload':
+        return this.#answer(rid, () => this.#unload());
+      default:
+        return this.#fail(rid, new Error(`The engine worker has no call "${op}".`));
+    }
   }
 
-  /** Answers request `id` with the typed error for `reason` (a typed one passes as it is). */
-  #fail(id: number, reason: unknown): void {
-    this.#post({ type: 'error', id, error: encodeError(classifyRunError(reason)) });
+  #answer(rid: number, run: () => Promise<unknown>): void {
+    void answerCall(rid, run, this.#post, (reason) => encodeError(classifyRunError(reason)));
+  }
+
+  /** Answers call `rid` with the typed error for `reason` (a typed one passes as it is). */
+  #fail(rid: number, reason: unknown): void {
+    this.#post({ t: 'reply', rid, error: encodeError(classifyRunError(reason)) });
   }
 
   /**
@@ -174,8 +182,8 @@ class EngineHost {
    * WebGPU that suits it); answers with what the page needs to know of it.
    * Every failure is typed (`classifyLoadError`).
    */
-  async #load(message: Extract<PageMessage, { type: 'load' }>): Promise<LoadAnswer> {
-    const { id, model } = message;
+  async #load(id: number, message: LoadSettings): Promise<LoadAnswer> {
+    const { model } = message;
     const appConfig = resolveAppConfig(message.appConfig ?? (this.#webllm.prebuiltAppConfig as WebLLMAppConfig), message.cache);
     const record = appConfig.model_list.find((r) => r.model_id === model);
     if (!record) throw new ModelNotFoundError(model);
@@ -185,7 +193,7 @@ class EngineHost {
       const engine = new this.#webllm.MLCEngine({
         ...message.engineConfig,
         appConfig,
-        initProgressCallback: (report: WebLLMProgressReport) => this.#post({ type: 'progress', id, report: progress.map(report) }),
+        initProgressCallback: (report: WebLLMProgressReport) => this.#post({ t: 'progress', rid: id, report: progress.map(report) }),
       } as never);
       // Set before the reload, so an unload during it reaches WebLLM and stops the downloads.
       this.#engine = engine;
@@ -212,7 +220,7 @@ class EngineHost {
           ? `Lanes: ${this.#lanes.count} (one batch_decode step for every running job; JSON-schema jobs on WebLLM's one-sequence path).`
           : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
       ].join(' ');
-      this.#post({ type: 'progress', id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
+      this.#post({ t: 'progress', rid: id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);
     }
@@ -240,11 +248,11 @@ class EngineHost {
         const step = await this.#next(state);
         if (step.done) {
           this.#streams.delete(id);
-          if (!state.closed) this.#post({ type: 'done', id });
+          if (!state.closed) this.#post({ t: 'reply', rid: id });
           return;
         }
         if (!state.closed) {
-          this.#post({ type: 'chunk', id, chunk: step.value });
+          this.#post({ t: 'chunk', rid: id, chunk: step.value });
           return;
         }
       }

@@ -1,0 +1,238 @@
+import { InklingError, type ErrorKind } from './errors.js';
+import { reportError } from './reportError.js';
+import { type WireError, decodeError, encodeError } from './wireError.js';
+
+/**
+ * A request across a worker's or a port's messages: `rid` numbers it on its
+ * connection, `op` names it, `input` is what it needs (absent when nothing).
+ */
+export interface CallMessage<Op extends string = string> {
+  readonly t: 'call';
+  readonly rid: number;
+  readonly op: Op;
+  readonly input?: unknown;
+}
+
+/** The answer to call `rid`: its value, or its error (then `value` is absent). */
+export interface CallReply {
+  readonly t: 'reply';
+  readonly rid: number;
+  readonly value?: unknown;
+  readonly error?: WireError;
+}
+
+/** A report on call `rid` before its answer (a load's progress). */
+export interface CallProgress {
+  readonly t: 'progress';
+  readonly rid: number;
+  readonly report: unknown;
+}
+
+/** What the answering side sends back for a call. */
+export type CallAnswer = CallReply | CallProgress;
+
+/**
+ * The channel was closed (its `close()` ran) while the call waited, or the
+ * call was made on a closed channel: nothing will answer it.
+ *
+ * @example
+ * pool.close(); // a pending pool.load() rejects with CallCancelledError (kind 'cancelled')
+ */
+export class CallCancelledError extends InklingError {
+  override name = 'CallCancelledError';
+  override readonly kind: ErrorKind = 'cancelled';
+}
+
+function isRecord(data: unknown): data is Record<string, unknown> {
+  return typeof data === 'object' && data !== null;
+}
+
+/**
+ * Whether `data` is a call (`{ t: 'call', rid, op }`); what else arrives on the port fails it.
+ *
+ * @example
+ * if (isCallMessage(event.data)) void answerCall(event.data.rid, () => run(event.data), post);
+ */
+export function isCallMessage(data: unknown): data is CallMessage {
+  return isRecord(data) && data.t === 'call' && Number.isSafeInteger(data.rid) && typeof data.op === 'string';
+}
+
+/**
+ * Whether `data` answers a call: a `reply` or a `progress` with a numeric `rid`.
+ *
+ * @example
+ * if (isCallAnswer(event.data)) channel.receive(event.data);
+ */
+export function isCallAnswer(data: unknown): data is CallAnswer {
+  return isRecord(data) && (data.t === 'reply' || data.t === 'progress') && typeof data.rid === 'number';
+}
+
+/**
+ * Runs call `rid` on the answering side and sends its reply: the value, or
+ * the error on the wire (`encode`, by default `encodeError`; give it a
+ * function that types the error first). `run` may throw at once: that is
+ * answered too. Settles once the reply is sent; never rejects.
+ *
+ * @example
+ * port.onmessage = ({ data }) => {
+ *   if (isCallMessage(data)) void answerCall(data.rid, () => engine.load(data.input), (reply) => port.postMessage(reply));
+ * };
+ */
+export async function answerCall(
+  rid: number,
+  run: () => unknown,
+  send: (reply: CallReply) => void,
+  encode: (reason: unknown) => WireError = encodeError,
+): Promise<void> {
+  let reply: CallReply;
+  try {
+    reply = { t: 'reply', rid, value: await run() };
+  } catch (reason) {
+    reply = { t: 'reply', rid, error: encode(reason) };
+  }
+  send(reply);
+}
+
+/** One call waiting for its reply. */
+export interface PendingCall<Op extends string = string> {
+  readonly rid: number;
+  readonly op: Op;
+  readonly input: unknown;
+}
+
+/** Options of one `CallChannel` call. */
+export interface CallOptions {
+  /** Gets the call's reports before its answer; what it throws is reported, not raised. */
+  onProgress?: (report: unknown) => void;
+}
+
+interface Waiting<Op extends string> extends PendingCall<Op> {
+  readonly onProgress: ((report: unknown) => void) | undefined;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+/**
+ * The asking side of a request/answer protocol over messages: numbers each
+ * call, keeps it until its `reply`, hands `progress` to it, and rejects every
+ * call still waiting when the other side is gone (`rejectAll`, or `close` for
+ * good, after which a call rejects at once). The other side answers with
+ * `answerCall`. Streams ride on it too: a stream is a call whose reply is its
+ * end, its chunks passed to `progress` by their own messages.
+ *
+ * @example
+ * const channel = new CallChannel((message) => worker.postMessage(message), { decode: (wire) => decodeError(wire, classes) });
+ * worker.onmessage = ({ data }) => { if (isCallAnswer(data)) channel.receive(data); };
+ * const engines = await channel.call('load', { model }, { onProgress: show });
+ */
+export class CallChannel<Op extends string = string> {
+  readonly #send: (message: CallMessage<Op>) => void;
+  readonly #decode: (wire: WireError) => unknown;
+  readonly #calls = new Map<number, Waiting<Op>>();
+  #nextRid = 0;
+  #closed: { reason: unknown } | undefined;
+
+  /**
+   * `send` posts a call to the other side; `decode` rebuilds a reply's error
+   * (default: `decodeError` with the scheduler's classes).
+   */
+  constructor(send: (message: CallMessage<Op>) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
+    this.#send = send;
+    this.#decode = options.decode ?? ((wire) => decodeError(wire));
+  }
+
+  /** How many calls wait for their reply. */
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  /** Why the channel was closed, once it was. */
+  get closed(): { reason: unknown } | undefined {
+    return this.#closed;
+  }
+
+  /** Sends a call; settles with its reply. See `open` for the call's number. */
+  call(op: Op, input?: unknown, options?: CallOptions): Promise<unknown> {
+    return this.open(op, input, options).answer;
+  }
+
+  /** Sends a call and returns its number with the promise of its reply (rejected at once on a closed channel). */
+  open(op: Op, input?: unknown, options: CallOptions = {}): { rid: number; answer: Promise<unknown> } {
+    const rid = ++this.#nextRid;
+    if (this.#closed) return { rid, answer: Promise.reject(this.#closed.reason) };
+    const answer = new Promise<unknown>((resolve, reject) => {
+      this.#calls.set(rid, { rid, op, input, onProgress: options.onProgress, resolve, reject });
+    });
+    this.#send(message(rid, op, input));
+    return { rid, answer };
+  }
+
+  /** Takes a reply or a progress report; false when no call waits under its `rid`. */
+  receive(answer: CallAnswer): boolean {
+    if (answer.t === 'progress') return this.progress(answer.rid, answer.report);
+    const call = this.#calls.get(answer.rid);
+    if (!call) return false;
+    this.#calls.delete(answer.rid);
+    if (answer.error === undefined) call.resolve(answer.value);
+    else call.reject(this.#decode(answer.error));
+    return true;
+  }
+
+  /** Hands `report` to call `rid`'s `onProgress`; false when no call waits under `rid`. */
+  progress(rid: number, report: unknown): boolean {
+    const call = this.#calls.get(rid);
+    if (!call) return false;
+    try {
+      call.onProgress?.(report);
+    } catch (error) {
+      reportError(error);
+    }
+    return true;
+  }
+
+  /** The calls waiting, oldest first. */
+  pending(): PendingCall<Op>[] {
+    return [...this.#calls.values()].map(({ rid, op, input }) => ({ rid, op, input }));
+  }
+
+  /** Sends every waiting call again, under its own number: for a new connection to the other side. */
+  resend(): void {
+    for (const { rid, op, input } of this.#calls.values()) this.#send(message(rid, op, input));
+  }
+
+  /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
+  settle(rid: number, value: unknown): boolean {
+    const call = this.#calls.get(rid);
+    if (!call) return false;
+    this.#calls.delete(rid);
+    call.resolve(value);
+    return true;
+  }
+
+  /** Drops call `rid` unanswered (a stream its reader left); false when it was not waiting. */
+  forget(rid: number): boolean {
+    return this.#calls.delete(rid);
+  }
+
+  /** Rejects every waiting call with `reason`; the channel stays open for new calls. */
+  rejectAll(reason: unknown): void {
+    const calls = [...this.#calls.values()];
+    this.#calls.clear();
+    for (const call of calls) call.reject(reason);
+  }
+
+  /**
+   * Closes the channel for good: every waiting call and every later one
+   * rejects with `reason` (default: a `CallCancelledError`). Only the first
+   * close counts.
+   */
+  close(reason: unknown = new CallCancelledError('The call was cancelled: its channel was closed before the answer came.')): void {
+    if (this.#closed) return;
+    this.#closed = { reason };
+    this.rejectAll(reason);
+  }
+}
+
+function message<Op extends string>(rid: number, op: Op, input: unknown): CallMessage<Op> {
+  return input === undefined ? { t: 'call', rid, op } : { t: 'call', rid, op, input };
+}
