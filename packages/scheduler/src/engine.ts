@@ -29,8 +29,22 @@ export { CallsInFlight } from './callsInFlight.js';
 export type { CallHandle } from './callsInFlight.js';
 
 // Option rules: a table of checks instead of if-chains.
-export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
-export { MAX_TIMER_MS, checkDuration } from './duration.js';
+export {
+  type Rule,
+  firstProblem,
+  isBoolean,
+  isFunction,
+  isObject,
+  isString,
+  isText,
+  isTimers,
+  mustBe,
+  oneOf,
+  optional,
+  show,
+  wholeNumber,
+} from './rules.js';
+export { MAX_TIMER_MS, checkDuration, durationRule } from './duration.js';
 export { isAbortSignal } from './isAbortSignal.js';
 export { SUPERSEDED, abortReasonOf } from './abortReason.js';
 
