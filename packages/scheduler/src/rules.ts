@@ -21,7 +21,7 @@ export type Rule = readonly [field: string, ok: (value: unknown) => boolean, wan
 export const isFunction = (value: unknown): boolean => typeof value === 'function';
 export const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 export const isText = (value: unknown): boolean => typeof value === 'string' && value !== '';
-export const isString = (value: unknown): boolean => typeof value === 'string';
+export const isString = (value: unknown): value is string => typeof value === 'string';
 export const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
 
 /**
