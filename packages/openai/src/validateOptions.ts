@@ -32,7 +32,11 @@ const RULES: readonly Rule[] = [
     (url) => typeof url === 'string' && /^https?:\/\/[^/]/i.test(url),
     "the server's API base with its /v1, e.g. 'http://localhost:8000/v1'",
   ],
-  ['model', (model) => typeof model === 'string' && model.trim() !== '', 'the name the server knows the model by (GET /v1/models lists them)'],
+  [
+    'model',
+    (model) => typeof model === 'string' && model.trim() !== '',
+    'the name the server knows the model by (GET /v1/models lists them)',
+  ],
   ['apiKey', optional(isString), () => 'must be a string.'],
   [
     'headers',
@@ -45,27 +49,32 @@ const RULES: readonly Rule[] = [
     (headers) =>
       `has a header fetch cannot send: ${JSON.stringify(badHeader(headers)?.[0])} (a name must be a token such as "X-Api-Key"; a value may not hold a line break).`,
   ],
-  ['apiKey', (key) => !LINE_BREAK.test(key as string), () => 'holds a line break; copy the key again without it.'],
+  ['apiKey', (key) => !(isString(key) && LINE_BREAK.test(key)), () => 'holds a line break; copy the key again without it.'],
   ['concurrency', optional(wholeNumber(1)), 'a whole number, 1 or more (requests one engine sends at once)'],
   ['maxRetries', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['maxRetryDelayMs', 'connectTimeoutMs', 'stallTimeoutMs', 'maxResponseMs'].map((field) => durationRule(field)),
-  ...['maxEventBytes', 'maxResponseBytes'].map(
-    (field): Rule => [
-      field,
-      optional((bytes) => bytes === Infinity || wholeNumber(1)(bytes)),
-      'a whole number of bytes, 1 or more, or Infinity for no limit',
-    ],
-  ),
+  ...['maxEventBytes', 'maxResponseBytes'].map((field): Rule => [
+    field,
+    optional((bytes) => bytes === Infinity || wholeNumber(1)(bytes)),
+    'a whole number of bytes, 1 or more, or Infinity for no limit',
+  ]),
   ['timers', optional(isTimers), 'an object with setTimeout and clearTimeout functions, e.g. { setTimeout, clearTimeout }'],
   [
     'sessionAffinity',
-    optional((affinity) => isObject(affinity) && optional((header) => isString(header) && HEADER_NAME.test(header as string))((affinity as { header?: unknown }).header)),
+    optional(
+      (affinity) =>
+        isObject(affinity) && optional((header) => isString(header) && HEADER_NAME.test(header))((affinity as { header?: unknown }).header),
+    ),
     "{ promptCacheKey?: boolean, header?: a header name such as 'x-session-affinity' }",
   ],
-  ['slots', optional((slots) => slots === 'auto' || wholeNumber(1)(slots)), "the server's slot count (its --parallel, 1 or more) or 'auto'"],
+  [
+    'slots',
+    optional((slots) => slots === 'auto' || wholeNumber(1)(slots)),
+    "the server's slot count (its --parallel, 1 or more) or 'auto'",
+  ],
   [
     'cacheSalt',
-    optional((salt) => isString(salt) && (salt as string).length >= 1 && (salt as string).length <= 1024),
+    optional((salt) => isString(salt) && salt.length >= 1 && salt.length <= 1024),
     () => "must be a string of 1 to 1024 characters (vLLM's limits).",
   ],
   ['reserveLane', optional(isBoolean), 'true or false'],
