@@ -1,11 +1,13 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { checkDuration } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem } from '@inkling/scheduler/engine';
 import type { GhostAddOn, GhostWatcher } from './ghostAddOn.js';
 import { type GhostDebounceBounds, DebounceTuner } from './debounceTuner.js';
 import { typedSince } from './projectGhostText.js';
 
 /** The `adaptDebounce` option: the bounds an adapted debounce stays within. Made by `adaptiveDebounce`. */
 export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {}
+
+const RULES: readonly Rule[] = [durationRule('minMs', { never: false }), durationRule('maxMs', { never: false })];
 
 /**
  * The `adaptDebounce` option: adapt the debounce, within `minMs`..`maxMs`
@@ -21,8 +23,8 @@ export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {
  * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
  */
 export function adaptiveDebounce({ minMs, maxMs }: GhostDebounceBounds): GhostAdaptiveDebounce {
-  checkDuration(minMs, 'adaptiveDebounce() "minMs"', { never: false });
-  checkDuration(maxMs, 'adaptiveDebounce() "maxMs"', { never: false });
+  const problem = firstProblem({ minMs, maxMs }, RULES, 'adaptiveDebounce() ');
+  if (problem) throw new InvalidOptionError(problem);
   if (minMs > maxMs) throw new InvalidOptionError(`adaptiveDebounce() needs minMs <= maxMs; it got ${minMs} and ${maxMs}.`);
   return { minMs, maxMs, start: startTuning };
 }
