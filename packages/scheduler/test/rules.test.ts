@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { type Rule, durationRule, firstProblem, isBoolean, isString, isTimers, oneOf, optional, wholeNumber } from '../src/engine.js';
+import {
+  type Rule,
+  MAX_TIMER_MS,
+  checkDuration,
+  durationRule,
+  firstProblem,
+  isBoolean,
+  isString,
+  isTimers,
+  oneOf,
+  optional,
+  wholeNumber,
+} from '../src/engine.js';
 
 describe('rule tables', () => {
   const rules: Rule[] = [
@@ -40,4 +52,20 @@ describe('rule tables', () => {
     expect(firstProblem({ waitMs: 2 ** 31 }, rules, 'x() ')).toMatch(/"waitMs" .*, or Infinity for "never"; it got 2147483648\.$/);
     expect(firstProblem({ waitMs: { ms: 1 } }, rules, 'x() ')).toMatch(/it got \{"ms":1\}\.$/);
   });
+
+  it.each([0, 5, MAX_TIMER_MS, MAX_TIMER_MS + 1, -1, Infinity, -Infinity, Number.NaN, '100', null, undefined])(
+    'durationRule and checkDuration agree on %s, in the same words',
+    (value) => {
+      for (const never of [true, false]) {
+        const problem = firstProblem({ ms: value }, [durationRule('ms', { never })], 'x ');
+        let thrown: string | undefined;
+        try {
+          checkDuration(value, 'x "ms"', { never });
+        } catch (error) {
+          thrown = (error as Error).message;
+        }
+        expect(problem).toBe(thrown);
+      }
+    },
+  );
 });
