@@ -8,20 +8,7 @@ import {
   type PoolLoadProgress,
   Subscribable,
 } from '@inkling/scheduler';
-import {
-  type ErrorClasses,
-  type Rule,
-  abortReasonOf,
-  durationRule,
-  firstProblem,
-  globalTimers,
-  chunkText,
-  isAbortSignal,
-  isFunction,
-  isObject,
-  isTimers,
-  optional,
-} from '@inkling/scheduler/engine';
+import { type ErrorClasses, abortReasonOf, checkDuration, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
@@ -459,16 +446,20 @@ export class PoolClient extends Subscribable implements Pool {
   }
 }
 
-/** `PoolClient`'s timers and reconnection options, checked in this order. */
-const CLIENT_RULES: readonly Rule[] = [
-  ['timers', optional(isTimers), 'an object with setTimeout and clearTimeout functions'],
-  ['reconnect', optional(isObject), 'an object such as { delayMs: 100, giveUpAfterMs: 15000 }'],
-  ...['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'].map((key) => durationRule(`reconnect.${key}`, { never: false })),
-  ['reconnect.random', optional(isFunction), 'a function returning a number from 0 to 1, like Math.random'],
-];
-
 function checkReconnect(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
-  const problem = firstProblem(options, CLIENT_RULES, 'PoolClient ');
-  if (problem) throw new InvalidOptionError(problem);
-  return options.reconnect ?? {};
+  const { reconnect, timers } = options;
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('PoolClient "timers" must have setTimeout and clearTimeout functions.');
+  }
+  if (reconnect === undefined) return {};
+  if (typeof reconnect !== 'object' || reconnect === null) {
+    throw new InvalidOptionError('PoolClient "reconnect" takes an object such as { delayMs: 100, giveUpAfterMs: 15000 }.');
+  }
+  for (const key of ['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'] as const) {
+    checkDuration(reconnect[key], `PoolClient "reconnect.${key}"`, { never: false });
+  }
+  if (reconnect.random !== undefined && typeof reconnect.random !== 'function') {
+    throw new InvalidOptionError('PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random.');
+  }
+  return reconnect;
 }
