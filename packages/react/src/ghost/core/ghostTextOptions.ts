@@ -1,5 +1,5 @@
 import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
-import { type Rule, durationRule, firstProblem, isFunction, optional, wholeNumber } from '@inkling/scheduler/engine';
+import { checkDuration } from '@inkling/scheduler/engine';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
 import type { GhostAdaptiveDebounce } from './adaptiveDebounce.js';
@@ -95,28 +95,12 @@ export interface GhostTextStats {
   readonly refusals: number;
 }
 
-/** `useGhostText`'s options that are checked, in this order: each add-on must come from its factory. */
-const RULES: readonly Rule[] = [
-  // A debounce that never ends would be `enabled: false` in disguise.
-  durationRule('debounceMs', { never: false }),
-  ['maxTokens', optional(wholeNumber(1, Number.MAX_SAFE_INTEGER)), 'a whole number of tokens, 1 or more (default 24)'],
-  ...(
-    [
-      ['events', 'ghostEvents'],
-      ['pause', 'pauseAfterRejections'],
-      ['adaptDebounce', 'adaptiveDebounce'],
-    ] as const
-  ).map(([key, factory]): Rule => [
-    key,
-    optional((addOn) => isFunction((addOn as { start?: unknown } | null)?.start)),
-    () => `must be made by ${factory}(…).`,
-  ]),
-  [
-    'refuse.maxLineSuffix',
-    optional((suffix) => typeof suffix === 'number' && suffix >= 0),
-    'a number of characters, 0 or more (Infinity: no limit)',
-  ],
-];
+/** The add-on options, and the factory that makes each. */
+const ADD_ONS = [
+  ['events', 'ghostEvents'],
+  ['pause', 'pauseAfterRejections'],
+  ['adaptDebounce', 'adaptiveDebounce'],
+] as const;
 
 /**
  * Throws an `InvalidOptionError` for a duration a timer cannot honour, a
@@ -127,8 +111,25 @@ const RULES: readonly Rule[] = [
  * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
  */
 export function checkOptions(options: GhostTextOptions): void {
-  const problem = firstProblem(options, RULES, 'useGhostText() ');
-  if (problem) throw new InvalidOptionError(problem);
+  // Not a rule table (`firstProblem`): that would ship it and `show` to every ghost-text app (about +210 B gzipped).
+  // A debounce that never ends would be `enabled: false` in disguise.
+  checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
+  const { maxTokens } = options;
+  if (maxTokens !== undefined && !(Number.isSafeInteger(maxTokens) && maxTokens >= 1)) {
+    const got = typeof maxTokens === 'string' ? JSON.stringify(maxTokens) : String(maxTokens);
+    throw new InvalidOptionError(`useGhostText() "maxTokens" must be a whole number of tokens, 1 or more (default 24); it got ${got}.`);
+  }
+  for (const [key, factory] of ADD_ONS) {
+    if (options[key] !== undefined && typeof options[key].start !== 'function') {
+      throw new InvalidOptionError(`useGhostText() "${key}" must be made by ${factory}(…).`);
+    }
+  }
+  const suffix = options.refuse?.maxLineSuffix;
+  if (suffix !== undefined && !(typeof suffix === 'number' && suffix >= 0)) {
+    throw new InvalidOptionError(
+      `useGhostText() "refuse.maxLineSuffix" must be a number of characters, 0 or more (Infinity: no limit); it got ${String(suffix)}.`,
+    );
+  }
 }
 
 /**
