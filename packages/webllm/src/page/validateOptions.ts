@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { type Rule, firstProblem, isBoolean, isFunction, isText, optional, wholeNumber } from '@inkling/scheduler/engine';
+import { type Rule, firstProblem, isBoolean, isFunction, isObject, isText, mustBe, optional, wholeNumber } from '@inkling/scheduler/engine';
 
 /** `webllmEngines`' options, checked in this order. */
 const RULES: readonly Rule[] = [
@@ -33,11 +33,8 @@ const RULES: readonly Rule[] = [
  * validateOptions({ model: '' }); // throws: webllmEngines() "model" must be the model to load, e.g. ...
  */
 export function validateOptions(options: unknown): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new InvalidOptionError(
-      'webllmEngines() needs the model to load, e.g. webllmEngines({ model: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC" }). modelCatalogue and defaultModel() list good ones.',
-    );
-  }
-  const problem = firstProblem(options, RULES, 'webllmEngines() ');
+  const problem = isObject(options)
+    ? firstProblem(options, RULES, 'webllmEngines() ')
+    : mustBe('webllmEngines() options', 'an object such as { model: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC" }', options);
   if (problem) throw new InvalidOptionError(problem);
 }
