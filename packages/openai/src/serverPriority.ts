@@ -1,4 +1,5 @@
 import { InvalidOptionError, PRIORITY_ORDER, type Priority } from '@inkling/scheduler';
+import { type Rule, firstProblem, isObject, isString, optional } from '@inkling/scheduler/engine';
 
 /** The number (or header text) each band is sent as. */
 export type PriorityMap = Readonly<Record<Priority, number>>;
@@ -55,9 +56,37 @@ export const PRIORITY_PRESETS = {
 } as const satisfies Record<string, PriorityMapping>;
 
 /** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A body field path: names of letters, digits and `_`, joined by dots. */
 const FIELD_PATH = /^[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*$/;
+
+/** The first band `map` gives no finite number for. */
+const missingBand = (map: unknown): Priority | undefined =>
+  PRIORITY_ORDER.find((band) => !Number.isFinite((map as PriorityMap | undefined)?.[band]));
+
+/** A `priority` mapping (not a preset name), checked in this order. */
+const PRIORITY_RULES: readonly Rule[] = [
+  ['priority', isObject, 'a preset name or { field | header, map }'],
+  [
+    'priority',
+    (option) => ((option as PriorityMapping).field === undefined) !== ((option as PriorityMapping).header === undefined),
+    () => 'needs exactly one of "field" (a body field) and "header" (a header name).',
+  ],
+  [
+    'priority.field',
+    optional((field) => isString(field) && FIELD_PATH.test(field)),
+    "a field name or a dotted path such as 'nvext.agent_hints.priority'",
+  ],
+  ['priority.header', optional((header) => isString(header) && HEADER_NAME.test(header)), "a header name such as 'x-request-priority'"],
+  [
+    'priority.map',
+    (map) => !missingBand(map),
+    (map) => {
+      const band = missingBand(map) as Priority;
+      return `must give a finite number for every band (interactive, high, normal, low); "${band}" is ${String((map as PriorityMap | undefined)?.[band])}.`;
+    },
+  ],
+];
 
 /**
  * The mapping for the `priority` option, checked; `undefined` when it is off.
@@ -74,29 +103,8 @@ export function resolvePriority(option: ServerPriority | undefined): PriorityMap
       `openaiEngines() "priority" must be 'vllm', 'sglang', 'dynamo' or { field | header, map }; it got ${JSON.stringify(option)}.`,
     );
   }
-  if (typeof option !== 'object' || option === null) {
-    throw new InvalidOptionError(`openaiEngines() "priority" must be a preset name or { field | header, map }; it got ${String(option)}.`);
-  }
-  const { field, header, map } = option;
-  if ((field === undefined) === (header === undefined)) {
-    throw new InvalidOptionError('openaiEngines() "priority" needs exactly one of "field" (a body field) and "header" (a header name).');
-  }
-  if (field !== undefined && !(typeof field === 'string' && FIELD_PATH.test(field))) {
-    throw new InvalidOptionError(
-      `openaiEngines() "priority.field" must be a field name or a dotted path such as 'nvext.agent_hints.priority'; it got ${JSON.stringify(field)}.`,
-    );
-  }
-  if (header !== undefined && !(typeof header === 'string' && HEADER_NAME.test(header))) {
-    throw new InvalidOptionError(
-      `openaiEngines() "priority.header" must be a header name such as 'x-request-priority'; it got ${JSON.stringify(header)}.`,
-    );
-  }
-  const missing = PRIORITY_ORDER.find((band) => typeof map?.[band] !== 'number' || !Number.isFinite(map[band]));
-  if (missing) {
-    throw new InvalidOptionError(
-      `openaiEngines() "priority.map" must give a finite number for every band (interactive, high, normal, low); "${missing}" is ${String(map?.[missing])}.`,
-    );
-  }
+  const problem = firstProblem({ priority: option }, PRIORITY_RULES, 'openaiEngines() ');
+  if (problem) throw new InvalidOptionError(problem);
   return option;
 }
 

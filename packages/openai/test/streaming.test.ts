@@ -210,6 +210,28 @@ describe('openaiEngines options', () => {
     expect(() => openaiEngines({ baseURL: 'http://h/v1', model: 'm', maxRetries: -1 })).toThrow(/"maxRetries"/);
   });
 
+  it('names the first wrong option in one sentence, and never quotes a key, a header or a salt', () => {
+    const message = (options: object) => {
+      try {
+        openaiEngines({ baseURL: 'http://h/v1', model: 'm', ...options } as never);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidOptionError);
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    expect(message({ baseURL: 'localhost:8000' })).toBe(
+      `openaiEngines() "baseURL" must be the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got "localhost:8000".`,
+    );
+    expect(message({ concurrency: 0, maxRetries: -1 })).toMatch(/^openaiEngines\(\) "concurrency" must be .*; it got 0\.$/);
+    expect(message({ apiKey: ['sk-secret'] })).toBe('openaiEngines() "apiKey" must be a string.');
+    expect(message({ headers: { 'x-api-key': ['sk-secret'] } })).not.toContain('sk-secret');
+    expect(message({ cacheSalt: 'x'.repeat(1025) })).not.toContain('xxx');
+    expect(message({ priority: { field: 'p', map: { interactive: 0, high: 1, normal: 2 } } })).toMatch(
+      /"priority.map" .*"low" is undefined/,
+    );
+  });
+
   it('exposes concurrency (default 8) so the pool gives the engine that many lanes', async () => {
     const { engine, server } = await engineFor({}, { concurrency: 3 });
     expect(engine.concurrency).toBe(3);

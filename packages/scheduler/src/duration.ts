@@ -1,4 +1,5 @@
 import { InvalidOptionError } from './errors.js';
+import type { Rule } from './rules.js';
 
 /**
  * The longest delay a timer honours. `setTimeout` stores its delay in a signed
@@ -24,4 +25,21 @@ export function checkDuration(value: unknown, option: string, { never = true }: 
   throw new InvalidOptionError(
     `${option} must be a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${never ? ', or Infinity for "never"' : ''}; it got ${got}.`,
   );
+}
+
+/**
+ * The rule for a duration option in a rule table: what `checkDuration`
+ * accepts, in the same words. (The test and the words are written twice on
+ * purpose: `checkDuration` stays free-standing, so an app whose only check is
+ * one duration ships no rule table and no `show`.)
+ *
+ * @example
+ * const rules: Rule[] = [durationRule('idleTimeoutMs'), durationRule('resumeDelayMs', { never: false })];
+ */
+export function durationRule(field: string, { never = true }: { never?: boolean } = {}): Rule {
+  return [
+    field,
+    (value) => value === undefined || (never && value === Infinity) || (typeof value === 'number' && value >= 0 && value <= MAX_TIMER_MS),
+    `a number of milliseconds from 0 to ${MAX_TIMER_MS} (timers cannot wait longer)${never ? ', or Infinity for "never"' : ''}`,
+  ];
 }

@@ -39,8 +39,22 @@ export { CallCancelledError, CallChannel, answerCall, isCallAnswer, isCallMessag
 export type { CallAnswer, CallMessage, CallOptions, CallProgress, CallReply, PendingCall } from './callChannel.js';
 
 // Option rules: a table of checks instead of if-chains.
-export { type Rule, firstProblem, mustBe, optional, show, wholeNumber } from './rules.js';
-export { MAX_TIMER_MS, checkDuration } from './duration.js';
+export {
+  type Rule,
+  firstProblem,
+  isBoolean,
+  isFunction,
+  isObject,
+  isString,
+  isText,
+  isTimers,
+  mustBe,
+  oneOf,
+  optional,
+  show,
+  wholeNumber,
+} from './rules.js';
+export { MAX_TIMER_MS, checkDuration, durationRule } from './duration.js';
 export { isAbortSignal } from './isAbortSignal.js';
 export { SUPERSEDED, abortReasonOf } from './abortReason.js';
 

@@ -5,16 +5,45 @@
  */
 
 /**
- * A field (dotted for nested ones), the test its value must pass, and what it must be.
+ * A field (dotted for nested ones), the test its value must pass, and what it
+ * must be. Where the value must not be shown (a key, a header) or the
+ * sentence is not "must be", `want` is a function giving the words after the
+ * field's name instead.
  *
  * @example
- * const rules: Rule[] = [['size', wholeNumber(1, 4), 'a whole number from 1 to 4']];
+ * const rules: Rule[] = [
+ *   ['size', wholeNumber(1, 4), 'a whole number from 1 to 4'],
+ *   ['apiKey', optional(isString), () => 'must be a string.'],
+ * ];
  */
-export type Rule = readonly [field: string, ok: (value: unknown) => boolean, want: string];
+export type Rule = readonly [field: string, ok: (value: unknown) => boolean, want: string | ((value: unknown) => string)];
 
 export const isFunction = (value: unknown): boolean => typeof value === 'function';
 export const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 export const isText = (value: unknown): boolean => typeof value === 'string' && value !== '';
+export const isString = (value: unknown): value is string => typeof value === 'string';
+export const isBoolean = (value: unknown): boolean => typeof value === 'boolean';
+
+/**
+ * One of `values` (compared with `===`).
+ *
+ * @example
+ * ['fim', optional(oneOf('completions', 'infill')), "'completions' or 'infill'"];
+ */
+export const oneOf =
+  (...values: readonly unknown[]) =>
+  (value: unknown): boolean =>
+    values.includes(value);
+
+/**
+ * An object with `setTimeout` and `clearTimeout` functions, like `PoolTimers`.
+ *
+ * @example
+ * ['timers', optional(isTimers), 'an object with setTimeout and clearTimeout functions'];
+ */
+export const isTimers = (value: unknown): boolean =>
+  isFunction((value as { setTimeout?: unknown } | null)?.setTimeout) &&
+  isFunction((value as { clearTimeout?: unknown } | null)?.clearTimeout);
 
 /**
  * `ok`, or left out.
@@ -52,7 +81,7 @@ export function firstProblem(values: object, rules: readonly Rule[], prefix: str
     const value = field.includes('.')
       ? field.split('.').reduce<unknown>((parent, key) => (parent as Record<string, unknown> | undefined)?.[key], values)
       : (values as Record<string, unknown>)[field];
-    if (!ok(value)) return mustBe(`${prefix}"${field}"`, want, value);
+    if (!ok(value)) return typeof want === 'string' ? mustBe(`${prefix}"${field}"`, want, value) : `${prefix}"${field}" ${want(value)}`;
   }
   return undefined;
 }

@@ -1,7 +1,6 @@
-import { checkDuration } from './duration.js';
+import { durationRule } from './duration.js';
 import { InvalidOptionError } from './errors.js';
-import { type Rule, firstProblem, isFunction, isObject, mustBe, optional, wholeNumber } from './rules.js';
-import type { EnginePoolOptions, PoolTimers } from './types.js';
+import { type Rule, firstProblem, isFunction, isObject, isTimers, mustBe, oneOf, optional, wholeNumber } from './rules.js';
 import { POOL_SCHEDULES } from './fifoPolicy.js';
 
 /** `EnginePoolOptions.idleTimeoutMs` when left out. */
@@ -16,14 +15,13 @@ export const DEFAULT_RESUME_DELAY_MS = 1000;
 const RULES: readonly Rule[] = [
   ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
   ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
-  ['schedule', optional((value) => POOL_SCHEDULES.includes(value as never)), "'priority' or 'fifo'"],
+  ['schedule', optional(oneOf(...POOL_SCHEDULES)), "'priority' or 'fifo'"],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),
-  [
-    'timers',
-    optional((timers) => isFunction((timers as PoolTimers | null)?.setTimeout) && isFunction((timers as PoolTimers | null)?.clearTimeout)),
-    'an object with setTimeout(callback, ms) and clearTimeout(handle), or left out',
-  ],
+  ['timers', optional(isTimers), 'an object with setTimeout(callback, ms) and clearTimeout(handle), or left out'],
+  durationRule('idleTimeoutMs'),
+  durationRule('stallTimeoutMs'),
+  durationRule('resumeDelayMs', { never: false }),
 ];
 
 /**
@@ -36,9 +34,6 @@ export function validatePoolOptions(options: unknown): void {
     ? firstProblem(options, RULES, 'EnginePool ')
     : mustBe('new EnginePool() options', 'an object, e.g. { createEngine }', options);
   if (problem) throw new InvalidOptionError(problem);
-  checkDuration((options as EnginePoolOptions).idleTimeoutMs, 'EnginePool "idleTimeoutMs"');
-  checkDuration((options as EnginePoolOptions).stallTimeoutMs, 'EnginePool "stallTimeoutMs"');
-  checkDuration((options as EnginePoolOptions).resumeDelayMs, 'EnginePool "resumeDelayMs"', { never: false });
 }
 
 /** Throws an `InvalidOptionError` unless `schedule` is `'priority'` or `'fifo'`. */

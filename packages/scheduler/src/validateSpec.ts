@@ -1,14 +1,14 @@
 import { PRIORITY_ORDER } from './constants.js';
 import { InvalidJobError } from './errors.js';
 import { isAbortSignal } from './isAbortSignal.js';
-import type { ChatCompletionRequest, ChatMessage, Priority } from './types.js';
-import { type Rule, firstProblem, isFunction, isObject, isText, mustBe, optional } from './rules.js';
+import type { ChatCompletionRequest, ChatMessage } from './types.js';
+import { type Rule, firstProblem, isBoolean, isFunction, isObject, isText, mustBe, oneOf, optional } from './rules.js';
 
 const SPEC: readonly Rule[] = [
   ...['id', 'task', 'session', 'owner'].map((field): Rule => [field, optional(isText), 'a non-empty string']),
-  ['priority', optional((p) => PRIORITY_ORDER.includes(p as Priority)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
-  ['kind', optional((kind) => kind === 'chat' || kind === 'embedding' || kind === 'translation'), '"chat", "embedding" or "translation"'],
-  ['preemptible', optional((flag) => typeof flag === 'boolean'), 'true or false'],
+  ['priority', optional(oneOf(...PRIORITY_ORDER)), `one of ${PRIORITY_ORDER.map((p) => `"${p}"`).join(', ')}`],
+  ['kind', optional(oneOf('chat', 'embedding', 'translation')), '"chat", "embedding" or "translation"'],
+  ['preemptible', optional(isBoolean), 'true or false'],
   ['onChunk', optional(isFunction), 'a function'],
   ['signal', optional(isAbortSignal), 'an AbortSignal'],
 ];

@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { firstProblem, optional, wholeNumber } from '@inkling/scheduler/engine';
+import { type Rule, firstProblem, isObject, optional, wholeNumber } from '@inkling/scheduler/engine';
 
 /**
  * What a host takes from one client, at most. A client is another tab, or
@@ -32,12 +32,13 @@ export type ResolvedClientLimits = Readonly<Required<ClientLimits>>;
 /** Deeper than this, a spec is refused: plain request data is a few levels deep. */
 const MAX_DEPTH = 32;
 
-const RULES = [
-  ['maxKeyLength', optional(wholeNumber(1)), 'a whole number of characters, 1 or more'],
-  ['maxMessages', optional(wholeNumber(1)), 'a whole number, 1 or more'],
-  ['maxSpecChars', optional(wholeNumber(1)), 'a whole number of characters, 1 or more'],
-  ['maxJobsPerClient', optional(wholeNumber(1)), 'a whole number, 1 or more'],
-] as const;
+const RULES: readonly Rule[] = [
+  ['limits', optional(isObject), 'an object such as { maxJobsPerClient: 500 }'],
+  ['limits.maxKeyLength', optional(wholeNumber(1)), 'a whole number of characters, 1 or more'],
+  ['limits.maxMessages', optional(wholeNumber(1)), 'a whole number, 1 or more'],
+  ['limits.maxSpecChars', optional(wholeNumber(1)), 'a whole number of characters, 1 or more'],
+  ['limits.maxJobsPerClient', optional(wholeNumber(1)), 'a whole number, 1 or more'],
+];
 
 /**
  * The limits with their defaults, or an `InvalidOptionError` saying which is wrong.
@@ -46,11 +47,8 @@ const RULES = [
  * clientLimits({ maxKeyLength: 64 }).maxMessages; // 1000
  */
 export function clientLimits(limits: ClientLimits | undefined): ResolvedClientLimits {
-  if (limits !== undefined && (typeof limits !== 'object' || limits === null)) {
-    throw new InvalidOptionError('PoolHost "limits" takes an object such as { maxJobsPerClient: 500 }.');
-  }
-  const problem = firstProblem(limits ?? {}, RULES, 'PoolHost "limits.');
-  if (problem) throw new InvalidOptionError(problem.replace('."', '.'));
+  const problem = firstProblem({ limits }, RULES, 'PoolHost ');
+  if (problem) throw new InvalidOptionError(problem);
   return Object.freeze({
     maxKeyLength: limits?.maxKeyLength ?? 256,
     maxMessages: limits?.maxMessages ?? 1000,

@@ -1,5 +1,5 @@
 import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { mustBe, checkDuration, globalTimers } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, globalTimers, isTimers, oneOf, optional } from '@inkling/scheduler/engine';
 import { type ClientLimits, clientLimits } from './clientLimits.js';
 import type { PoolView } from './clientView.js';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
@@ -165,15 +165,16 @@ function checkOptions(pool: Pool, options: PoolHostOptions): void {
       'PoolHost serves a pool: pass an EnginePool (or any Pool), e.g. new PoolHost(new EnginePool({ createEngine })).',
     );
   }
-  checkDuration(options.snapshotIntervalMs, 'PoolHost "snapshotIntervalMs"', { never: false });
-  if (options.view !== undefined && options.view !== 'own' && options.view !== 'all') {
-    throw new InvalidOptionError(mustBe('PoolHost "view"', '"own" or "all"', options.view));
-  }
-  const { timers } = options;
-  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
-    throw new InvalidOptionError('PoolHost "timers" must have setTimeout and clearTimeout functions.');
-  }
+  const problem = firstProblem(options, HOST_RULES, 'PoolHost ');
+  if (problem) throw new InvalidOptionError(problem);
 }
+
+/** `PoolHost`'s options, checked in this order. */
+const HOST_RULES: readonly Rule[] = [
+  durationRule('snapshotIntervalMs', { never: false }),
+  ['view', optional(oneOf('own', 'all')), '"own" or "all"'],
+  ['timers', optional(isTimers), 'an object with setTimeout and clearTimeout functions'],
+];
 
 /**
  * Serves `pool` to the one client at the other end of `endpoint`: the

@@ -162,6 +162,9 @@ describe('the extension entry', () => {
     const world = fakeExtension({ setTimeout, offscreenScript: () => {} });
     expect(() => extensionBackground({ chrome: world.background, url: '' })).toThrow(/"url"/);
     expect(() => extensionBackground({ chrome: world.background, readyTimeoutMs: -5 })).toThrow(/readyTimeoutMs/);
+    expect(() => extensionBackground({ chrome: world.background, reasons: [] })).toThrow(
+      `extensionBackground "reasons" must be a non-empty array of chrome.offscreen.Reason values, e.g. ['WORKERS']; it got [].`,
+    );
   });
 });
 

@@ -150,6 +150,13 @@ describe('bad options', () => {
     );
     expect(() => new PoolHost({} as never)).toThrow(InvalidOptionError);
     expect(() => new PoolClient({} as never)).toThrow(/needs a connect\(\) function/);
+    expect(() => new PoolHost(pool, { view: 'every' as never, locks: null })).toThrow(
+      'PoolHost "view" must be "own" or "all"; it got "every".',
+    );
+    const connect = () => new MessageChannel().port1;
+    expect(() => new PoolClient({ connect, reconnect: { delayMs: -1 } })).toThrow(
+      /^PoolClient "reconnect.delayMs" must be a number of milliseconds/,
+    );
     expect(() => sharedPool({ name: '' })).toThrow(/needs a name/);
     expect(() => sharedPool({ name: 'notes', mode: 'tab' })).toThrow(/give pool: \{ createEngine \}/);
     expect(() => sharedPool({ name: 'notes', mode: 'shared-worker' })).toThrow(/needs worker:/);

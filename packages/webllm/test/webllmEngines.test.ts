@@ -180,6 +180,8 @@ describe('webllmEngines: loading', () => {
   it('checks its options when called', () => {
     expect(() => webllmEngines({ model: '' })).toThrow(InvalidOptionError);
     expect(() => webllmEngines({ model: 'x', appConfig: {} as never })).toThrow(/model_list/);
+    expect(() => webllmEngines({ model: 'x', lanes: 0 })).toThrow('webllmEngines() "lanes" must be a whole number from 1 to 64; it got 0.');
+    expect(() => webllmEngines({ model: 'x', prefixReuse: 'no' as never })).toThrow('"prefixReuse" must be true or false; it got "no".');
   });
 });
 

@@ -1,10 +1,10 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { type Rule, checkDuration, firstProblem, optional, wholeNumber } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, isFunction, isObject, oneOf, optional, wholeNumber } from '@inkling/scheduler/engine';
 import type { WllamaEnginesOptions } from './types.js';
 
 const isGgufUrl = (value: unknown): boolean => typeof value === 'string' && /\.gguf(\?.*)?$/i.test(value);
 
-/** `wllamaEngines`' options, checked in this order; `fetchTimeoutMs` is the kit's `checkDuration`'s. */
+/** `wllamaEngines`' options, checked in this order. */
 const RULES: readonly Rule[] = [
   ['model', isGgufUrl, 'the URL of a .gguf file (cpuModelCatalogue lists small ones)'],
   [
@@ -15,13 +15,9 @@ const RULES: readonly Rule[] = [
   ['contextSize', optional(wholeNumber(64, 131_072)), 'a whole number of tokens from 64 to 131072'],
   ['threads', optional(wholeNumber(1, 64)), 'a whole number from 1 to 64'],
   ['seed', optional(wholeNumber(-Infinity)), 'a whole number'],
-  ['pooling', optional((value) => ['mean', 'cls', 'last'].includes(value as string)), "'mean', 'cls' or 'last'"],
-  ['fetch', optional((value) => typeof value === 'function'), 'a function'],
-  [
-    'loadParams',
-    optional((value) => typeof value === 'object' && value !== null),
-    'an object of wllama LoadModelParams, e.g. { n_batch: 512 }',
-  ],
+  ['pooling', optional(oneOf('mean', 'cls', 'last')), "'mean', 'cls' or 'last'"],
+  ['fetch', optional(isFunction), 'a function'],
+  ['loadParams', optional(isObject), 'an object of wllama LoadModelParams, e.g. { n_batch: 512 }'],
   [
     'sizeBytes',
     optional((value) => Number.isSafeInteger(value) && (value as number) > 0),
@@ -30,9 +26,10 @@ const RULES: readonly Rule[] = [
   ['sha256', optional((value) => typeof value === 'string' && /^[0-9a-f]{64}$/i.test(value)), "the file's SHA-256 as 64 hex digits"],
   [
     'storage',
-    optional((value) => value === false || (typeof value === 'object' && value !== null)),
+    optional((value) => value === false || isObject(value)),
     'navigator.storage (or a StorageManager like it), or false to keep models in memory only',
   ],
+  durationRule('fetchTimeoutMs'),
 ];
 
 /**
@@ -47,5 +44,4 @@ export function validateOptions(options: WllamaEnginesOptions): void {
   }
   const problem = firstProblem(options, RULES, 'wllamaEngines() ');
   if (problem) throw new InvalidOptionError(problem);
-  checkDuration(options.fetchTimeoutMs, 'wllamaEngines() "fetchTimeoutMs"');
 }

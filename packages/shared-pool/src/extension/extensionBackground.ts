@@ -1,5 +1,5 @@
 import { InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
-import { checkDuration, globalTimers } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, globalTimers, isText, optional } from '@inkling/scheduler/engine';
 import { HostUnavailableError } from '../errors.js';
 import { type ChromeLike, type RuntimeMessageListener, chromeApi } from './chromeApi.js';
 import { type EnsureAnswer, extensionMessage, messageOf } from './messages.js';
@@ -142,19 +142,21 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
   return { ensureOffscreen, stop: () => api.runtime.onMessage.removeListener(onMessage) };
 }
 
+/** `extensionBackground`'s options, checked in this order. */
+const RULES: readonly Rule[] = [
+  ['url', optional(isText), "the offscreen document's path, e.g. 'offscreen.html'"],
+  [
+    'reasons',
+    optional((reasons) => Array.isArray(reasons) && reasons.length > 0),
+    "a non-empty array of chrome.offscreen.Reason values, e.g. ['WORKERS']",
+  ],
+  durationRule('readyTimeoutMs', { never: false }),
+];
+
 function checkOptions(options: ExtensionBackgroundOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError("extensionBackground() takes an options object such as { url: 'offscreen.html' }.");
   }
-  if (options.url !== undefined && (typeof options.url !== 'string' || options.url === '')) {
-    throw new InvalidOptionError(
-      `extensionBackground "url" must be the offscreen document's path, e.g. 'offscreen.html'; it got ${JSON.stringify(options.url)}.`,
-    );
-  }
-  if (options.reasons !== undefined && (!Array.isArray(options.reasons) || options.reasons.length === 0)) {
-    throw new InvalidOptionError(
-      'extensionBackground "reasons" must be a non-empty array of chrome.offscreen.Reason values, e.g. [\'WORKERS\'].',
-    );
-  }
-  checkDuration(options.readyTimeoutMs, 'extensionBackground "readyTimeoutMs"', { never: false });
+  const problem = firstProblem(options, RULES, 'extensionBackground ');
+  if (problem) throw new InvalidOptionError(problem);
 }

@@ -1,9 +1,10 @@
-import { type CreateEngine, type Engine, InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import type { CreateEngine, Engine, PoolTimers } from '@inkling/scheduler';
 import { defaultLocks, defaultStorageManager } from '@inkling/scheduler/storage';
 import { createDefaultWorker } from './defaultWorker.js';
 import type { GPULike } from '../detectWebGPU.js';
 import { WebGPUUnavailableError, loadCancelled } from '../errors.js';
 import { loadEngine } from './loadEngine.js';
+import { validateOptions } from './validateOptions.js';
 import { NO_WEBGPU } from '../noWebGPU.js';
 import type { CacheBackend, WebLLMAppConfig, WorkerFactory } from '../types.js';
 import { type WebLLMStorageOptions, withModelRoom } from '../storage/webllmRoom.js';
@@ -101,7 +102,7 @@ export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
  * await pool.load((p) => console.log(Math.round(p.progress * 100), p.text));
  */
 export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
-  validate(options);
+  validateOptions(options);
   const makeWorker = options.worker ?? createDefaultWorker;
 
   return async (index, onProgress, loadOptions): Promise<Engine> => {
@@ -134,33 +135,3 @@ export function webllmEngines(options: WebLLMEnginesOptions): CreateEngine {
 
 /** Lanes per engine unless `lanes` says otherwise: ghost text, a translation and two more jobs at once. */
 const DEFAULT_LANES = 4;
-
-function validate(options: WebLLMEnginesOptions): void {
-  if (typeof options !== 'object' || options === null || typeof options.model !== 'string' || !options.model) {
-    throw new InvalidOptionError(
-      'webllmEngines() needs the model to load, e.g. webllmEngines({ model: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC" }). modelCatalogue and defaultModel() list good ones.',
-    );
-  }
-  if (options.worker !== undefined && typeof options.worker !== 'function') {
-    throw new InvalidOptionError('webllmEngines() "worker" must be a function (index) => Worker.');
-  }
-  if ((options as { webllm?: unknown }).webllm !== undefined) {
-    throw new InvalidOptionError(
-      'webllmEngines() takes no "webllm" module: WebLLM runs only in the engine worker. To pick its version, pass a `worker` whose file calls hostWebLLM(globalThis, { MLCEngine, prebuiltAppConfig }) with that version\'s exports.',
-    );
-  }
-  if (options.prefixReuse !== undefined && typeof options.prefixReuse !== 'boolean') {
-    throw new InvalidOptionError(`webllmEngines() "prefixReuse" must be true or false (got ${JSON.stringify(options.prefixReuse)}).`);
-  }
-  if (options.lanes !== undefined && !(Number.isInteger(options.lanes) && options.lanes >= 1 && options.lanes <= 64)) {
-    throw new InvalidOptionError(`webllmEngines() "lanes" must be a whole number from 1 to 64 (got ${JSON.stringify(options.lanes)}).`);
-  }
-  if (options.sizeBytes !== undefined && !(Number.isSafeInteger(options.sizeBytes) && options.sizeBytes > 0)) {
-    throw new InvalidOptionError(
-      `webllmEngines() "sizeBytes" must be the weights' size as a whole number of bytes (got ${JSON.stringify(options.sizeBytes)}).`,
-    );
-  }
-  if (options.appConfig !== undefined && !Array.isArray(options.appConfig?.model_list)) {
-    throw new InvalidOptionError('webllmEngines() "appConfig" must have a model_list array, like WebLLM\'s AppConfig.');
-  }
-}

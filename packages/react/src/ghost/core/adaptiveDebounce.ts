@@ -1,8 +1,10 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { checkDuration } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem } from '@inkling/scheduler/engine';
 import type { GhostAdaptiveDebounce, GhostWatcher } from './ghostAddOn.js';
 import { type GhostDebounceBounds, DebounceTuner } from './debounceTuner.js';
 import { typedSince } from './projectGhostText.js';
+
+const RULES: readonly Rule[] = [durationRule('minMs', { never: false }), durationRule('maxMs', { never: false })];
 
 /**
  * The `adaptDebounce` option: adapt the debounce, within `minMs`..`maxMs`
@@ -18,8 +20,8 @@ import { typedSince } from './projectGhostText.js';
  * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
  */
 export function adaptiveDebounce({ minMs, maxMs }: GhostDebounceBounds): GhostAdaptiveDebounce {
-  checkDuration(minMs, 'adaptiveDebounce() "minMs"', { never: false });
-  checkDuration(maxMs, 'adaptiveDebounce() "maxMs"', { never: false });
+  const problem = firstProblem({ minMs, maxMs }, RULES, 'adaptiveDebounce() ');
+  if (problem) throw new InvalidOptionError(problem);
   if (minMs > maxMs) throw new InvalidOptionError(`adaptiveDebounce() needs minMs <= maxMs; it got ${minMs} and ${maxMs}.`);
   return { minMs, maxMs, start: startTuning };
 }

@@ -109,6 +109,7 @@ const ADD_ONS = [
  * checkOptions({ session: 'notes', text: '', debounceMs: -1 }); // throws
  */
 export function checkOptions(options: GhostTextOptions): void {
+  // Not a rule table (`firstProblem`): that would ship it and `show` to every ghost-text app (about +210 B gzipped).
   // A debounce that never ends would be `enabled: false` in disguise.
   checkDuration(options.debounceMs, 'useGhostText() "debounceMs"', { never: false });
   const { maxTokens } = options;

@@ -1,7 +1,12 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { checkDuration } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, wholeNumber } from '@inkling/scheduler/engine';
 import type { GhostPause, GhostWatcher } from './ghostAddOn.js';
 import { eventWatcher } from './ghostTextEvents.js';
+
+const RULES: readonly Rule[] = [
+  ['afterRejections', wholeNumber(1, Number.MAX_SAFE_INTEGER), 'a whole number of suggestions, 1 or more'],
+  durationRule('resumeAfterMs'),
+];
 
 /**
  * The `pause` option: stop asking the engine after `afterRejections`
@@ -22,12 +27,8 @@ export function pauseAfterRejections({
   readonly afterRejections: number;
   readonly resumeAfterMs?: number;
 }): GhostPause {
-  if (!(Number.isSafeInteger(afterRejections) && afterRejections >= 1)) {
-    throw new InvalidOptionError(
-      `pauseAfterRejections() "afterRejections" must be a whole number of suggestions, 1 or more; it got ${String(afterRejections)}.`,
-    );
-  }
-  checkDuration(resumeAfterMs, 'pauseAfterRejections() "resumeAfterMs"');
+  const problem = firstProblem({ afterRejections, resumeAfterMs }, RULES, 'pauseAfterRejections() ');
+  if (problem) throw new InvalidOptionError(problem);
   return { afterRejections, resumeAfterMs, start: startPause };
 }
 
