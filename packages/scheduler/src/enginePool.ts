@@ -4,6 +4,7 @@ import { EngineError, type InklingError, asInklingError, isFatalEngineError } fr
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { NotifyScheduler } from './notifyScheduler.js';
+import { markOffLane } from './offLane.js';
 import { PoolState, type Slot } from './poolState.js';
 import { type PoolSchedule, pickFirstCome } from './fifoPolicy.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
@@ -72,6 +73,7 @@ export class EnginePool extends Subscribable implements Pool {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      growWhenLanesFull: options.growWhenLanesFull === true,
       timers,
     });
     this.#calls = new EngineCalls(this.#state, this.#now, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, (slot, engine) =>
@@ -247,6 +249,7 @@ export class EnginePool extends Subscribable implements Pool {
     const state = this.#state;
     if (this.#failQueued()) return;
     this.#releaseHolds();
+    markOffLane(state.queue.heads(), state.slots);
     const pick = this.#schedule === 'fifo' ? pickFirstCome : pickNext;
     for (let next = pick(state.queue, state.slots); next; next = pick(state.queue, state.slots)) {
       const { slot, job } = next;

@@ -14,7 +14,14 @@
  *   never fills the pool. A lane may idle while a running task has work
  *   queued; that is the price, paid on purpose.
  * - `interactive` jobs take any free lane: that band is for work a person is
- *   waiting on keystroke by keystroke.
+ *   waiting on keystroke by keystroke. On an engine of several lanes the
+ *   last free lane is theirs alone: no other band takes it, so a keystroke
+ *   never waits behind lanes full of background work. A task that is not
+ *   running then gets the next lane another task gives back (the task holding
+ *   fewer lanes goes first), rather than that last one.
+ * - A job that runs beside an engine's lanes rather than on one (`offLane`:
+ *   WebLLM's own one-sequence path for a JSON schema or tools) runs one at a
+ *   time on that engine: a second waits, and may grow the pool.
  * - A task preempted on a one-lane engine waits there while interactive work
  *   goes on (`heldTasks`, released by the pool after `resumeDelayMs`): the
  *   next keystroke then finds the engine free with its prompt still cached.
@@ -40,6 +47,8 @@ export interface PolicyJob {
   readonly kind: JobKind;
   readonly preemptible: boolean;
   readonly startedAt?: number | undefined;
+  /** Runs beside the engine's lanes, one at a time per engine (see `Engine.offLane`). */
+  readonly offLane?: boolean | undefined;
 }
 
 /** What the policy reads of the queue (see `JobQueue`). */
@@ -87,13 +96,33 @@ function holds(slot: PolicySlot<unknown>, job: PolicyJob): boolean {
   return job.priority !== 'interactive' && slot.heldTasks?.has(job.task) === true;
 }
 
+/** Whether a job that runs beside the lanes is on `slot` now (running or draining). */
+export function runsOffLane(slot: PolicySlot<unknown>): boolean {
+  for (const job of [...slot.jobs, ...slot.draining]) if ((job as PolicyJob).offLane === true) return true;
+  return false;
+}
+
 /**
- * Of `slots`, the job's preferred engine when it has a free lane, else the
- * one with the most free lanes (the first such on a tie).
+ * The lanes of `slot` that `job` may take: on an engine of several lanes the
+ * last free one is kept for interactive work, and a job that runs beside
+ * the lanes takes none while another such job is there.
+ */
+export function lanesFor(slot: PolicySlot<unknown>, job: PolicyJob): number {
+  const open = openLanes(slot);
+  if (open === 0 || (job.offLane === true && runsOffLane(slot))) return 0;
+  return job.priority !== 'interactive' && slot.concurrency > 1 ? open - 1 : open;
+}
+
+/**
+ * Of `slots`, the job's preferred engine when it has a lane for it, else the
+ * one with the most such lanes (the first such on a tie).
  */
 function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
-  const open = slots.filter((slot) => openLanes(slot) > 0 && !holds(slot, job));
-  const roomiest = open.reduce<S | undefined>((best, slot) => (best && openLanes(best) >= openLanes(slot) ? best : slot), undefined);
+  const open = slots.filter((slot) => lanesFor(slot, job) > 0 && !holds(slot, job));
+  const roomiest = open.reduce<S | undefined>(
+    (best, slot) => (best && lanesFor(best, job) >= lanesFor(slot, job) ? best : slot),
+    undefined,
+  );
   return open.find((slot) => slot.index === job.preferredEngine) ?? roomiest;
 }
 
@@ -182,10 +211,27 @@ export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlo
 
 /**
  * True when a queued job belongs to a task that is not running: the whole
- * growth policy. Four queued items of one batch keep the pool at one engine;
- * one queued completion beside them grows it.
+ * growth policy of one-lane engines. Four queued items of one batch keep the
+ * pool at one engine; one queued completion beside them grows it.
  */
 export function hasCrossTaskDemand<J extends PolicyJob>(queue: PolicyQueue<J>, slots: readonly PolicySlot<J>[]): boolean {
   const running = new Set(slots.flatMap((slot) => [...slot.jobs].map((job) => job.task)));
   return running.size > 0 && queue.heads().some((job) => !running.has(job.task));
+}
+
+/**
+ * Whether another engine (another copy of the weights) buys something now.
+ * One-lane engines: a job of another task waits (`hasCrossTaskDemand`).
+ * Engines of several lanes grow lanes, not engines: only a queued job no
+ * engine can take for a reason a lane freeing up would not change (one that
+ * runs beside the lanes while every engine already runs one) grows the pool,
+ * unless `whenLanesFull` asks for the one-lane rule.
+ */
+export function wantsAnotherEngine<J extends PolicyJob>(
+  queue: PolicyQueue<J>,
+  slots: readonly PolicySlot<J>[],
+  whenLanesFull: boolean,
+): boolean {
+  if (whenLanesFull || slots.every((slot) => slot.concurrency <= 1)) return hasCrossTaskDemand(queue, slots);
+  return queue.heads().some((job) => job.offLane === true && slots.every(runsOffLane));
 }

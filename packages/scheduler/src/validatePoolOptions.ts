@@ -16,6 +16,7 @@ export const DEFAULT_RESUME_DELAY_MS = 1000;
 const RULES: readonly Rule[] = [
   ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
   ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
+  ['growWhenLanesFull', optional((value) => typeof value === 'boolean'), 'true or false'],
   ['schedule', optional((value) => POOL_SCHEDULES.includes(value as never)), "'priority' or 'fifo'"],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),

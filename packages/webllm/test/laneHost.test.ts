@@ -25,11 +25,14 @@ async function poolOf(lanes: number | undefined, size = 2) {
 }
 
 describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () => {
-  it('one engine takes four jobs of four tasks at once on its lanes (default 4), without loading a second', async () => {
+  it('one engine takes three tasks and a keystroke at once on its lanes (default 4), without loading a second', async () => {
     const { pool, fakes, log } = await poolOf(undefined);
     expect(log.at(-1)).toMatch(/Lanes: 4 \(one batch_decode step/);
     expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 4 });
-    const results = await Promise.all(['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, params: ask(c) })));
+    // The last lane is kept for interactive work: three background tasks and one ghost-text job fill the four.
+    const results = await Promise.all(
+      ['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, priority: i === 3 ? 'interactive' : 'normal', params: ask(c) })),
+    );
     expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done']);
     expect(results.every((r) => r.text.length > 0)).toBe(true);
     expect(pool.getSnapshot().engines).toHaveLength(1);
@@ -47,10 +50,24 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     expect(one.pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 1 });
   });
 
+  it('a second JSON-schema job loads a second engine instead of waiting on a lane for WebLLM’s one-sequence path', async () => {
+    const { pool } = await poolOf(4);
+    const schema = { type: 'json_schema' as const, json_schema: { schema: { type: 'object' as const } } };
+    expect(pool.getSnapshot().engines).toHaveLength(1);
+    const results = await Promise.all(
+      ['a', 'b'].map((task) => pool.submit({ task, params: { ...ask('json please'), response_format: schema } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['done', 'done']);
+    // The second waited for a second engine, not on a lane of the first: WebLLM runs one such job at a time.
+    expect(pool.getSnapshot().engines).toHaveLength(2);
+    expect(results[1]!.startedAt!).toBeGreaterThan(results[0]!.startedAt!);
+  });
+
   it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {
     const solo = await poolOf(2);
     const expected = await solo.pool.submit({ params: ask('keep going') });
-    const { pool, fakes } = await poolOf(2);
+    // Three lanes: one for each task, the last kept for interactive work.
+    const { pool, fakes } = await poolOf(3);
     const controller = new AbortController();
     let forwardsAtCancel = 0;
     const [cut, kept] = await Promise.all([

@@ -8,6 +8,7 @@ import type {
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { ChunkQueue } from './chunkQueue.js';
+import { offLaneReason } from '../offLaneReason.js';
 import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
@@ -36,6 +37,12 @@ export class WebLLMEngine implements Engine {
   readonly device = 'webgpu';
   readonly chat: Engine['chat'];
   readonly embeddings: Engine['embeddings'];
+  /**
+   * With lanes: why a request runs on WebLLM's own one-sequence path beside
+   * them (a JSON schema, tools...), so the pool runs one such job at a time
+   * here. Absent without lanes: then every job runs one at a time anyway.
+   */
+  readonly offLane: Engine['offLane'];
   readonly #client: WorkerClient;
   readonly #worker: WorkerLike;
   readonly #timers: PoolTimers;
@@ -50,6 +57,7 @@ export class WebLLMEngine implements Engine {
     this.#timers = options.timers ?? globalTimers;
     this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions?.signal) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
+    this.offLane = this.concurrency > 1 ? offLaneReason : undefined;
   }
 
   /** Stops the generation running now, between two decode steps. */

@@ -31,6 +31,7 @@ import { type LaneFn, type LanePipeline, type LaneTensor, checkLanePipeline } fr
 import { laneStopStrings, lanePromptTokens } from './lanePrompt.js';
 import { type LaneSampling, pickLaneToken, seededRandom } from './laneSampler.js';
 import { pipelineOf } from './webllmPipeline.js';
+import { offLaneReason } from '../offLaneReason.js';
 
 /** One job's stream from the lanes: WebLLM's chunk shapes, pulled one at a time. */
 export interface LaneStream extends AsyncIterator<ChatCompletionChunk> {
@@ -250,14 +251,8 @@ class LaneEngine implements Lanes {
   }
 
   refuses(request: ChatCompletionRequest): string | undefined {
-    const format = (request.response_format as { type?: string } | undefined)?.type;
-    if (format === 'json_object' || format === 'json_schema' || format === 'grammar')
-      return 'a JSON-schema or grammar constraint (xgrammar runs on WebLLM’s own path)';
-    const r = request as Record<string, unknown>;
-    if (r.tools != null || r.tool_choice != null) return 'tools';
-    if (r.n != null && r.n !== 1) return 'more than one choice';
-    if (r.logprobs === true || r.top_logprobs != null) return 'log-probabilities';
-    if ((r.extra_body as { enable_thinking?: unknown } | undefined)?.enable_thinking === false) return 'enable_thinking: false';
+    const shape = offLaneReason(request);
+    if (shape !== undefined) return shape;
     const prompt = lanePromptTokens(this.#p, request);
     if (typeof prompt === 'string') return prompt;
     if (prompt.length >= this.#p.contextWindowSize) return 'a prompt as long as the context window';
