@@ -49,6 +49,8 @@ export interface PolicyJob {
   readonly startedAt?: number | undefined;
   /** Runs beside the engine's lanes, one at a time per engine (see `Engine.offLane`). */
   readonly offLane?: boolean | undefined;
+  /** Being stopped for an interactive job. */
+  readonly preempting?: boolean | undefined;
 }
 
 /** What the policy reads of the queue (see `JobQueue`). */
@@ -91,6 +93,27 @@ function openLanes<J>(slot: PolicySlot<J>): number {
   return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
+/** Lanes taken beyond the engine's lanes: each is a preempted job's lane already handed to an interactive job. */
+function overflow(slot: PolicySlot<unknown>): number {
+  return Math.max(0, lanesTaken(slot) - slot.concurrency);
+}
+
+/**
+ * Lanes of an engine of several lanes that preempted jobs are giving up and
+ * no interactive job has taken yet. Such an engine ends a lane before its
+ * next step and takes a new job's prefill first, so the interactive job is
+ * handed the lane at once rather than after the preempted job's last chunk:
+ * for that moment the engine has one call more than lanes, and the newcomer
+ * waits for the lane inside the engine. A one-lane engine stops the whole
+ * generation instead, so there the lane is given when the engine answers.
+ */
+function handedLanes(slot: PolicySlot<unknown>): number {
+  if (!slot.ready || slot.concurrency <= 1) return 0;
+  let preempting = 0;
+  for (const job of slot.jobs) if ((job as PolicyJob).preempting === true) preempting += 1;
+  return Math.max(0, preempting - overflow(slot));
+}
+
 /** Whether `slot` keeps `job` out for now: its task was preempted there and interactive work goes on. */
 function holds(slot: PolicySlot<unknown>, job: PolicyJob): boolean {
   return job.priority !== 'interactive' && slot.heldTasks?.has(job.task) === true;
@@ -109,8 +132,9 @@ export function runsOffLane(slot: PolicySlot<unknown>): boolean {
  */
 export function lanesFor(slot: PolicySlot<unknown>, job: PolicyJob): number {
   const open = openLanes(slot);
+  if (job.priority === 'interactive') return job.offLane === true && runsOffLane(slot) ? 0 : open + handedLanes(slot);
   if (open === 0 || (job.offLane === true && runsOffLane(slot))) return 0;
-  return job.priority !== 'interactive' && slot.concurrency > 1 ? open - 1 : open;
+  return slot.concurrency > 1 ? open - 1 : open;
 }
 
 /**
@@ -144,7 +168,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   slots: readonly S[],
 ): { job: J; slot: S } | undefined {
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
-  if (spare === 0) return undefined;
+  if (spare === 0 && !slots.some((s) => handedLanes(s) > 0)) return undefined;
 
   let best: { job: J; slot: S; key: ShareKey } | undefined;
   let shared: ReadonlyMap<string | undefined, number> | undefined;
@@ -190,9 +214,10 @@ export function preemptionsWanted<J extends PolicyJob>(
 ): number {
   const waiting = queue.count('interactive');
   if (waiting === 0) return 0;
+  // A stopping job whose lane was already handed over (`handedLanes`) frees nothing more.
   const freeing = slots
     .filter((slot) => slot.ready)
-    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length, 0);
+    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length - overflow(slot), 0);
   return Math.max(0, waiting - freeing);
 }
 

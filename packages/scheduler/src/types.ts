@@ -439,7 +439,9 @@ export interface EngineInfo {
   readonly concurrency: number;
   /**
    * Ids of the jobs on its lanes: running ones, then draining ones (those
-   * not found in `PoolStatus.jobs`).
+   * not found in `PoolStatus.jobs`). On an engine of several lanes this may
+   * briefly be one more per preemption than `concurrency`: the preempted job
+   * until its lane stops, and the interactive job it was handed to.
    */
   readonly jobs: readonly string[];
 }
