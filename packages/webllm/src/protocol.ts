@@ -1,4 +1,9 @@
-import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type EmbeddingCreateParams,
+  type Priority,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
 import { type WireError, messageMatcher } from '@inkling/scheduler/engine';
 import type { WebLLMLoadProgress } from './progressMapper.js';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
@@ -34,7 +39,8 @@ export interface LoadSettings {
 export type PageMessage =
   | { type: 'hello'; id: number; protocol: string }
   | ({ type: 'load'; id: number } & LoadSettings)
-  | { type: 'chat'; id: number; request: StreamingChatCompletionRequest }
+  /** `priority`: the job's band, when the pool said; on lanes an `interactive` job's prefill goes first. */
+  | { type: 'chat'; id: number; request: StreamingChatCompletionRequest; priority?: Priority }
   | { type: 'embed'; id: number; request: EmbeddingCreateParams }
   | { type: 'interrupt'; id: number }
   | { type: 'close'; id: number }

@@ -1,7 +1,7 @@
 import { EnginePool } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeLanePipeline } from './fakeLanePipeline.js';
-import { fakeWebLLM } from './helpers.js';
+import { fakeWebLLM, until } from './helpers.js';
 
 const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0, max_tokens: 5 });
 const pools: EnginePool[] = [];
@@ -61,6 +61,48 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     // The second waited for a second engine, not on a lane of the first: WebLLM runs one such job at a time.
     expect(pool.getSnapshot().engines).toHaveLength(2);
     expect(results[1]!.startedAt!).toBeGreaterThan(results[0]!.startedAt!);
+  });
+
+  it('tells the worker each job’s band, so its lanes prefill a keystroke’s prompt first', async () => {
+    const { pool, workers } = await poolOf(4);
+    await Promise.all([
+      pool.submit({ task: 'page', params: ask('item') }),
+      pool.submit({ session: 'editor', priority: 'interactive', params: ask('ghost') }),
+    ]);
+    const chats = workers[0]!.received.filter((m) => m.type === 'chat');
+    expect(chats.map((m) => (m as { priority?: string }).priority)).toEqual(['normal', 'interactive']);
+  });
+
+  it('a keystroke that reaches the worker during a step is prefilled before a translation item sent just before it', async () => {
+    const { pool, fakes, workers } = await poolOf(4);
+    const fake = fakes[0]!;
+    const late: Array<Promise<unknown>> = [];
+    let open: (() => void) | undefined;
+    let started = 0;
+    const background = pool.submit({
+      task: 'bg',
+      params: { ...ask('background'), max_tokens: 30 },
+      onChunk: () => {
+        if (open) return;
+        // The batch's next step is in flight while both requests cross to the worker.
+        open = fake.hold();
+        started = fake.forwards.length;
+        late.push(pool.submit({ task: 'page', params: ask('the next item of the translation, a longer prompt') }));
+        late.push(pool.submit({ session: 'editor', priority: 'interactive', params: ask('ghost') }));
+      },
+    });
+    await until(() => workers[0]!.received.filter((m) => m.type === 'pull').length >= 4);
+    await new Promise((r) => setTimeout(r, 20));
+    open!();
+    await Promise.all([background, ...late]);
+    const prefills = fake.forwards.slice(started).filter((f) => f.fn === 'prefill');
+    const ghostSeq = prefills[0]!.seqs[0];
+    const seqs = prefills.map((f) => f.seqs[0]);
+    // The keystroke's prefill chunks all come before the translation item's.
+    expect(seqs.lastIndexOf(ghostSeq)).toBeLessThan(seqs.findIndex((seq) => seq !== ghostSeq));
+    expect(prefills.filter((f) => f.seqs[0] === ghostSeq).reduce((n, f) => n + f.lengths[0]!, 0)).toBeLessThan(
+      prefills.filter((f) => f.seqs[0] !== ghostSeq).reduce((n, f) => n + f.lengths[0]!, 0),
+    );
   });
 
   it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {

@@ -3,6 +3,7 @@ import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   Engine,
+  EngineCallOptions,
   PoolTimers,
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
@@ -55,7 +56,7 @@ export class WebLLMEngine implements Engine {
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
-    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions?.signal) } };
+    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
     this.offLane = this.concurrency > 1 ? offLaneReason : undefined;
   }
@@ -73,8 +74,11 @@ export class WebLLMEngine implements Engine {
     return this.#unloading;
   }
 
-  #stream(request: StreamingChatCompletionRequest, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk> {
-    const current = this.#client.stream({ type: 'chat', request });
+  #stream(request: StreamingChatCompletionRequest, options: EngineCallOptions | undefined): AsyncIterable<ChatCompletionChunk> {
+    const signal = options?.signal;
+    const priority = options?.job?.priority;
+    // The band goes along so that the worker's lanes prefill a keystroke's prompt before other new jobs' prompts.
+    const current = this.#client.stream(priority === undefined ? { type: 'chat', request } : { type: 'chat', request, priority });
     this.#current = current;
     const { id, chunks } = current;
     const client = this.#client;

@@ -61,6 +61,8 @@ interface StreamState {
   closed: boolean;
   /** The stream runs on a lane (see `Lanes`), not on WebLLM's own path. */
   lane?: LaneStream;
+  /** An `interactive` job's: on lanes its prefill goes before other new jobs'. */
+  urgent: boolean;
 }
 
 /**
@@ -136,7 +138,14 @@ class EngineHost {
       case 'load':
         return this.#answer(id, () => this.#load(message));
       case 'chat':
-        this.#streams.set(id, { request: message.request, stepping: false, live: false, stopping: false, closed: false });
+        this.#streams.set(id, {
+          request: message.request,
+          stepping: false,
+          live: false,
+          stopping: false,
+          closed: false,
+          urgent: message.priority === 'interactive',
+        });
         return undefined;
       case 'pull':
         return this.#pull(id);
@@ -263,7 +272,7 @@ class EngineHost {
       if (state.stopping) return { done: true, value: undefined };
       const asked = { ...(state.request as StreamingChatCompletionRequest), stream: true } as const;
       if (this.#lanes.refuses(asked) === undefined) {
-        state.lane = this.#lanes.open(asked);
+        state.lane = this.#lanes.open(asked, { urgent: state.urgent });
         state.iterator = state.lane;
         state.live = true;
         return this.#read(state, state.iterator);

@@ -51,8 +51,12 @@ export interface Lanes {
   readonly count: number;
   /** Why `request` goes to WebLLM's own one-sequence path instead, or `undefined` when a lane takes it. */
   refuses(request: ChatCompletionRequest): string | undefined;
-  /** Starts `request` on a lane (call only when `refuses` gave `undefined`). */
-  open(request: StreamingChatCompletionRequest): LaneStream;
+  /**
+   * Starts `request` on a lane (call only when `refuses` gave `undefined`).
+   * An `urgent` job (a keystroke's) takes the next free lane and is prefilled
+   * before other new jobs, and before the batch's next step. Default: not urgent.
+   */
+  open(request: StreamingChatCompletionRequest, options?: { urgent?: boolean }): LaneStream;
   /** Frees the lanes' KV cache. */
   dispose(): void;
 }
@@ -168,6 +172,8 @@ interface Job {
   readonly sampling: LaneSampling;
   readonly stops: string[];
   readonly maxTokens: number;
+  /** A keystroke's job: first to a free lane, and its prefill before other new jobs'. */
+  readonly urgent: boolean;
   lane: Lane | undefined;
   /** Prompt tokens found in the lane's cache. */
   cached: number;
@@ -259,11 +265,13 @@ class LaneEngine implements Lanes {
     return undefined;
   }
 
-  open(request: StreamingChatCompletionRequest): LaneStream {
+  open(request: StreamingChatCompletionRequest, options: { urgent?: boolean } = {}): LaneStream {
     const prompt = lanePromptTokens(this.#p, request);
     if (typeof prompt === 'string') throw new Error(`The lanes cannot take this request: ${prompt}`);
-    const job = this.#job(request, prompt);
-    this.#waiting.push(job);
+    const job = this.#job(request, prompt, options.urgent === true);
+    // Urgent jobs wait ahead of the others, in their own arrival order.
+    const behind = job.urgent ? this.#waiting.findIndex((other) => !other.urgent) : -1;
+    this.#waiting.splice(behind < 0 ? this.#waiting.length : behind, 0, job);
     return {
       next: () => this.#pull(job),
       interrupt: () => {
@@ -286,7 +294,7 @@ class LaneEngine implements Lanes {
     (this.#kv as { dispose?: () => void }).dispose?.();
   }
 
-  #job(request: StreamingChatCompletionRequest, prompt: number[]): Job {
+  #job(request: StreamingChatCompletionRequest, prompt: number[], urgent: boolean): Job {
     const config = this.#p.config;
     const bias = new Map<number, number>();
     for (const [token, value] of Object.entries(request.logit_bias ?? {})) if (Number.isFinite(value)) bias.set(Number(token), value);
@@ -309,6 +317,7 @@ class LaneEngine implements Lanes {
       },
       stops: laneStopStrings(this.#p, request),
       maxTokens: max,
+      urgent,
       lane: undefined,
       cached: 0,
       next: undefined,
@@ -387,12 +396,14 @@ class LaneEngine implements Lanes {
     for (;;) {
       this.#again = false;
       this.#assign();
+      // An interrupted job ends now, pulled or not (its page reads the end at its next pull): its lane is free for a waiting job.
+      for (const lane of this.#lanes) if (lane.job?.interrupted && !lane.job.ended) this.#finish(lane.job, 'abort');
+      if (this.#waiting.length > 0 && this.#lanes.some((lane) => lane.job === undefined)) continue;
       const hungry = this.#lanes.filter((lane) => lane.job?.waiter !== undefined).map((lane) => lane.job!);
-      for (const job of hungry) if (job.interrupted && !job.ended) this.#finish(job, 'abort');
       const ready = hungry.filter((job) => !job.ended && !job.closed);
       if (ready.length === 0) return;
-      // A new job's prompt goes before the next step of the batch.
-      const fresh = ready.find((job) => job.next === undefined);
+      // A new job's prompt goes before the next step of the batch, a keystroke's before any other.
+      const fresh = ready.find((job) => job.next === undefined && job.urgent) ?? ready.find((job) => job.next === undefined);
       if (!fresh && ready.length < this.#decoding() && (await this.#gather())) continue;
       this.#gatherUntil = undefined;
       try {
