@@ -133,7 +133,6 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                 </span>
                 {engine.concurrency > 1 ? (
                   <span className="inkling-engine-lanes">
-                    {' '}
                     {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes
                   </span>
                 ) : null}
