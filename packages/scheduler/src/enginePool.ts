@@ -4,6 +4,7 @@ import { EngineError, type InklingError, asInklingError, isFatalEngineError } fr
 import { EngineSlots, unloadQuietly } from './engineSlots.js';
 import { type Job, buildResult, createJob, isStopping } from './job.js';
 import { NotifyScheduler } from './notifyScheduler.js';
+import { markOffLane } from './offLane.js';
 import { PoolState, type Slot } from './poolState.js';
 import { type PoolSchedule, pickFirstCome } from './fifoPolicy.js';
 import { pickNext, preemptionVictims, preemptionsWanted } from './schedulingPolicy.js';
@@ -72,6 +73,7 @@ export class EnginePool extends Subscribable implements Pool {
       createEngine: options.createEngine,
       maxSize: this.#maxSize,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      growWhenLanesFull: options.growWhenLanesFull === true,
       timers,
     });
     this.#calls = new EngineCalls(this.#state, this.#now, timers, options.stallTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS, (slot, engine) =>
@@ -247,6 +249,24 @@ export class EnginePool extends Subscribable implements Pool {
     const state = this.#state;
     if (this.#failQueued()) return;
     this.#releaseHolds();
+    markOffLane(state.queue.heads(), state.slots);
+    this.#startPicked();
+    // Only an interactive job takes an engine by force, and only from a job
+    // that opted in. On a one-lane engine its lane re-enters the pump when the
+    // victim settles; on an engine of several lanes it is handed over now
+    // (see `handedLanes` in the policy), so the interactive job starts in this pump.
+    const wanted = this.#schedule === 'fifo' ? 0 : preemptionsWanted(state.queue, state.slots, isStopping);
+    if (wanted > 0) {
+      for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
+      this.#startPicked();
+    }
+    this.#slots.grow()?.then(() => this.#pump());
+    this.#slots.scheduleIdleShrink();
+  }
+
+  /** Starts every queued job that may start now. */
+  #startPicked(): void {
+    const state = this.#state;
     const pick = this.#schedule === 'fifo' ? pickFirstCome : pickNext;
     for (let next = pick(state.queue, state.slots); next; next = pick(state.queue, state.slots)) {
       const { slot, job } = next;
@@ -257,14 +277,6 @@ export class EnginePool extends Subscribable implements Pool {
         (error: unknown) => this.#callEnded(slot, engine, job, error ?? 'it gave no reason'),
       );
     }
-    // Only an interactive job takes an engine by force, and only from a job
-    // that opted in. Its lane re-enters the pump when the victim settles.
-    const wanted = this.#schedule === 'fifo' ? 0 : preemptionsWanted(state.queue, state.slots, isStopping);
-    if (wanted > 0) {
-      for (const victim of preemptionVictims(state.slots, isStopping).slice(0, wanted)) this.#stop(victim, 'preempt');
-    }
-    this.#slots.grow()?.then(() => this.#pump());
-    this.#slots.scheduleIdleShrink();
   }
 
   /**

@@ -4,7 +4,7 @@ import { ENGINE_SHAPE, engineProblem } from './engineProblem.js';
 import { type PoolState, type Slot, laneCount } from './poolState.js';
 import { guard } from './reportError.js';
 import { isObject, mustBe } from './rules.js';
-import { hasCrossTaskDemand, lanesTaken } from './schedulingPolicy.js';
+import { lanesTaken, wantsAnotherEngine } from './schedulingPolicy.js';
 import type { CreateEngine, Engine, LoadProgress, PoolLoadProgress, PoolTimers } from './types.js';
 
 /** A slot that dies this many times in a row without a clean job is given up. */
@@ -15,6 +15,8 @@ export interface SlotsOptions {
   maxSize: number;
   /** `Infinity`: never shrink. */
   idleTimeoutMs: number;
+  /** Engines of several lanes grow as one-lane engines do (`EnginePoolOptions.growWhenLanesFull`). */
+  growWhenLanesFull: boolean;
   timers: PoolTimers;
 }
 
@@ -160,7 +162,8 @@ export class EngineSlots {
 
   /**
    * Adds one engine, only when a second one buys something: a job of another
-   * task waits on a busy pool. Nothing reports free memory to a page, so the
+   * task waits on a busy pool of one-lane engines, or on engines of several
+   * lanes a job no lane can take (see `wantsAnotherEngine`). Nothing reports free memory to a page, so the
    * pool does not predict, it probes; a failed load is the answer and is not
    * retried (until `unload()`), since a retry costs another full staging pass
    * to learn the same thing. Returns, when it starts one, a promise that
@@ -170,7 +173,7 @@ export class EngineSlots {
     const state = this.#state;
     const { slots } = state;
     if (state.growing || state.growthBlocked !== null || state.loading || slots.length >= this.#options.maxSize) return undefined;
-    if (!slots.every((s) => s.ready) || !hasCrossTaskDemand(state.queue, slots)) return undefined;
+    if (!slots.every((s) => s.ready) || !wantsAnotherEngine(state.queue, slots, this.#options.growWhenLanesFull)) return undefined;
 
     let index = 0;
     while (slots.some((s) => s.index === index)) index += 1;

@@ -44,6 +44,8 @@ export interface Job {
   cancelReason?: CancelReason;
   /** Being interrupted for an interactive job. */
   preempting?: boolean;
+  /** Runs beside its engine's lanes (`Engine.offLane`); asked once, when an engine is first there to ask. */
+  offLane?: boolean;
   text: string;
   tokens: number;
   usage?: JobResult['usage'];

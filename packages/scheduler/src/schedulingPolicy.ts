@@ -14,7 +14,14 @@
  *   never fills the pool. A lane may idle while a running task has work
  *   queued; that is the price, paid on purpose.
  * - `interactive` jobs take any free lane: that band is for work a person is
- *   waiting on keystroke by keystroke.
+ *   waiting on keystroke by keystroke. On an engine of several lanes the
+ *   last free lane is theirs alone: no other band takes it, so a keystroke
+ *   never waits behind lanes full of background work. A task that is not
+ *   running then gets the next lane another task gives back (the task holding
+ *   fewer lanes goes first), rather than that last one.
+ * - A job that runs beside an engine's lanes rather than on one (`offLane`:
+ *   WebLLM's own one-sequence path for a JSON schema or tools) runs one at a
+ *   time on that engine: a second waits, and may grow the pool.
  * - A task preempted on a one-lane engine waits there while interactive work
  *   goes on (`heldTasks`, released by the pool after `resumeDelayMs`): the
  *   next keystroke then finds the engine free with its prompt still cached.
@@ -40,6 +47,10 @@ export interface PolicyJob {
   readonly kind: JobKind;
   readonly preemptible: boolean;
   readonly startedAt?: number | undefined;
+  /** Runs beside the engine's lanes, one at a time per engine (see `Engine.offLane`). */
+  readonly offLane?: boolean | undefined;
+  /** Being stopped for an interactive job. */
+  readonly preempting?: boolean | undefined;
 }
 
 /** What the policy reads of the queue (see `JobQueue`). */
@@ -82,18 +93,60 @@ function openLanes<J>(slot: PolicySlot<J>): number {
   return slot.ready ? Math.max(0, slot.concurrency - lanesTaken(slot)) : 0;
 }
 
+/** Lanes taken beyond the engine's lanes: each is a preempted job's lane already handed to an interactive job. */
+function overflow(slot: PolicySlot<unknown>): number {
+  return Math.max(0, lanesTaken(slot) - slot.concurrency);
+}
+
+/**
+ * Lanes of an engine of several lanes that preempted jobs are giving up and
+ * no interactive job has taken yet. Such an engine ends a lane before its
+ * next step and takes a new job's prefill first, so the interactive job is
+ * handed the lane at once rather than after the preempted job's last chunk:
+ * for that moment the engine has one call more than lanes, and the newcomer
+ * waits for the lane inside the engine. A one-lane engine stops the whole
+ * generation instead, so there the lane is given when the engine answers.
+ */
+function handedLanes(slot: PolicySlot<unknown>): number {
+  if (!slot.ready || slot.concurrency <= 1) return 0;
+  let preempting = 0;
+  for (const job of slot.jobs) if ((job as PolicyJob).preempting === true) preempting += 1;
+  return Math.max(0, preempting - overflow(slot));
+}
+
 /** Whether `slot` keeps `job` out for now: its task was preempted there and interactive work goes on. */
 function holds(slot: PolicySlot<unknown>, job: PolicyJob): boolean {
   return job.priority !== 'interactive' && slot.heldTasks?.has(job.task) === true;
 }
 
+/** Whether a job that runs beside the lanes is on `slot` now (running or draining). */
+export function runsOffLane(slot: PolicySlot<unknown>): boolean {
+  for (const job of [...slot.jobs, ...slot.draining]) if ((job as PolicyJob).offLane === true) return true;
+  return false;
+}
+
 /**
- * Of `slots`, the job's preferred engine when it has a free lane, else the
- * one with the most free lanes (the first such on a tie).
+ * The lanes of `slot` that `job` may take: on an engine of several lanes the
+ * last free one is kept for interactive work, and a job that runs beside
+ * the lanes takes none while another such job is there.
+ */
+export function lanesFor(slot: PolicySlot<unknown>, job: PolicyJob): number {
+  const open = openLanes(slot);
+  if (job.priority === 'interactive') return job.offLane === true && runsOffLane(slot) ? 0 : open + handedLanes(slot);
+  if (open === 0 || (job.offLane === true && runsOffLane(slot))) return 0;
+  return slot.concurrency > 1 ? open - 1 : open;
+}
+
+/**
+ * Of `slots`, the job's preferred engine when it has a lane for it, else the
+ * one with the most such lanes (the first such on a tie).
  */
 function slotFor<S extends PolicySlot<unknown>>(job: PolicyJob, slots: readonly S[]): S | undefined {
-  const open = slots.filter((slot) => openLanes(slot) > 0 && !holds(slot, job));
-  const roomiest = open.reduce<S | undefined>((best, slot) => (best && openLanes(best) >= openLanes(slot) ? best : slot), undefined);
+  const open = slots.filter((slot) => lanesFor(slot, job) > 0 && !holds(slot, job));
+  const roomiest = open.reduce<S | undefined>(
+    (best, slot) => (best && lanesFor(best, job) >= lanesFor(slot, job) ? best : slot),
+    undefined,
+  );
   return open.find((slot) => slot.index === job.preferredEngine) ?? roomiest;
 }
 
@@ -115,7 +168,7 @@ export function pickNext<J extends PolicyJob, S extends PolicySlot<J>>(
   slots: readonly S[],
 ): { job: J; slot: S } | undefined {
   const spare = slots.reduce((n, s) => n + openLanes(s), 0);
-  if (spare === 0) return undefined;
+  if (spare === 0 && !slots.some((s) => handedLanes(s) > 0)) return undefined;
 
   let best: { job: J; slot: S; key: ShareKey } | undefined;
   let shared: ReadonlyMap<string | undefined, number> | undefined;
@@ -161,9 +214,10 @@ export function preemptionsWanted<J extends PolicyJob>(
 ): number {
   const waiting = queue.count('interactive');
   if (waiting === 0) return 0;
+  // A stopping job whose lane was already handed over (`handedLanes`) frees nothing more.
   const freeing = slots
     .filter((slot) => slot.ready)
-    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length, 0);
+    .reduce((n, slot) => n + openLanes(slot) + slot.draining.size + [...slot.jobs].filter(isStopping).length - overflow(slot), 0);
   return Math.max(0, waiting - freeing);
 }
 
@@ -182,10 +236,27 @@ export function preemptionVictims<J extends PolicyJob>(slots: readonly PolicySlo
 
 /**
  * True when a queued job belongs to a task that is not running: the whole
- * growth policy. Four queued items of one batch keep the pool at one engine;
- * one queued completion beside them grows it.
+ * growth policy of one-lane engines. Four queued items of one batch keep the
+ * pool at one engine; one queued completion beside them grows it.
  */
 export function hasCrossTaskDemand<J extends PolicyJob>(queue: PolicyQueue<J>, slots: readonly PolicySlot<J>[]): boolean {
   const running = new Set(slots.flatMap((slot) => [...slot.jobs].map((job) => job.task)));
   return running.size > 0 && queue.heads().some((job) => !running.has(job.task));
+}
+
+/**
+ * Whether another engine (another copy of the weights) buys something now.
+ * One-lane engines: a job of another task waits (`hasCrossTaskDemand`).
+ * Engines of several lanes grow lanes, not engines: only a queued job no
+ * engine can take for a reason a lane freeing up would not change (one that
+ * runs beside the lanes while every engine already runs one) grows the pool,
+ * unless `whenLanesFull` asks for the one-lane rule.
+ */
+export function wantsAnotherEngine<J extends PolicyJob>(
+  queue: PolicyQueue<J>,
+  slots: readonly PolicySlot<J>[],
+  whenLanesFull: boolean,
+): boolean {
+  if (whenLanesFull || slots.every((slot) => slot.concurrency <= 1)) return hasCrossTaskDemand(queue, slots);
+  return queue.heads().some((job) => job.offLane === true && slots.every(runsOffLane));
 }

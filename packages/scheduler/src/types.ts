@@ -220,6 +220,18 @@ export interface Engine {
    * in its own worker).
    */
   readonly device?: string;
+  /**
+   * For an engine of several lanes: why `request` would run beside the lanes
+   * rather than on one (WebLLM's own one-sequence path takes a JSON schema or
+   * tools), or `undefined` when a lane takes it. The pool runs one such job at
+   * a time on the engine; a second one waiting is what grows the pool by
+   * another engine (see `EnginePoolOptions.growWhenLanesFull`). Asked once per
+   * job, before it starts. Unset: every request runs on a lane.
+   *
+   * @example
+   * offLane: (request) => (request.tools ? 'tools' : undefined),
+   */
+  offLane?(request: ChatCompletionRequest): string | undefined;
 }
 
 /** A load progress report, as WebLLM's `InitProgressReport` gives it. */
@@ -427,7 +439,9 @@ export interface EngineInfo {
   readonly concurrency: number;
   /**
    * Ids of the jobs on its lanes: running ones, then draining ones (those
-   * not found in `PoolStatus.jobs`).
+   * not found in `PoolStatus.jobs`). On an engine of several lanes this may
+   * briefly be one more per preemption than `concurrency`: the preempted job
+   * until its lane stops, and the interactive job it was handed to.
    */
   readonly jobs: readonly string[];
 }
@@ -503,6 +517,16 @@ export interface EnginePoolOptions {
   createEngine: CreateEngine;
   /** The most engines the pool may hold, 1..4. Default `2`. */
   size?: number;
+  /**
+   * Whether a pool of engines with several lanes grows another engine (a
+   * second copy of the weights) when a job of another task finds every lane
+   * taken, as a pool of one-lane engines does. Default `false`: such a pool
+   * grows lanes, not engines. The job waits for the next lane given back
+   * (the last free lane of each engine is kept for `interactive` work), and
+   * only a job no lane can take (see `Engine.offLane`) while every engine
+   * already runs one grows the pool.
+   */
+  growWhenLanesFull?: boolean;
   /**
    * Called with the snapshot after changes, batched like `subscribe`.
    * Default: none.

@@ -1,6 +1,6 @@
 import { durationRule } from './duration.js';
 import { InvalidOptionError } from './errors.js';
-import { type Rule, firstProblem, isFunction, isObject, isTimers, mustBe, oneOf, optional, wholeNumber } from './rules.js';
+import { type Rule, firstProblem, isFunction, isObject, isBoolean, isTimers, mustBe, oneOf, optional, wholeNumber } from './rules.js';
 import { POOL_SCHEDULES } from './fifoPolicy.js';
 
 /** `EnginePoolOptions.idleTimeoutMs` when left out. */
@@ -15,6 +15,7 @@ export const DEFAULT_RESUME_DELAY_MS = 1000;
 const RULES: readonly Rule[] = [
   ['createEngine', isFunction, 'a function that builds engines, e.g. webllmEngines({ model }) from @inkling/webllm'],
   ['size', optional(wholeNumber(1, 4)), 'a whole number from 1 to 4 (each engine is a full copy of the model)'],
+  ['growWhenLanesFull', optional(isBoolean), 'true or false'],
   ['schedule', optional(oneOf(...POOL_SCHEDULES)), "'priority' or 'fifo'"],
   ['historySize', optional(wholeNumber(0)), 'a whole number, 0 or more'],
   ...['onStateChange', 'now', 'scheduleNotify'].map((field): Rule => [field, optional(isFunction), 'a function']),

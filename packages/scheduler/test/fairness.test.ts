@@ -46,9 +46,9 @@ describe('fair shares between owners within a band', () => {
   });
 
   it("shares a many-lane engine's lanes between owners before tasks", async () => {
-    const pool = new EnginePool({ createEngine: fakeEngines({ reply: 'a b c d', tokenMs: 1, concurrency: 4 }), size: 1 });
+    const pool = new EnginePool({ createEngine: fakeEngines({ reply: 'a b c d', tokenMs: 1, concurrency: 5 }), size: 1 });
     const { order, submit } = starts(pool);
-    // Queued before the engine is up, so the four lanes are handed out at once.
+    // Queued before the engine is up, so four lanes are handed out at once (the fifth is kept for interactive work).
     const jobs = [
       ...Array.from({ length: 6 }, (_, i) => submit(`a${i}`, { owner: 'a' })),
       ...Array.from({ length: 2 }, (_, i) => submit(`b${i}`, { owner: 'b' })),

@@ -127,10 +127,11 @@ describe('a wedged engine never holds a caller hostage', () => {
   });
 
   it('a stalled engine with several lanes ends the jobs on its other lanes with an EngineStalledError', async () => {
-    const engine = createFakeEngine({ reply: LONG, tokenMs: 50, concurrency: 2 });
+    // Three lanes: two for the jobs of two tasks, the last kept for interactive work.
+    const engine = createFakeEngine({ reply: LONG, tokenMs: 50, concurrency: 3 });
     let built = 0;
     const pool = new EnginePool({
-      createEngine: async () => (++built === 1 ? engine : createFakeEngine({ concurrency: 2 })),
+      createEngine: async () => (++built === 1 ? engine : createFakeEngine({ concurrency: 3 })),
       size: 1,
       stallTimeoutMs: 200,
     });

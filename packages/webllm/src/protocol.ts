@@ -1,4 +1,9 @@
-import { type ChatCompletionChunk, type EmbeddingCreateParams, type StreamingChatCompletionRequest } from '@inkling/scheduler';
+import {
+  type ChatCompletionChunk,
+  type EmbeddingCreateParams,
+  type Priority,
+  type StreamingChatCompletionRequest,
+} from '@inkling/scheduler';
 import { type CallMessage, type CallProgress, type CallReply, isCallAnswer } from '@inkling/scheduler/engine';
 import type { CacheBackend, WebLLMAppConfig } from './types.js';
 
@@ -43,8 +48,11 @@ export interface Hello {
 export interface WorkerCalls {
   /** Loads the model; progress reports come first (`CallProgress`), the reply is a `LoadAnswer`. */
   load: LoadSettings;
-  /** Opens a stream: its chunks come one per `pull` (`StreamChunk`), the reply ends it (no value). */
-  chat: StreamingChatCompletionRequest;
+  /**
+   * Opens a stream: its chunks come one per `pull` (`StreamChunk`), the reply ends it (no value).
+   * `priority` is the job's band, when the pool said: on lanes an `interactive` job's prefill goes first.
+   */
+  chat: { request: StreamingChatCompletionRequest; priority?: Priority };
   /** Embeds; the reply is WebLLM's `CreateEmbeddingResponse`. */
   embed: EmbeddingCreateParams;
   /** Frees the model; no input, no value. */

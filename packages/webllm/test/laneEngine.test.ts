@@ -130,6 +130,53 @@ describe('lanes: several jobs on one copy of the weights', () => {
     expect(next.seqs).toHaveLength(1);
   });
 
+  it("prefills a keystroke's prompt before another new job's that came first, and before the batch's next step", async () => {
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 4);
+    let started = 0;
+    const late: Array<Promise<unknown>> = [];
+    const batch = ['one long job', 'two long job'].map((p, i) =>
+      read(lanes.open(ask(p, { max_tokens: 12 })), (_chunk, n) => {
+        if (i !== 0 || n !== 4) return;
+        started = fake.forwards.length;
+        // A translation item and then a keystroke, in the same turn.
+        late.push(read(lanes.open(ask('the next item of the translation, a longer prompt', { max_tokens: 2 }))));
+        late.push(read(lanes.open(ask('ghost', { max_tokens: 2 }), { urgent: true })));
+      }),
+    );
+    await Promise.all(batch);
+    await Promise.all(late);
+    // Prefills come in chunks, one sequence at a time: the keystroke's whole prompt first.
+    const prefills = fake.forwards.slice(started).filter((f) => f.fn === 'prefill');
+    const ghostPrompt = lanePromptTokens(fake.pipeline as never, ask('ghost')) as number[];
+    const firstSeq = prefills[0]!.seqs[0];
+    const firstRun = prefills.slice(
+      0,
+      prefills.findIndex((f) => f.seqs[0] !== firstSeq),
+    );
+    expect(firstRun.reduce((n, f) => n + f.lengths[0]!, 0)).toBe(ghostPrompt.length);
+    expect(prefills.slice(firstRun.length).every((f) => f.seqs[0] !== firstSeq)).toBe(true);
+    // Nothing but the step in flight between the keystroke and its prefill.
+    const upTo = fake.forwards.indexOf(prefills[0]!);
+    expect(fake.forwards.slice(started, upTo).filter((f) => f.fn === 'batch_decode').length).toBeLessThanOrEqual(1);
+  });
+
+  it('an interrupted lane is free for a waiting job before its page pulls again', async () => {
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 2);
+    const a = lanes.open(ask('first', { max_tokens: 20 }));
+    const b = lanes.open(ask('second', { max_tokens: 20 }));
+    await Promise.all([a.next(), b.next()]);
+    // a's page has not pulled again: its lane is handed to the keystroke all the same.
+    a.interrupt();
+    const ghost = read(lanes.open(ask('ghost', { max_tokens: 2 }), { urgent: true }));
+    const result = await ghost;
+    expect(result.finish).toBe('length');
+    const rest = await read(a);
+    expect(rest.finish).toBe('abort');
+    await read(b);
+  });
+
   it('a cancel from the chunk callback costs no step; the other lanes give what they give alone', async () => {
     const fake = fakeLanePipeline();
     const lanes = startLanes(fake.pipeline, 2);

@@ -1,7 +1,7 @@
 import { EnginePool } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeLanePipeline } from './fakeLanePipeline.js';
-import { fakeWebLLM } from './helpers.js';
+import { fakeWebLLM, until } from './helpers.js';
 
 const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0, max_tokens: 5 });
 const pools: EnginePool[] = [];
@@ -25,11 +25,14 @@ async function poolOf(lanes: number | undefined, size = 2) {
 }
 
 describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () => {
-  it('one engine takes four jobs of four tasks at once on its lanes (default 4), without loading a second', async () => {
+  it('one engine takes three tasks and a keystroke at once on its lanes (default 4), without loading a second', async () => {
     const { pool, fakes, log } = await poolOf(undefined);
     expect(log.at(-1)).toMatch(/Lanes: 4 \(one batch_decode step/);
     expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 4 });
-    const results = await Promise.all(['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, params: ask(c) })));
+    // The last lane is kept for interactive work: three background tasks and one ghost-text job fill the four.
+    const results = await Promise.all(
+      ['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, priority: i === 3 ? 'interactive' : 'normal', params: ask(c) })),
+    );
     expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done']);
     expect(results.every((r) => r.text.length > 0)).toBe(true);
     expect(pool.getSnapshot().engines).toHaveLength(1);
@@ -47,10 +50,66 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     expect(one.pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 1 });
   });
 
+  it('a second JSON-schema job loads a second engine instead of waiting on a lane for WebLLM’s one-sequence path', async () => {
+    const { pool } = await poolOf(4);
+    const schema = { type: 'json_schema' as const, json_schema: { schema: { type: 'object' as const } } };
+    expect(pool.getSnapshot().engines).toHaveLength(1);
+    const results = await Promise.all(
+      ['a', 'b'].map((task) => pool.submit({ task, params: { ...ask('json please'), response_format: schema } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['done', 'done']);
+    // The second waited for a second engine, not on a lane of the first: WebLLM runs one such job at a time.
+    expect(pool.getSnapshot().engines).toHaveLength(2);
+    expect(results[1]!.startedAt!).toBeGreaterThan(results[0]!.startedAt!);
+  });
+
+  it('tells the worker each job’s band, so its lanes prefill a keystroke’s prompt first', async () => {
+    const { pool, workers } = await poolOf(4);
+    await Promise.all([
+      pool.submit({ task: 'page', params: ask('item') }),
+      pool.submit({ session: 'editor', priority: 'interactive', params: ask('ghost') }),
+    ]);
+    const chats = workers[0]!.received.filter((m) => 't' in m && m.t === 'call' && m.op === 'chat');
+    expect(chats.map((m) => (m as { input: { priority?: string } }).input.priority)).toEqual(['normal', 'interactive']);
+  });
+
+  it('a keystroke that reaches the worker during a step is prefilled before a translation item sent just before it', async () => {
+    const { pool, fakes, workers } = await poolOf(4);
+    const fake = fakes[0]!;
+    const late: Array<Promise<unknown>> = [];
+    let open: (() => void) | undefined;
+    let started = 0;
+    const background = pool.submit({
+      task: 'bg',
+      params: { ...ask('background'), max_tokens: 30 },
+      onChunk: () => {
+        if (open) return;
+        // The batch's next step is in flight while both requests cross to the worker.
+        open = fake.hold();
+        started = fake.forwards.length;
+        late.push(pool.submit({ task: 'page', params: ask('the next item of the translation, a longer prompt') }));
+        late.push(pool.submit({ session: 'editor', priority: 'interactive', params: ask('ghost') }));
+      },
+    });
+    await until(() => workers[0]!.received.filter((m) => 't' in m && m.t === 'pull').length >= 4);
+    await new Promise((r) => setTimeout(r, 20));
+    open!();
+    await Promise.all([background, ...late]);
+    const prefills = fake.forwards.slice(started).filter((f) => f.fn === 'prefill');
+    const ghostSeq = prefills[0]!.seqs[0];
+    const seqs = prefills.map((f) => f.seqs[0]);
+    // The keystroke's prefill chunks all come before the translation item's.
+    expect(seqs.lastIndexOf(ghostSeq)).toBeLessThan(seqs.findIndex((seq) => seq !== ghostSeq));
+    expect(prefills.filter((f) => f.seqs[0] === ghostSeq).reduce((n, f) => n + f.lengths[0]!, 0)).toBeLessThan(
+      prefills.filter((f) => f.seqs[0] !== ghostSeq).reduce((n, f) => n + f.lengths[0]!, 0),
+    );
+  });
+
   it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {
     const solo = await poolOf(2);
     const expected = await solo.pool.submit({ params: ask('keep going') });
-    const { pool, fakes } = await poolOf(2);
+    // Three lanes: one for each task, the last kept for interactive work.
+    const { pool, fakes } = await poolOf(3);
     const controller = new AbortController();
     let forwardsAtCancel = 0;
     const [cut, kept] = await Promise.all([

@@ -11,7 +11,7 @@ describe("WorkerClient: the page's end of the engine worker", () => {
     const client = new WorkerClient(worker);
     await client.hello();
     const unloading = client.call('unload', undefined);
-    const { chunks } = client.stream({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const { chunks } = client.stream({ request: { messages: [{ role: 'user', content: 'hi' }], stream: true } });
     const reading = chunks.next();
     worker.crash();
     const error = await unloading.catch((e: unknown) => e);
@@ -20,7 +20,7 @@ describe("WorkerClient: the page's end of the engine worker", () => {
     expect(client.death).toBe(error);
     const sent = worker.received.length;
     await expect(client.call('embed', { input: 'x' })).rejects.toBe(error);
-    await expect(client.stream({ messages: [], stream: true }).chunks.next()).rejects.toBe(error);
+    await expect(client.stream({ request: { messages: [], stream: true } }).chunks.next()).rejects.toBe(error);
     await expect(client.hello()).rejects.toBe(error);
     expect(worker.received).toHaveLength(sent);
   });
@@ -39,7 +39,7 @@ describe("WorkerClient: the page's end of the engine worker", () => {
     const worker = new FakeWorker();
     const client = new WorkerClient(worker);
     await client.hello();
-    const { chunks } = client.stream({ messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const { chunks } = client.stream({ request: { messages: [{ role: 'user', content: 'hi' }], stream: true } });
     client.close();
     const error = await chunks.next().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CallCancelledError);

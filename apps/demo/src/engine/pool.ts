@@ -18,6 +18,14 @@ export const BUILT_IN_PAIR = { from: 'en', to: 'fr' } as const;
 const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
 /**
+ * Lanes of the WebGPU engine: ghost text, the page translation and two more
+ * jobs decode together on the one copy of the weights (the pool keeps one lane
+ * for ghost text; the action items' JSON and the chat's tool calls run on
+ * WebLLM's own path beside the lanes, one at a time).
+ */
+const WEBGPU_LANES = 4;
+
+/**
  * Builds engines for a choice (WebLLM and wllama are downloaded only when a
  * real model loads; Chrome's built-in model is downloaded by the browser on
  * its load, which a person's click starts).
@@ -31,10 +39,11 @@ function enginesFor(choice: EngineChoice): CreateEngine {
     });
   }
   if (choice.kind === 'cpu') return wllamaEngines({ model: choice.url, wasmUrl });
-  if (choice.kind === 'webllm') return webllmEngines({ model: choice.model, worker });
+  if (choice.kind === 'webllm') return webllmEngines({ model: choice.model, worker, lanes: WEBGPU_LANES });
   return webllmEngines({
     model: choice.model,
     worker,
+    lanes: WEBGPU_LANES,
     appConfig: { model_list: [{ model_id: choice.model, model: choice.modelUrl, model_lib: choice.libUrl }] },
   });
 }
@@ -45,23 +54,26 @@ const createEngine: CreateEngine = (index, onProgress, options) => current(index
 /**
  * The app's pools, built at module scope: ghost text and the page
  * translation share their engines. Which engines they build follows the
- * model picker (`switchEngine`). A GPU (or simulated) pool has two engines;
- * the CPU pool one, since every wllama engine holds its own copy of the weights
- * in the page's memory and a second would only compete for the same cores;
+ * model picker (`switchEngine`). The WebGPU pool is one engine of lanes (one
+ * copy of the weights; see `WEBGPU_LANES`); the simulated pool has up to two
+ * one-lane engines, as WebLLM without lanes would; the CPU pool one, since
+ * every wllama engine holds its own copy of the weights in the page's memory
+ * and a second would only compete for the same cores;
  * the built-in pool one, since the browser runs its model once for the whole
  * page (a second engine would only hold a second translator and sessions).
  */
-const pools: { gpu: Pool; cpu: EnginePool; builtIn: EnginePool } = {
-  gpu:
-    new URLSearchParams(location.search).get('pool') === 'shared'
-      ? // Opt-in: every tab of the demo shares one simulated pool (the model picker does not reach it).
-        sharedPool({
-          name: 'inkling-demo',
-          worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: 'inkling-demo' }),
-          pool: { size: 2, createEngine: simulatedEngines() },
-          view: 'all', // as the worker's: the inspector shows every tab's jobs
-        })
-      : new EnginePool({ size: 2, createEngine }),
+const shared = new URLSearchParams(location.search).get('pool') === 'shared';
+const pools: { gpu: Pool; webgpu: EnginePool; cpu: EnginePool; builtIn: EnginePool } = {
+  gpu: shared
+    ? // Opt-in: every tab of the demo shares one simulated pool (the model picker does not reach it).
+      sharedPool({
+        name: 'inkling-demo',
+        worker: () => new SharedWorker(new URL('./poolHost.ts', import.meta.url), { type: 'module', name: 'inkling-demo' }),
+        pool: { size: 2, createEngine: simulatedEngines() },
+        view: 'all', // as the worker's: the inspector shows every tab's jobs
+      })
+    : new EnginePool({ size: 2, createEngine }),
+  webgpu: new EnginePool({ size: 1, createEngine }),
   cpu: new EnginePool({ size: 1, createEngine }),
   builtIn: new EnginePool({ size: 1, createEngine }),
 };
@@ -69,7 +81,9 @@ const pools: { gpu: Pool; cpu: EnginePool; builtIn: EnginePool } = {
 /** The pool that runs `choice`. */
 export function poolFor(choice: EngineChoice): Pool {
   if (choice.kind === 'built-in') return pools.builtIn;
-  return choice.kind === 'cpu' ? pools.cpu : pools.gpu;
+  if (choice.kind === 'cpu') return pools.cpu;
+  // The shared pool is simulated whatever the picker says.
+  return choice.kind === 'simulated' || shared ? pools.gpu : pools.webgpu;
 }
 
 /** Makes the pools' next load build `choice`'s engines (at start-up, before anything loaded). */
@@ -79,6 +93,6 @@ export function selectEngines(choice: EngineChoice): void {
 
 /** Unloads the engines the pools have and makes the next load build `choice`'s. */
 export async function switchEngine(choice: EngineChoice): Promise<void> {
-  await Promise.all([pools.gpu.unload(), pools.cpu.unload(), pools.builtIn.unload()]);
+  await Promise.all([pools.gpu.unload(), pools.webgpu.unload(), pools.cpu.unload(), pools.builtIn.unload()]);
   selectEngines(choice);
 }

@@ -1,5 +1,6 @@
 import type { InspectedJob, PoolInspection } from './core/inspectPool.js';
 import { formatMs, ownerName, withoutOwner } from './core/format.js';
+import { laneRows } from './core/laneRows.js';
 import { OUTCOME_LABELS } from './core/outcomeLabels.js';
 
 const LEGEND = ['running', 'done', 'preempted', 'superseded', 'cancelled', 'error'] as const;
@@ -29,12 +30,41 @@ function jobTitle(job: InspectedJob): string {
   return parts.join(' · ');
 }
 
-/** One engine's track: a block per job it ran, placed on the time axis. */
-function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: number; range: number }) {
+/** Where a job's block begins on the axis: its start, or the window's when it started before. */
+const fromOf = (start: number) => (job: InspectedJob) => Math.max(job.startedAt ?? job.endAt, start);
+
+/**
+ * One engine's track: a block per job it ran, placed on the time axis; an
+ * engine of several lanes gets a row per lane, so jobs that ran side by side
+ * show side by side.
+ */
+function Lane({ jobs, start, range, lanes }: { jobs: readonly InspectedJob[]; start: number; range: number; lanes: number }) {
+  if (lanes <= 1) {
+    return (
+      <div className="inkling-lane">
+        <Blocks jobs={jobs} start={start} range={range} />
+      </div>
+    );
+  }
   return (
-    <div className="inkling-lane">
+    <div className="inkling-lane" data-lanes={lanes}>
+      {laneRows(jobs, lanes, fromOf(start)).map((row, n) => (
+        // oxlint-disable-next-line react/no-array-index-key -- a lane is its place: rows never move
+        <div key={n} className="inkling-lane-row">
+          <Blocks jobs={row} start={start} range={range} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The blocks of `jobs` on one row. */
+function Blocks({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: number; range: number }) {
+  const from0 = fromOf(start);
+  return (
+    <>
       {jobs.map((job) => {
-        const from = Math.max(job.startedAt ?? job.endAt, start);
+        const from = from0(job);
         const left = ((from - start) / range) * 100;
         const width = ((job.endAt - from) / range) * 100;
         const prefill =
@@ -52,7 +82,7 @@ function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: nu
           </div>
         );
       })}
-    </div>
+    </>
   );
 }
 
@@ -60,7 +90,9 @@ function Lane({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: nu
  * A table of the pool's engines: state, the job each runs (id, task,
  * priority, tokens so far) and a lane with every job it ran in the last
  * `windowMs`, coloured by outcome, the prefill part lighter. A preempted
- * block ends where the interactive job after it starts.
+ * block ends where the interactive job after it starts. An engine of several
+ * lanes (one copy of the weights decoding several jobs at once) is one row
+ * whose track has a line per lane, and says how many of its lanes are taken.
  *
  * @example
  * <EngineLanes inspection={inspection} windowMs={10_000} slots={status.maxSize} />
@@ -99,6 +131,11 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                 <span className="inkling-engine-state" data-state={engine.state}>
                   {engine.state}
                 </span>
+                {engine.concurrency > 1 ? (
+                  <span className="inkling-engine-lanes">
+                    {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes
+                  </span>
+                ) : null}
               </td>
               <td className="inkling-engine-jobs">
                 {engine.jobs.length === 0
@@ -119,6 +156,7 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                   jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)}
                   start={start}
                   range={range}
+                  lanes={engine.concurrency}
                 />
               </td>
             </tr>

@@ -3,11 +3,13 @@ import type {
   CreateEmbeddingResponse,
   EmbeddingCreateParams,
   Engine,
+  EngineCallOptions,
   PoolTimers,
   StreamingChatCompletionRequest,
 } from '@inkling/scheduler';
 import { globalTimers } from '@inkling/scheduler/engine';
 import type { ChunkQueue } from '@inkling/scheduler/engine';
+import { offLaneReason } from '../offLaneReason.js';
 import type { WorkerLike } from '../types.js';
 import type { WorkerClient } from './workerClient.js';
 
@@ -36,6 +38,12 @@ export class WebLLMEngine implements Engine {
   readonly device = 'webgpu';
   readonly chat: Engine['chat'];
   readonly embeddings: Engine['embeddings'];
+  /**
+   * With lanes: why a request runs on WebLLM's own one-sequence path beside
+   * them (a JSON schema, tools...), so the pool runs one such job at a time
+   * here. Absent without lanes: then every job runs one at a time anyway.
+   */
+  readonly offLane: Engine['offLane'];
   readonly #client: WorkerClient;
   readonly #worker: WorkerLike;
   readonly #timers: PoolTimers;
@@ -48,8 +56,9 @@ export class WebLLMEngine implements Engine {
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
-    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions?.signal) } };
+    this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
+    this.offLane = this.concurrency > 1 ? offLaneReason : undefined;
   }
 
   /** Stops the generation running now, between two decode steps. */
@@ -65,8 +74,11 @@ export class WebLLMEngine implements Engine {
     return this.#unloading;
   }
 
-  #stream(request: StreamingChatCompletionRequest, signal: AbortSignal | undefined): AsyncIterable<ChatCompletionChunk> {
-    const current = this.#client.stream(request);
+  #stream(request: StreamingChatCompletionRequest, options: EngineCallOptions | undefined): AsyncIterable<ChatCompletionChunk> {
+    const signal = options?.signal;
+    const priority = options?.job?.priority;
+    // The band goes along so that the worker's lanes prefill a keystroke's prompt before other new jobs' prompts.
+    const current = this.#client.stream(priority === undefined ? { request } : { request, priority });
     this.#current = current;
     const { id, chunks } = current;
     const client = this.#client;

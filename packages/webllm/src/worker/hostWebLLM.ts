@@ -69,6 +69,8 @@ interface StreamState {
   closed: boolean;
   /** The stream runs on a lane (see `Lanes`), not on WebLLM's own path. */
   lane?: LaneStream;
+  /** An `interactive` job's: on lanes its prefill goes before other new jobs'. */
+  urgent: boolean;
 }
 
 /**
@@ -156,9 +158,18 @@ class EngineHost {
     switch (op) {
       case 'load':
         return this.#answer(rid, () => this.#load(rid, input as LoadSettings));
-      case 'chat':
-        this.#streams.set(rid, { request: input as object, stepping: false, live: false, stopping: false, closed: false });
+      case 'chat': {
+        const { request, priority } = input as WorkerCalls['chat'];
+        this.#streams.set(rid, {
+          request,
+          stepping: false,
+          live: false,
+          stopping: false,
+          closed: false,
+          urgent: priority === 'interactive',
+        });
         return undefined;
+      }
       case 'embed':
         return this.#answer(rid, () => this.#loaded().embeddings.create(input as WorkerCalls['embed']));
       case 'unload':
@@ -271,7 +282,7 @@ class EngineHost {
       if (state.stopping) return { done: true, value: undefined };
       const asked = { ...(state.request as StreamingChatCompletionRequest), stream: true } as const;
       if (this.#lanes.refuses(asked) === undefined) {
-        state.lane = this.#lanes.open(asked);
+        state.lane = this.#lanes.open(asked, { urgent: state.urgent });
         state.iterator = state.lane;
         state.live = true;
         return this.#read(state, state.iterator);

@@ -31,6 +31,7 @@ import { type LaneFn, type LanePipeline, type LaneTensor, checkLanePipeline } fr
 import { laneStopStrings, lanePromptTokens } from './lanePrompt.js';
 import { type LaneSampling, pickLaneToken, seededRandom } from './laneSampler.js';
 import { pipelineOf } from './webllmPipeline.js';
+import { offLaneReason } from '../offLaneReason.js';
 
 /** One job's stream from the lanes: WebLLM's chunk shapes, pulled one at a time. */
 export interface LaneStream extends AsyncIterator<ChatCompletionChunk> {
@@ -50,8 +51,12 @@ export interface Lanes {
   readonly count: number;
   /** Why `request` goes to WebLLM's own one-sequence path instead, or `undefined` when a lane takes it. */
   refuses(request: ChatCompletionRequest): string | undefined;
-  /** Starts `request` on a lane (call only when `refuses` gave `undefined`). */
-  open(request: StreamingChatCompletionRequest): LaneStream;
+  /**
+   * Starts `request` on a lane (call only when `refuses` gave `undefined`).
+   * An `urgent` job (a keystroke's) takes the next free lane and is prefilled
+   * before other new jobs, and before the batch's next step. Default: not urgent.
+   */
+  open(request: StreamingChatCompletionRequest, options?: { urgent?: boolean }): LaneStream;
   /** Frees the lanes' KV cache. */
   dispose(): void;
 }
@@ -167,6 +172,8 @@ interface Job {
   readonly sampling: LaneSampling;
   readonly stops: string[];
   readonly maxTokens: number;
+  /** A keystroke's job: first to a free lane, and its prefill before other new jobs'. */
+  readonly urgent: boolean;
   lane: Lane | undefined;
   /** Prompt tokens found in the lane's cache. */
   cached: number;
@@ -250,25 +257,21 @@ class LaneEngine implements Lanes {
   }
 
   refuses(request: ChatCompletionRequest): string | undefined {
-    const format = (request.response_format as { type?: string } | undefined)?.type;
-    if (format === 'json_object' || format === 'json_schema' || format === 'grammar')
-      return 'a JSON-schema or grammar constraint (xgrammar runs on WebLLM’s own path)';
-    const r = request as Record<string, unknown>;
-    if (r.tools != null || r.tool_choice != null) return 'tools';
-    if (r.n != null && r.n !== 1) return 'more than one choice';
-    if (r.logprobs === true || r.top_logprobs != null) return 'log-probabilities';
-    if ((r.extra_body as { enable_thinking?: unknown } | undefined)?.enable_thinking === false) return 'enable_thinking: false';
+    const shape = offLaneReason(request);
+    if (shape !== undefined) return shape;
     const prompt = lanePromptTokens(this.#p, request);
     if (typeof prompt === 'string') return prompt;
     if (prompt.length >= this.#p.contextWindowSize) return 'a prompt as long as the context window';
     return undefined;
   }
 
-  open(request: StreamingChatCompletionRequest): LaneStream {
+  open(request: StreamingChatCompletionRequest, options: { urgent?: boolean } = {}): LaneStream {
     const prompt = lanePromptTokens(this.#p, request);
     if (typeof prompt === 'string') throw new Error(`The lanes cannot take this request: ${prompt}`);
-    const job = this.#job(request, prompt);
-    this.#waiting.push(job);
+    const job = this.#job(request, prompt, options.urgent === true);
+    // Urgent jobs wait ahead of the others, in their own arrival order.
+    const behind = job.urgent ? this.#waiting.findIndex((other) => !other.urgent) : -1;
+    this.#waiting.splice(behind < 0 ? this.#waiting.length : behind, 0, job);
     return {
       next: () => this.#pull(job),
       interrupt: () => {
@@ -291,7 +294,7 @@ class LaneEngine implements Lanes {
     (this.#kv as { dispose?: () => void }).dispose?.();
   }
 
-  #job(request: StreamingChatCompletionRequest, prompt: number[]): Job {
+  #job(request: StreamingChatCompletionRequest, prompt: number[], urgent: boolean): Job {
     const config = this.#p.config;
     const bias = new Map<number, number>();
     for (const [token, value] of Object.entries(request.logit_bias ?? {})) if (Number.isFinite(value)) bias.set(Number(token), value);
@@ -314,6 +317,7 @@ class LaneEngine implements Lanes {
       },
       stops: laneStopStrings(this.#p, request),
       maxTokens: max,
+      urgent,
       lane: undefined,
       cached: 0,
       next: undefined,
@@ -392,12 +396,14 @@ class LaneEngine implements Lanes {
     for (;;) {
       this.#again = false;
       this.#assign();
+      // An interrupted job ends now, pulled or not (its page reads the end at its next pull): its lane is free for a waiting job.
+      for (const lane of this.#lanes) if (lane.job?.interrupted && !lane.job.ended) this.#finish(lane.job, 'abort');
+      if (this.#waiting.length > 0 && this.#lanes.some((lane) => lane.job === undefined)) continue;
       const hungry = this.#lanes.filter((lane) => lane.job?.waiter !== undefined).map((lane) => lane.job!);
-      for (const job of hungry) if (job.interrupted && !job.ended) this.#finish(job, 'abort');
       const ready = hungry.filter((job) => !job.ended && !job.closed);
       if (ready.length === 0) return;
-      // A new job's prompt goes before the next step of the batch.
-      const fresh = ready.find((job) => job.next === undefined);
+      // A new job's prompt goes before the next step of the batch, a keystroke's before any other.
+      const fresh = ready.find((job) => job.next === undefined && job.urgent) ?? ready.find((job) => job.next === undefined);
       if (!fresh && ready.length < this.#decoding() && (await this.#gather())) continue;
       this.#gatherUntil = undefined;
       try {

@@ -44,6 +44,8 @@ export interface InspectedJob {
 export interface InspectedEngine {
   readonly index: number;
   readonly state: 'idle' | 'busy' | 'restarting';
+  /** How many jobs it runs at once (its lanes). */
+  readonly concurrency: number;
   readonly jobs: readonly InspectedJob[];
 }
 
@@ -130,6 +132,7 @@ export function inspectPool(status: PoolStatus, now: number): PoolInspection {
   const engines = status.engines.map((engine) => ({
     index: engine.index,
     state: engine.state,
+    concurrency: engine.concurrency,
     jobs: engine.jobs.flatMap((id) => byId.get(id) ?? []),
   }));
   const queues = Object.fromEntries(PRIORITY_ORDER.map((p) => [p, [] as InspectedJob[]])) as Record<Priority, InspectedJob[]>;
