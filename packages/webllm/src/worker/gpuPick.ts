@@ -63,7 +63,7 @@ interface Encoder {
 export interface GpuTensorLike {
   readonly shape: number[];
   readonly dtype?: string;
-  readonly byteOffset?: number;
+  readonly byteOffset?: number | bigint;
   getDataPtr?(): number;
 }
 
@@ -206,7 +206,7 @@ class Picker implements GpuPick {
     if (logits.dtype !== undefined && logits.dtype !== 'float32')
       throw new TypeError(`the GPU pick reads float32 logits (got ${logits.dtype})`);
     const vocab = logits.shape.at(-1)!;
-    const offset = logits.byteOffset ?? 0;
+    const offset = Number(logits.byteOffset ?? 0);
     if (offset % 4 !== 0) throw new RangeError('the logits start off a float boundary');
     const fixups = asked.filter((f) => f.token >= 0 && f.token < vocab && f.row < rows);
     const buffer = this.#bufferOf(logits.getDataPtr!());
