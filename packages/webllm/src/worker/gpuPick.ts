@@ -152,13 +152,16 @@ export interface GpuPick {
  * if (typeof gpu !== 'string') tokens = await gpu.pick(logits, rows, []);
  */
 export function createGpuPick(tvm: unknown, maxRows: number): GpuPick | string {
-  const context = (tvm as { lib?: { webGPUContext?: { device?: unknown; gpuBufferFromPtr?: unknown } } } | null)?.lib?.webGPUContext;
+  const context = (tvm as { lib?: { webGPUContext?: { device?: unknown; gpuBufferFromPtr?: unknown; flushCommands?: unknown } } } | null)
+    ?.lib?.webGPUContext;
   if (!context || typeof context.gpuBufferFromPtr !== 'function' || typeof context.device !== 'object' || context.device === null)
     return "TVM's runtime here shows no WebGPU device";
   const device = context.device as Device;
   const bufferOf = (ptr: number) => (context.gpuBufferFromPtr as (ptr: number) => Buffer).call(context, ptr);
+  // A runtime that gathers kernels in a pending encoder (0.2.86's) submits them before the pick's.
+  const flush = typeof context.flushCommands === 'function' ? () => (context.flushCommands as () => void).call(context) : () => undefined;
   try {
-    return new Picker(device, bufferOf, maxRows);
+    return new Picker(device, bufferOf, flush, maxRows);
   } catch (error) {
     return `the pick's shader did not build (${error instanceof Error ? error.message : String(error)})`;
   }
@@ -167,6 +170,7 @@ export function createGpuPick(tvm: unknown, maxRows: number): GpuPick | string {
 class Picker implements GpuPick {
   readonly #device: Device;
   readonly #bufferOf: (ptr: number) => Buffer;
+  readonly #flush: () => void;
   readonly #adjust: Pipeline;
   readonly #argmax: Pipeline;
   readonly #layout: unknown;
@@ -178,9 +182,10 @@ class Picker implements GpuPick {
   /** The staging buffer is mapping: one pick at a time (the lanes' loop waits for each). */
   #busy = false;
 
-  constructor(device: Device, bufferOf: (ptr: number) => Buffer, maxRows: number) {
+  constructor(device: Device, bufferOf: (ptr: number) => Buffer, flush: () => void, maxRows: number) {
     this.#device = device;
     this.#bufferOf = bufferOf;
+    this.#flush = flush;
     this.#maxRows = maxRows;
     const module = device.createShaderModule({ code: SHADER });
     this.#layout = device.createBindGroupLayout({
@@ -211,6 +216,7 @@ class Picker implements GpuPick {
     const fixups = asked.filter((f) => f.token >= 0 && f.token < vocab && f.row < rows);
     const buffer = this.#bufferOf(logits.getDataPtr!());
     const device = this.#device;
+    this.#flush();
     if (fixups.length * FIXUP_WORDS * 4 > this.#fixups.size) {
       this.#fixups.destroy();
       this.#fixups = this.#fixupBuffer(2 ** Math.ceil(Math.log2(fixups.length)));
