@@ -210,7 +210,7 @@ describe('lanes: prefix reuse per lane', () => {
     const doc = 'a long document that three jobs translate into other words';
     const asks = ['one', 'two', 'six'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
     const fake = fakeLanePipeline();
-    const lanes = startLanes(fake.pipeline, 3);
+    const lanes = startLanes(fake.pipeline, 3, { share: true });
     const texts = await Promise.all(asks.map((a) => read(lanes.open(a))));
     const prompt = (lanePromptTokens(fake.pipeline as never, asks[0]!) as number[]).length;
     expect(fake.forks).toHaveLength(2);
@@ -227,6 +227,7 @@ describe('lanes: prefix reuse per lane', () => {
     const asks = ['one', 'two'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
     for (const [fork, share] of [
       ['works', false],
+      ['works', undefined],
       ['throws', true],
       ['missing', true],
     ] as const) {

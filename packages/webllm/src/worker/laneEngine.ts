@@ -74,17 +74,19 @@ export interface LaneOptions {
    */
   observe?: (row: Float32Array, job: string) => void;
   /**
-   * Where greedy rows are picked: `'gpu'` (default; a compute shader over the
-   * logits, `gpuPick.ts`, where TVM's runtime shows its WebGPU device) or
-   * `'cpu'` (every row read back, as for sampled rows). With `observe` every
-   * row is read back and picked on the CPU.
+   * Where greedy rows are picked: `'cpu'` (default: every row read back, as
+   * for sampled rows) or `'gpu'` (a compute shader over the logits,
+   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device; opt-in until
+   * it is measured on a GPU). With `observe` every row is read back and
+   * picked on the CPU.
    */
   pick?: 'gpu' | 'cpu';
   /**
    * A new job whose prompt shares more with another lane's tokens than with
    * its own lane's (a document several jobs read) forks that lane's sequence
    * (`kv_state_fork_sequence`: the pages are shared, not copied) and prefills
-   * only its own tail. Needs `prefixReuse`. Default `true`.
+   * only its own tail. Needs `prefixReuse`. Default `false` (opt-in until it
+   * is measured on a GPU).
    */
   share?: boolean;
 }
@@ -152,8 +154,8 @@ export function startLanes(pipeline: unknown, count: number, options: LaneOption
       prefixReuse: options.prefixReuse !== false,
       model: options.model ?? '',
       observe: options.observe,
-      pick: options.pick ?? 'gpu',
-      share: options.share !== false,
+      pick: options.pick ?? 'cpu',
+      share: options.share === true,
     });
   } catch (error) {
     return noLanes(`creating a KV cache of ${count} sequences failed (${error instanceof Error ? error.message : String(error)})`);
