@@ -105,8 +105,11 @@ export interface Forward {
 }
 
 /** The stand-in pipeline, and what it saw. */
-export function fakeLanePipeline(options: { noBatchDecode?: boolean; version?: keyof typeof webllmSources } = {}) {
+export function fakeLanePipeline(
+  options: { noBatchDecode?: boolean; version?: keyof typeof webllmSources; fork?: 'works' | 'throws' | 'missing' } = {},
+) {
   const kv = new Map<number, number[]>();
+  const forks: Array<{ parent: number; child: number; at: number }> = [];
   const forwards: Forward[] = [];
   let scopes = 0;
   let current: { seqs: number[]; lengths: number[] } | undefined;
@@ -146,6 +149,13 @@ export function fakeLanePipeline(options: { noBatchDecode?: boolean; version?: k
       if (n.value > tokens.length) throw new Error('pop past the start');
       tokens.length -= n.value;
     },
+    'vm.builtin.kv_state_fork_sequence': (_kv: unknown, parent: Scalar, child: Scalar, at: Scalar) => {
+      if (options.fork === 'throws') throw new Error('ForkSequence expects 3 arguments');
+      const tokens = kv.get(parent.value);
+      if (!tokens || kv.has(child.value) || at.value > tokens.length) throw new Error('bad fork');
+      forks.push({ parent: parent.value, child: child.value, at: at.value });
+      kv.set(child.value, tokens.slice(0, at.value));
+    },
     'vm.builtin.kv_state_begin_forward': (_kv: unknown, seqs: Tuple, lengths: Tuple) => {
       current = { seqs: seqs.tuple, lengths: lengths.tuple };
     },
@@ -153,6 +163,7 @@ export function fakeLanePipeline(options: { noBatchDecode?: boolean; version?: k
       current = undefined;
     },
   };
+  if (options.fork === 'missing') delete globals['vm.builtin.kv_state_fork_sequence'];
   const tvm = {
     beginScope: () => void (scopes += 1),
     endScope: () => void (scopes -= 1),
@@ -208,6 +219,7 @@ export function fakeLanePipeline(options: { noBatchDecode?: boolean; version?: k
     pipeline,
     kv,
     forwards,
+    forks,
     cacheArgs,
     /** Until `open()`, every `device.sync()` waits (a step in flight). */
     hold() {

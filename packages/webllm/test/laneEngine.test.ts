@@ -253,6 +253,40 @@ describe('lanes: prefix reuse per lane', () => {
     expect(a.text).toBe((await expected).text);
   });
 
+  it("a document several jobs read is prefilled once: the others fork its lane's sequence and read their own tail", async () => {
+    const doc = 'a long document that three jobs translate into other words';
+    const asks = ['one', 'two', 'six'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 3, { share: true });
+    const texts = await Promise.all(asks.map((a) => read(lanes.open(a))));
+    const prompt = (lanePromptTokens(fake.pipeline as never, asks[0]!) as number[]).length;
+    expect(fake.forks).toHaveLength(2);
+    expect(fake.forks.every((f) => f.parent === fake.forks[0]!.parent && f.at >= doc.length)).toBe(true);
+    const prefilled = fake.forwards.filter((f) => f.fn === 'prefill').map((f) => f.lengths[0]!);
+    // The first job reads its prompt in chunks of 8; the forked ones only what follows the document.
+    expect(prefilled.reduce((a, b) => a + b, 0)).toBeLessThan(prompt + 2 * 8);
+    expect(texts.slice(1).every((t) => t.usage!.cachedTokens! >= doc.length)).toBe(true);
+    for (const [i, a] of asks.entries()) expect(texts[i]!.text).toBe((await alone(a)).text);
+  });
+
+  it('without share, or where the fork fails, each job reads its whole prompt and gets the same text', async () => {
+    const doc = 'a long document that three jobs translate into other words';
+    const asks = ['one', 'two'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
+    for (const [fork, share] of [
+      ['works', false],
+      ['works', undefined],
+      ['throws', true],
+      ['missing', true],
+    ] as const) {
+      const fake = fakeLanePipeline({ fork });
+      const lanes = startLanes(fake.pipeline, 2, { share });
+      const texts = await Promise.all(asks.map((a) => read(lanes.open(a))));
+      expect(fake.forks).toHaveLength(0);
+      expect(texts.map((t) => t.usage?.cachedTokens)).toEqual([0, 0]);
+      for (const [i, a] of asks.entries()) expect(texts[i]!.text).toBe((await alone(a)).text);
+    }
+  });
+
   it('without reuse every job reads its whole prompt', async () => {
     const fake = fakeLanePipeline();
     const lanes = startLanes(fake.pipeline, 2, { prefixReuse: false });

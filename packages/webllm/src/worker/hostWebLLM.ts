@@ -228,7 +228,7 @@ class EngineHost {
           : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
         greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
         this.#lanes.active
-          ? `Lanes: ${this.#lanes.count} (one batch_decode step for every running job; JSON-schema jobs on WebLLM's one-sequence path).`
+          ? `Lanes: ${this.#lanes.count} (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; JSON-schema jobs on WebLLM's one-sequence path).`
           : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
       ].join(' ');
       this.#post({ t: 'progress', rid: id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });

@@ -29,7 +29,8 @@ import {
 import { streamChunk, usageChunk } from '@inkling/scheduler/engine';
 import { type LaneFn, type LanePipeline, type LaneTensor, checkLanePipeline } from './lanePipeline.js';
 import { laneStopStrings, lanePromptTokens } from './lanePrompt.js';
-import { type LaneSampling, pickLaneToken, seededRandom } from './laneSampler.js';
+import { type GpuPick, type PickFixup, createGpuPick } from './gpuPick.js';
+import { type LaneSampling, isGreedy, pickLaneToken, seededRandom } from './laneSampler.js';
 import { pipelineOf } from './webllmPipeline.js';
 import { offLaneReason } from '../offLaneReason.js';
 
@@ -49,6 +50,8 @@ export interface Lanes {
   readonly reason: string | undefined;
   /** How many sequences decode at once (1 when not active). */
   readonly count: number;
+  /** Where greedy rows are picked: `'gpu'` (one id per row read back) or `'cpu'` (every logit read back). */
+  readonly greedyPick: 'gpu' | 'cpu';
   /** Why `request` goes to WebLLM's own one-sequence path instead, or `undefined` when a lane takes it. */
   refuses(request: ChatCompletionRequest): string | undefined;
   /**
@@ -57,6 +60,8 @@ export interface Lanes {
    * before other new jobs, and before the batch's next step. Default: not urgent.
    */
   open(request: StreamingChatCompletionRequest, options?: { urgent?: boolean }): LaneStream;
+  /** Free pages of the lanes' paged KV cache (16 tokens a page), where the runtime tells. */
+  freePages(): number | undefined;
   /** Frees the lanes' KV cache. */
   dispose(): void;
 }
@@ -73,6 +78,22 @@ export interface LaneOptions {
    * alone. Default: none (no copy is made).
    */
   observe?: (row: Float32Array, job: string) => void;
+  /**
+   * Where greedy rows are picked: `'cpu'` (default: every row read back, as
+   * for sampled rows) or `'gpu'` (a compute shader over the logits,
+   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device; opt-in until
+   * it is measured on a GPU). With `observe` every row is read back and
+   * picked on the CPU.
+   */
+  pick?: 'gpu' | 'cpu';
+  /**
+   * A new job whose prompt shares more with another lane's tokens than with
+   * its own lane's (a document several jobs read) forks that lane's sequence
+   * (`kv_state_fork_sequence`: the pages are shared, not copied) and prefills
+   * only its own tail. Needs `prefixReuse`. Default `false` (opt-in until it
+   * is measured on a GPU).
+   */
+  share?: boolean;
 }
 
 /** Lanes that are off, saying why. */
@@ -81,6 +102,8 @@ export function noLanes(reason: string): Lanes {
     active: false,
     reason,
     count: 1,
+    greedyPick: 'cpu',
+    freePages: () => undefined,
     refuses: () => reason,
     open: () => {
       throw new Error(`No lanes: ${reason}`);
@@ -136,6 +159,8 @@ export function startLanes(pipeline: unknown, count: number, options: LaneOption
       prefixReuse: options.prefixReuse !== false,
       model: options.model ?? '',
       observe: options.observe,
+      pick: options.pick ?? 'cpu',
+      share: options.share === true,
     });
   } catch (error) {
     return noLanes(`creating a KV cache of ${count} sequences failed (${error instanceof Error ? error.message : String(error)})`);
@@ -215,6 +240,10 @@ class LaneEngine implements Lanes {
   readonly #reuse: boolean;
   readonly #model: string;
   readonly #observe: LaneOptions['observe'];
+  readonly #gpu: GpuPick | undefined;
+  /** TVM's fork of a sequence, while it works (a failed fork turns it off). */
+  #fork: LaneFn | undefined;
+  readonly #pages: LaneFn | undefined;
   readonly #readback = new Map<number, LaneTensor>();
   #vocab = 0;
   #running = false;
@@ -228,7 +257,7 @@ class LaneEngine implements Lanes {
     p: LanePipeline,
     count: number,
     fns: LaneFns,
-    options: { prefixReuse: boolean; model: string; observe: LaneOptions['observe'] },
+    options: { prefixReuse: boolean; model: string; observe: LaneOptions['observe']; pick: 'gpu' | 'cpu'; share: boolean },
   ) {
     this.#p = p;
     this.#fns = fns;
@@ -254,6 +283,28 @@ class LaneEngine implements Lanes {
       tvm.endScope();
     }
     this.#lanes = Array.from({ length: count }, (_, seq) => ({ seq, tokens: [], dirty: false, job: undefined }));
+    const gpu = options.pick === 'gpu' && !options.observe ? createGpuPick(tvm, count) : undefined;
+    this.#gpu = typeof gpu === 'object' ? gpu : undefined;
+    this.#fork = options.share && options.prefixReuse ? optionalGlobal(tvm, 'vm.builtin.kv_state_fork_sequence') : undefined;
+    this.#pages = optionalGlobal(tvm, 'vm.builtin.attention_kv_cache_get_num_available_pages');
+  }
+
+  freePages(): number | undefined {
+    if (!this.#pages) return undefined;
+    const { tvm } = this.#p;
+    tvm.beginScope();
+    try {
+      const pages = Number(this.#pages(this.#kv));
+      return Number.isFinite(pages) ? pages : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      tvm.endScope();
+    }
+  }
+
+  get greedyPick(): 'gpu' | 'cpu' {
+    return this.#gpu ? 'gpu' : 'cpu';
   }
 
   refuses(request: ChatCompletionRequest): string | undefined {
@@ -289,6 +340,7 @@ class LaneEngine implements Lanes {
   dispose(): void {
     for (const lane of this.#lanes) if (lane.job) this.#close(lane.job);
     for (const job of this.#waiting.splice(0)) this.#close(job);
+    this.#gpu?.dispose();
     for (const buffer of this.#readback.values()) buffer.dispose();
     this.#readback.clear();
     (this.#kv as { dispose?: () => void }).dispose?.();
@@ -464,35 +516,36 @@ class LaneEngine implements Lanes {
     const lane = job.lane!;
     const { tvm } = this.#p;
     // At most all but one prompt token: the last one's logits are the first pick's.
-    const keep = this.#trim(lane, Math.min(this.#reuse && !lane.dirty ? commonPrefix(lane.tokens, job.prompt) : 0, job.prompt.length - 1));
+    const own = Math.min(this.#reuse && !lane.dirty ? commonPrefix(lane.tokens, job.prompt) : 0, job.prompt.length - 1);
+    const forked = this.#share(lane, job.prompt, own);
+    const keep = forked ?? this.#trim(lane, own);
     job.cached = keep;
     const rest = job.prompt.slice(keep);
     const chunk = this.#p.prefillChunkSize;
-    let row: Float32Array | undefined;
+    let picked: Picked | undefined;
     for (let from = 0; from < rest.length; from += chunk) {
       const part = rest.slice(from, from + chunk);
       const last = from + chunk >= rest.length;
       tvm.beginScope();
-      let readback: LaneTensor | undefined;
       try {
         const logits = this.#forward(part, [lane.seq], [part.length], part.length > 1 ? this.#p.prefill : this.#p.decoding);
-        if (last) readback = this.#copyOut(logits, 1);
+        if (last) picked = this.#pickOut(logits, [job]);
       } finally {
         tvm.endScope();
       }
       lane.tokens.push(...part);
-      await this.#p.device.sync();
-      if (readback) row = readback.toArray();
+      if (!last) await this.#p.device.sync();
     }
+    const tokens = await this.#picks(picked!);
     if (job.closed) return;
-    this.#take(job, row!.subarray(0, this.#vocab));
+    this.#take(job, tokens, 0);
   }
 
   /** One decode step of every job in `jobs`, one row each. */
   async #step(jobs: Job[]): Promise<void> {
     const { tvm } = this.#p;
     const tokens = jobs.map((job) => job.next!);
-    let readback: LaneTensor;
+    let picked: Picked;
     tvm.beginScope();
     try {
       const fn = jobs.length > 1 ? this.#fns.batchDecode : this.#p.decoding;
@@ -503,7 +556,7 @@ class LaneEngine implements Lanes {
         fn,
         true,
       );
-      readback = this.#copyOut(logits, jobs.length);
+      picked = this.#pickOut(logits, jobs);
     } finally {
       tvm.endScope();
     }
@@ -511,12 +564,32 @@ class LaneEngine implements Lanes {
       job.lane?.tokens.push(tokens[i]!);
       job.next = undefined;
     }
-    await this.#p.device.sync();
-    const values = readback.toArray();
+    const picks = await this.#picks(picked);
     for (const [i, job] of jobs.entries()) {
       if (job.closed || job.ended) continue;
-      this.#take(job, values.subarray(i * this.#vocab, (i + 1) * this.#vocab));
+      this.#take(job, picks, i);
     }
+  }
+
+  /**
+   * Queues the pick of one row per job from `logits` (inside the forward's
+   * scope): on the GPU when every job is greedy and the GPU pick runs, else
+   * a copy of the rows to the CPU.
+   */
+  #pickOut(logits: LaneTensor, jobs: readonly Job[]): Picked {
+    if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
+    if (this.#gpu && jobs.every((job) => isGreedy(job.sampling))) {
+      const fixups = jobs.flatMap((job, row) => fixupsOf(job, row));
+      return { ids: this.#gpu.pick(logits as never, jobs.length, fixups) };
+    }
+    return { rows: this.#copyOut(logits, jobs.length) };
+  }
+
+  /** The picked ids, or the rows read back (after the GPU finished). */
+  async #picks(picked: Picked): Promise<Int32Array | Float32Array> {
+    if (picked.ids) return picked.ids;
+    await this.#p.device.sync();
+    return picked.rows!.toArray();
   }
 
   /**
@@ -540,7 +613,6 @@ class LaneEngine implements Lanes {
   /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count. */
   #copyOut(logits: LaneTensor, rows: number): LaneTensor {
     const { tvm } = this.#p;
-    if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
     let buffer = this.#readback.get(rows);
     if (!buffer) {
       buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', tvm.cpu()));
@@ -548,6 +620,47 @@ class LaneEngine implements Lanes {
     }
     buffer.copyFrom(logits);
     return buffer;
+  }
+
+  /**
+   * Where another lane holds a longer prefix of `prompt` than `own` (by at
+   * least a page), makes `lane`'s sequence a fork of it at that length;
+   * returns the length, or `undefined` (no fork: the lane is as it was).
+   */
+  #share(lane: Lane, prompt: readonly number[], own: number): number | undefined {
+    const fork = this.#fork;
+    if (!fork) return undefined;
+    let donor: Lane | undefined;
+    let shared = own + PAGE_SIZE - 1;
+    for (const other of this.#lanes) {
+      if (other === lane || other.dirty) continue;
+      const n = Math.min(commonPrefix(other.tokens, prompt), prompt.length - 1);
+      if (n > shared) {
+        donor = other;
+        shared = n;
+      }
+    }
+    if (!donor) return undefined;
+    const { tvm } = this.#p;
+    tvm.beginScope();
+    try {
+      this.#fns.removeSequence(this.#kv, tvm.scalar(lane.seq, 'int64'));
+      try {
+        fork(this.#kv, tvm.scalar(donor.seq, 'int64'), tvm.scalar(lane.seq, 'int64'), tvm.scalar(shared, 'int64'));
+      } catch {
+        // This runtime's fork is not the one this was written for: no more forks, the lane starts empty.
+        this.#fork = undefined;
+        this.#fns.addSequence(this.#kv, tvm.scalar(lane.seq, 'int64'));
+        lane.tokens = [];
+        lane.dirty = false;
+        return 0;
+      }
+    } finally {
+      tvm.endScope();
+    }
+    lane.tokens = donor.tokens.slice(0, shared);
+    lane.dirty = false;
+    return shared;
   }
 
   /** Cuts the lane's sequence to its first `keep` tokens; returns `keep`. */
@@ -574,11 +687,19 @@ class LaneEngine implements Lanes {
     return keep;
   }
 
-  /** The job's next token from its row; the text it adds, or the end. */
-  #take(job: Job, row: Float32Array): void {
+  /**
+   * The job's next token: `picks[i]` when the GPU picked it, else from row
+   * `i` of the logits read back; the text it adds, or the end.
+   */
+  #take(job: Job, picks: Int32Array | Float32Array, i: number): void {
     job.firstTokenAt ??= performance.now();
-    this.#observe?.(row.slice(), job.id);
-    const token = pickLaneToken(row, job.sampling, job.counts);
+    let token: number;
+    if (picks instanceof Int32Array) token = Math.max(0, picks[i]!);
+    else {
+      const row = picks.subarray(i * this.#vocab, (i + 1) * this.#vocab);
+      this.#observe?.(row.slice(), job.id);
+      token = pickLaneToken(row, job.sampling, job.counts);
+    }
     if (this.#p.stopTokens.includes(token)) return this.#finish(job, 'stop');
     job.output.push(token);
     job.counts.set(token, (job.counts.get(token) ?? 0) + 1);
@@ -645,6 +766,42 @@ class LaneEngine implements Lanes {
   #meta(job: Job) {
     return { id: job.id, model: this.#model };
   }
+}
+
+/** A global function of TVM's registry, or `undefined` where this runtime has none. */
+function optionalGlobal(tvm: LanePipeline['tvm'], name: string): LaneFn | undefined {
+  tvm.beginScope();
+  try {
+    const fn = tvm.detachFromCurrentScope(tvm.getGlobalFunc(name));
+    return typeof fn === 'function' ? fn : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    tvm.endScope();
+  }
+}
+
+/** A pick under way: ids from the GPU, or rows copied to the CPU. */
+interface Picked {
+  ids?: Promise<Int32Array>;
+  rows?: LaneTensor;
+}
+
+/** What the GPU pick changes in row `row` before its argmax: the job's penalties over its tokens, and its bias. */
+function fixupsOf(job: Job, row: number): PickFixup[] {
+  const { presencePenalty: presence, frequencyPenalty: frequency, repetitionPenalty: repetition, logitBias } = job.sampling;
+  const penalised = presence !== 0 || frequency !== 0 || repetition !== 1;
+  const tokens = new Set<number>(logitBias.keys());
+  if (penalised) for (const token of job.counts.keys()) tokens.add(token);
+  return [...tokens].map((token) => ({
+    row,
+    token,
+    count: penalised ? (job.counts.get(token) ?? 0) : 0,
+    bias: logitBias.get(token) ?? 0,
+    repetition,
+    presence,
+    frequency,
+  }));
 }
 
 /** A request's value, else the model config's, else the default. */

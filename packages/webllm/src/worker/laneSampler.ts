@@ -29,6 +29,11 @@ export interface LaneSampling {
 /** TVM compares the temperature with the float 1e-6f. */
 const GREEDY_BELOW = Math.fround(1e-6);
 
+/** Whether a lane takes the largest logit (temperature below TVM's 1e-6f) rather than a draw. */
+export function isGreedy(sampling: Pick<LaneSampling, 'temperature'>): boolean {
+  return !(sampling.temperature >= GREEDY_BELOW);
+}
+
 /**
  * The next token of a lane. `row` is changed in place (penalties and bias);
  * `counts` holds how often each token was generated so far in this lane.
@@ -47,7 +52,7 @@ export function pickLaneToken(row: Float32Array, sampling: LaneSampling, counts:
     row[token] = value;
   }
   for (const [token, bias] of sampling.logitBias) if (token >= 0 && token < row.length) row[token] = row[token]! + bias;
-  if (!(sampling.temperature >= GREEDY_BELOW)) return Math.max(0, argmax(row));
+  if (isGreedy(sampling)) return Math.max(0, argmax(row));
   return sampleTopP(row, sampling.temperature, sampling.topP, sampling.random());
 }
 

@@ -25,6 +25,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type CreateEngine, EnginePool } from '@inkling/scheduler';
 import { type GPULike, webllmEngines } from '@inkling/webllm';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
@@ -50,10 +51,13 @@ import {
   threadEntry,
 } from './benchConfig.js';
 import { type GhostPoint, ghostSession } from './benchRuns.js';
+import { sampleGpuClock } from './gpuClock.js';
 import { installNodeHost } from './nodeHost.js';
 import { NodeWorker } from './nodeWorker.js';
 
-const PARTS = new Set((env.LANES_PARTS ?? 'check,memory,throughput,ghost,cancel').split(','));
+const PARTS = new Set((env.LANES_PARTS ?? 'check,pick,fork,memory,throughput,ghost,cancel').split(','));
+const PICK_REPS = Number(env.LANES_PICK_REPS ?? 6);
+const FORK_REPS = Number(env.LANES_FORK_REPS ?? 6);
 const REPS = Number(env.LANES_REPS ?? 10);
 const TOKENS = Number(env.LANES_TOKENS ?? 48);
 const JOBS = (env.LANES_JOBS ?? '1,2,4,8').split(',').map(Number);
@@ -91,6 +95,9 @@ Object.assign(globalThis, dawnModule.globals);
 const gpu = dawnModule.create([]);
 const engines = (lanes: number): CreateEngine =>
   webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), lanes } as never);
+const clock = sampleGpuClock(100);
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
 
 /** A pool of `size` engines of `lanes` lanes, all loaded (a job of another task waiting on a busy pool grows it). */
 async function pool(size: number, lanes: number, createEngine: CreateEngine = engines(lanes)): Promise<EnginePool> {
@@ -114,9 +121,31 @@ async function pool(size: number, lanes: number, createEngine: CreateEngine = en
   return p;
 }
 
+/** What one throughput run saw besides its tokens/s: why a figure moved. */
+interface RunDetail {
+  tps: number;
+  /** Mean SM clock (MHz) and GPU utilisation (%) over the run. */
+  mhz: number;
+  util: number;
+  /** The engine's own figures (usage.extra), medians over the jobs. */
+  engineDecode: number;
+  ttftMs: number;
+  cached: number;
+  /** Content chunks seen against completion tokens counted by the engine. */
+  chunks: number;
+  completion: number;
+  /** The page thread's worst event-loop delay during the run, ms. */
+  loopMaxMs: number;
+}
+
 /** `jobs` jobs of different tasks at once: total content tokens per second. */
 async function throughput(p: EnginePool, jobs: number): Promise<number> {
+  return (await throughputDetail(p, jobs)).tps;
+}
+
+async function throughputDetail(p: EnginePool, jobs: number): Promise<RunDetail> {
   let tokens = 0;
+  loopDelay.reset();
   const start = performance.now();
   const results = await Promise.all(
     Array.from({ length: jobs }, (_, i) =>
@@ -129,19 +158,34 @@ async function throughput(p: EnginePool, jobs: number): Promise<number> {
       }),
     ),
   );
+  const end = performance.now();
   if (results.some((r) => r.status !== 'done'))
     throw new Error(`a throughput job ended ${results.find((r) => r.status !== 'done')?.status}`);
-  return tokens / ((performance.now() - start) / 1000);
+  const window = clock.window(start, end);
+  const usage = results.map(
+    (r) => r.usage as { completion_tokens?: number; cachedTokens?: number; extra?: Record<string, number> } | undefined,
+  );
+  return {
+    tps: tokens / ((end - start) / 1000),
+    mhz: window.mhz,
+    util: window.util,
+    engineDecode: median(usage.map((u) => Number(u?.extra?.decode_tokens_per_s))),
+    ttftMs: median(usage.map((u) => Number(u?.extra?.time_to_first_token_s) * 1000)),
+    cached: median(usage.map((u) => Number(u?.cachedTokens))),
+    chunks: tokens,
+    completion: usage.reduce((sum, u) => sum + Number(u?.completion_tokens ?? Number.NaN), 0),
+    loopMaxMs: loopDelay.max / 1e6,
+  };
 }
+const detail = (d: RunDetail) =>
+  `${f(d.tps, 1)} [${f(d.mhz, 0)} MHz ${f(d.util, 0)}%, engine decode ${f(d.engineDecode, 1)} tok/s, ttft ${f(d.ttftMs, 0)} ms, cached ${f(d.cached, 0)}, chunks ${d.chunks}/${d.completion} tokens, loop max ${f(d.loopMaxMs, 0)} ms]`;
 
 // ---- check: lanes against each sequence alone, in this thread ----
 async function check(): Promise<void> {
-  await installNodeHost({ dawn, origin: base, toggles });
-  const webllm = await import('@mlc-ai/web-llm');
-  const engine = new webllm.MLCEngine({ appConfig: appConfig as never });
-  await engine.reload(CHAT_MODEL);
+  const { engine: loaded, pipeline } = await localEngine();
+  const engine = loaded as unknown as { chat: { completions: { create(request: never): Promise<unknown> } } };
   const rows = new Map<string, Float32Array[]>();
-  const lanes = startLanes(pipelineOf(engine, CHAT_MODEL), 4, {
+  const lanes = startLanes(pipeline, 4, {
     model: CHAT_MODEL,
     prefixReuse: false,
     observe: (row, job) => rows.set(job, [...(rows.get(job) ?? []), row]),
@@ -191,7 +235,144 @@ async function check(): Promise<void> {
   );
   out.check = { maxDiff, maxAbs, compared, same, sameAsWebLLM, alone: alone.map((a) => a.text), own };
   lanes.dispose();
-  await engine.unload();
+}
+
+/** One engine loaded in this thread (for the in-process parts). */
+let local: { engine: { unload(): Promise<void> }; pipeline: unknown } | undefined;
+async function localEngine() {
+  if (local) return local;
+  await installNodeHost({ dawn, origin: base, toggles });
+  const webllm = await import('@mlc-ai/web-llm');
+  const engine = new webllm.MLCEngine({ appConfig: appConfig as never });
+  await engine.reload(CHAT_MODEL);
+  local = { engine, pipeline: pipelineOf(engine, CHAT_MODEL) };
+  return local;
+}
+
+/** Runs every request to its end on `lanes`, all at once; texts and content tokens/s. */
+async function runAll(lanes: ReturnType<typeof startLanes>, asks: Array<Record<string, unknown>>) {
+  const start = performance.now();
+  let tokens = 0;
+  const texts = await Promise.all(
+    asks.map(async (ask) => {
+      const stream = lanes.open({ ...ask, stream: true, stream_options: { include_usage: true } } as never);
+      let text = '';
+      for (let step = await stream.next(); !step.done; step = await stream.next()) {
+        const piece = step.value.choices[0]?.delta.content ?? '';
+        if (piece) tokens += 1;
+        text += piece;
+      }
+      return text;
+    }),
+  );
+  return { texts, tps: tokens / ((performance.now() - start) / 1000) };
+}
+
+// ---- pick: greedy rows picked on the GPU against the CPU pick, 8 jobs at once, one engine ----
+async function pickAB(): Promise<void> {
+  const { pipeline } = await localEngine();
+  const B = MAX_JOBS;
+  const gpuLanes = startLanes(pipeline, B, { model: CHAT_MODEL, prefixReuse: false, pick: 'gpu' });
+  const cpuLanes = startLanes(pipeline, B, { model: CHAT_MODEL, prefixReuse: false, pick: 'cpu' });
+  if (gpuLanes.greedyPick !== 'gpu') throw new Error('the GPU pick did not start');
+  const plain = Array.from({ length: B }, (_, s) => greedy(promptOf(s), TOKENS));
+  // Penalties and a bias: the shader's in-place adjustments against the CPU's.
+  const adjusted = plain.map((a, s) => ({
+    ...a,
+    presence_penalty: 0.4,
+    frequency_penalty: 0.3,
+    repetition_penalty: 1.15,
+    logit_bias: { [1000 + s]: 3, 15: -2 },
+  }));
+  const variants = [
+    { name: 'cpu pick', lanes: cpuLanes },
+    { name: 'gpu pick', lanes: gpuLanes },
+    { name: 'cpu pick (A/A)', lanes: cpuLanes },
+  ];
+  const tps = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  let same = 0;
+  let compared = 0;
+  for (const asks of [plain, adjusted]) {
+    const a = await runAll(cpuLanes, asks);
+    const b = await runAll(gpuLanes, asks);
+    compared += asks.length;
+    same += a.texts.filter((t, i) => t === b.texts[i]).length;
+  }
+  for (let rep = 0; rep < PICK_REPS; rep += 1) {
+    const order = rep % 2 === 0 ? variants : variants.toReversed();
+    const line: string[] = [];
+    for (const v of order) {
+      const x = (await runAll(v.lanes, plain)).tps;
+      tps.get(v.name)!.push(x);
+      line.push(`${v.name} ${f(x, 1)}`);
+    }
+    say(`pick rep ${rep}, ${B} greedy jobs x ${TOKENS} tokens: ${line.join(', ')} tok/s`);
+  }
+  const cpu = tps.get('cpu pick')!;
+  const ratio = (name: string) => tps.get(name)!.map((x, i) => x / cpu[i]!);
+  say(
+    `pick at B = ${B}: cpu ${stats(cpu)}, gpu ${stats(tps.get('gpu pick')!)}, A/A cpu ${stats(tps.get('cpu pick (A/A)')!)} tok/s; gpu ÷ cpu per rep ${stats(ratio('gpu pick'))}; A/A ÷ cpu ${stats(ratio('cpu pick (A/A)'))}; same text gpu vs cpu ${same} of ${compared} (half with penalties and logit_bias)`,
+  );
+  out.pick = { tps: Object.fromEntries(tps), same, compared };
+  gpuLanes.dispose();
+  cpuLanes.dispose();
+}
+
+// ---- fork: a document's prefix shared by 3 lanes against 3 separate prefills ----
+async function forkAB(): Promise<void> {
+  const { pipeline } = await localEngine();
+  const note = makeNote(3000, 7);
+  const result: Record<string, { ms: number[]; pages: number[] }> = { shared: { ms: [], pages: [] }, separate: { ms: [], pages: [] } };
+  let maxDiff = 0;
+  let forkUsed = 0;
+  for (let rep = 0; rep < FORK_REPS; rep += 1) {
+    const rows: Record<string, Float32Array[]> = { shared: [], separate: [] };
+    const order = rep % 2 === 0 ? (['shared', 'separate'] as const) : (['separate', 'shared'] as const);
+    for (const mode of order) {
+      const seen = new Map<string, Float32Array>();
+      const lanes = startLanes(pipeline, 4, {
+        model: CHAT_MODEL,
+        share: mode === 'shared',
+        observe: (row, job) => void (seen.has(job) ? undefined : seen.set(job, row)),
+      });
+      const free = lanes.freePages() ?? Number.NaN;
+      const doc = `Document ${rep}:\n${note}`;
+      const asks = ['Translate it into French.', 'Summarise it in one line.', 'List its names.'].map((q) => ({
+        messages: [{ role: 'user' as const, content: `${doc}\n\n${q}` }],
+        max_tokens: 1,
+        temperature: 0,
+      }));
+      const start = performance.now();
+      const usage: number[] = [];
+      await Promise.all(
+        asks.map(async (ask) => {
+          const stream = lanes.open({ ...ask, stream: true, stream_options: { include_usage: true } });
+          for (let step = await stream.next(); !step.done; step = await stream.next())
+            if (step.value.usage) usage.push(Number(step.value.usage.cachedTokens ?? 0));
+        }),
+      );
+      const ms = performance.now() - start;
+      const used = free - (lanes.freePages() ?? Number.NaN);
+      if (mode === 'shared' && usage.filter((u) => u > 0).length === 2) forkUsed += 1;
+      result[mode]!.ms.push(ms);
+      result[mode]!.pages.push(used);
+      rows[mode] = [...seen.values()];
+      say(
+        `fork rep ${rep} ${mode}: 3 prompts of a ${note.length}-char document, all first tokens in ${f(ms, 1)} ms; KV pages used ${f(used, 0)}; cached tokens ${usage.join(',')}`,
+      );
+      lanes.dispose();
+    }
+    for (const [k, row] of rows.shared!.entries()) {
+      const other = rows.separate![k];
+      if (!other) continue;
+      for (let v = 0; v < row.length; v += 1) maxDiff = Math.max(maxDiff, Math.abs(row[v]! - other[v]!));
+    }
+  }
+  const ratio = result.shared!.ms.map((x, i) => x / result.separate!.ms[i]!);
+  say(
+    `fork: 3 jobs reading one document, shared ${stats(result.shared!.ms)} ms against separate ${stats(result.separate!.ms)} ms (shared ÷ separate per rep ${stats(ratio)}); KV pages ${stats(result.shared!.pages)} against ${stats(result.separate!.pages)}; forks used in ${forkUsed} of ${FORK_REPS}; first-token logits shared vs separate max |difference| ${maxDiff.toExponential(2)}`,
+  );
+  out.fork = { ...result, maxDiff, forkUsed };
 }
 
 // ---- memory at 4 jobs: one engine of lanes, and 4 separate engines ----
@@ -222,11 +403,14 @@ async function scaling(): Promise<void> {
   const single = await pool(1, 1);
   const separate = new Map<number, EnginePool>();
   for (const n of JOBS.filter((j) => j > 1 && j <= 4)) separate.set(n, await pool(n, 1));
-  type V = { name: string; run: () => Promise<number> };
+  type V = { name: string; run: () => Promise<RunDetail> };
   const variants: V[] = [
-    { name: 'one sequence, 1 job', run: () => throughput(single, 1) },
-    ...JOBS.map((j) => ({ name: `lanes, ${j} jobs`, run: () => throughput(lanesPool, j) })),
-    ...[...separate].map(([n, p]) => ({ name: `${n} separate engines, ${n} jobs`, run: () => throughput(p, n) })),
+    { name: 'one sequence, 1 job', run: () => throughputDetail(single, 1) },
+    ...JOBS.map((j) => ({ name: `lanes, ${j} jobs`, run: () => throughputDetail(lanesPool, j) })),
+    ...[...separate].map(([n, p]) => ({ name: `${n} separate engines, ${n} jobs`, run: () => throughputDetail(p, n) })),
+    // The one-sequence path on a pool of 2 one-lane engines, 1 job: the same engine code as the
+    // denominator on another pool instance (does the low figure follow the pool or the path?).
+    ...(separate.has(2) ? [{ name: 'one sequence on the 2-engine pool, 1 job', run: () => throughputDetail(separate.get(2)!, 1) }] : []),
   ];
   const tps = new Map<string, number[]>(variants.map((v) => [v.name, []]));
   for (const v of variants) await v.run(); // warm
@@ -235,10 +419,10 @@ async function scaling(): Promise<void> {
     const line: string[] = [];
     for (const v of order) {
       const x = await v.run();
-      tps.get(v.name)!.push(x);
-      line.push(`${v.name} ${f(x, 1)}`);
+      tps.get(v.name)!.push(x.tps);
+      line.push(`${v.name} ${detail(x)}`);
     }
-    say(`throughput rep ${rep}: ${line.join(', ')} tok/s in total`);
+    say(`throughput rep ${rep}: ${line.join('; ')} tok/s in total`);
   }
   const base1 = tps.get(variants[0]!.name)!;
   say(
@@ -342,10 +526,15 @@ async function cancels(): Promise<void> {
 
 say(`lanes bench: ${[...PARTS].join(',')}; nvidia-smi memory now ${f(gpuMemoryMiB(), 0)} MiB`);
 if (PARTS.has('check')) await check();
+if (PARTS.has('pick')) await pickAB();
+if (PARTS.has('fork')) await forkAB();
+await local?.engine.unload();
+local = undefined;
 if (PARTS.has('memory')) await memoryAt4();
 if (PARTS.has('throughput')) await scaling();
 if (PARTS.has('ghost')) await ghost();
 if (PARTS.has('cancel')) await cancels();
 server.close();
+clock.stop();
 console.log(`RESULT ${JSON.stringify(out)}`);
 process.exit(0);
