@@ -8,7 +8,7 @@ export {
   WasmUnsupportedError,
   WorkerCrashedError,
 } from './errors.js';
-export type { WllamaEngine, WllamaEnginesOptions, WllamaLoadProgress } from './types.js';
+export type { PromptCacheStats, WllamaEngine, WllamaEnginesOptions, WllamaLoadProgress } from './types.js';
 export { supportsWasm64 } from './supportsWasm64.js';
 export { chooseEngineKind, chooseEngines } from './chooseEngines.js';
 export { cpuModelCatalogue, defaultCpuModel } from './cpuModelCatalogue.js';

@@ -33,6 +33,11 @@ const RULES: readonly Rule[] = [
     optional((value) => value === false || (typeof value === 'object' && value !== null)),
     'navigator.storage (or a StorageManager like it), or false to keep models in memory only',
   ],
+  [
+    'promptCacheLimitMiB',
+    optional((value) => value === Number.POSITIVE_INFINITY || (typeof value === 'number' && Number.isFinite(value) && value >= 1)),
+    'a number of MiB of at least 1, or Infinity to never restart the worker',
+  ],
 ];
 
 /**
