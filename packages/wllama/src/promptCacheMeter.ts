@@ -74,8 +74,8 @@ export class PromptCacheMeter {
   }
 
   #save(slot: CachedPrompt): void {
-    if (this.#cached.some((p) => commonPrefixLength(p.text, slot.text) === slot.text.length)) return;
-    this.#cached = this.#cached.filter((p) => commonPrefixLength(p.text, slot.text) !== p.text.length);
+    if (this.#cached.some((p) => p.text.length >= slot.text.length && p.text.startsWith(slot.text))) return;
+    this.#cached = this.#cached.filter((p) => !(p.text.length <= slot.text.length && slot.text.startsWith(p.text)));
     this.#cached.push({ ...slot });
   }
 
