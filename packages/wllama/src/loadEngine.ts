@@ -8,7 +8,8 @@ import { withStoredModel } from './storage/storedModel.js';
 import { ProgressReporter } from './progressReporter.js';
 import { supportsWasm64 } from './supportsWasm64.js';
 import type { WllamaEnginesOptions } from './types.js';
-import { WllamaEngine } from './wllamaEngine.js';
+import { type KvShape, kvBytesPerToken } from './kvBytesPerToken.js';
+import { DEFAULT_PROMPT_CACHE_LIMIT_MIB, type EngineWorker, WllamaEngine } from './wllamaEngine.js';
 import type { WllamaLike } from './wllamaLike.js';
 import { WorkerWatch } from './workerWatch.js';
 
@@ -23,8 +24,11 @@ export interface LoadEngineRequest {
 type LoadedWllama = WllamaLike & {
   setCompat(compat: null): void;
   loadModel(blobs: Blob[], params: Record<string, unknown>): Promise<void>;
-  getLoadedContextInfo(): { n_embd: number; n_ctx: number; success?: boolean };
+  getLoadedContextInfo(): LoadedInfo & { success?: boolean };
 };
+
+/** What Inkling reads from wllama's `getLoadedContextInfo()` after a load. */
+type LoadedInfo = KvShape & { n_ctx: number };
 
 /**
  * Fetches the model (progress in bytes) into the origin's storage, or takes
@@ -103,6 +107,43 @@ async function startWllama(
   signal: AbortSignal | undefined,
   name: string,
 ): Promise<WllamaEngine> {
+  const first = await startWorker(blob, options, signal, name);
+  const limitMiB = options.promptCacheLimitMiB ?? DEFAULT_PROMPT_CACHE_LIMIT_MIB;
+  const recycle =
+    options.embeddings === true || !Number.isFinite(limitMiB)
+      ? undefined
+      : {
+          limitBytes: limitMiB * 1024 * 1024,
+          bytesPerToken: kvBytesPerToken(first.info, first.params),
+          // The same file again: a stored copy is read from disk, a downloaded one stays in memory for this.
+          restart: () => startWorker(blob, options, undefined, name),
+        };
+  return new WllamaEngine(
+    first,
+    {
+      model: options.model,
+      threads: first.threads,
+      embeddingWidth: first.info.n_embd,
+      contextSize: first.info.n_ctx,
+      embeddings: options.embeddings === true,
+    },
+    recycle,
+  );
+}
+
+/** A wllama worker with the model loaded, and what was asked of it. */
+interface StartedWorker extends EngineWorker {
+  info: LoadedInfo;
+  params: Record<string, unknown>;
+  threads: number;
+}
+
+async function startWorker(
+  blob: Blob,
+  options: WllamaEnginesOptions,
+  signal: AbortSignal | undefined,
+  name: string,
+): Promise<StartedWorker> {
   const { Wllama } = await import('@wllama/wllama');
   if (signal?.aborted) throw loadCancelled(name, signal.reason);
   const watch = new WorkerWatch();
@@ -126,13 +167,7 @@ async function startWllama(
     ...options.loadParams,
   };
   const info = await loadCancellable(wllama, watch, blob, params, signal, name);
-  return new WllamaEngine(wllama, watch, {
-    model: options.model,
-    threads,
-    embeddingWidth: info.n_embd,
-    contextSize: info.n_ctx,
-    embeddings: options.embeddings === true,
-  });
+  return { wllama, watch, info, params, threads };
 }
 
 async function loadCancellable(
@@ -142,7 +177,7 @@ async function loadCancellable(
   params: Record<string, unknown>,
   signal: AbortSignal | undefined,
   name: string,
-): Promise<{ n_embd: number; n_ctx: number }> {
+): Promise<LoadedInfo> {
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(loadCancelled(name, signal?.reason));

@@ -70,6 +70,16 @@ export interface WllamaEnginesOptions {
   sha256?: string;
   /** Timers for `fetchTimeoutMs`. Default: `globalTimers` from `@inkling/scheduler`. */
   timers?: PoolTimers;
+  /**
+   * Bound on llama.cpp's host-memory prompt cache, in MiB. llama.cpp keeps
+   * each prompt that a new one mostly replaced (an edit in the middle of a
+   * note, with ghost text) and wllama 3.13 cannot cap it, so the engine
+   * estimates it (`engine.promptCache`) and, past this, loads the model into a
+   * fresh worker between jobs, which returns the memory; the next job waits
+   * for that reload. Typing at the end of a note caches nothing. `Infinity`:
+   * never (then a downloaded file is not kept for reloading). Default `256`.
+   */
+  promptCacheLimitMiB?: number;
 }
 
 /** A load progress report of a wllama engine: bytes of the model file, then loading it. */
@@ -95,5 +105,19 @@ export interface WllamaEngine extends Engine {
   readonly embeddingWidth: number;
   /** The context size in tokens. */
   readonly contextSize: number;
+  /** What bounding llama.cpp's host prompt cache has done (see `promptCacheLimitMiB`). */
+  readonly promptCache: PromptCacheStats;
   unload(): Promise<void>;
+}
+
+/** What the engine's prompt-cache bound has done so far (`WllamaEngine.promptCache`). */
+export interface PromptCacheStats {
+  /** Estimated bytes llama.cpp's host prompt cache holds in the current worker. */
+  estimatedBytes: number;
+  /** Prompts it holds. */
+  prompts: number;
+  /** Workers replaced to return that memory. */
+  restarts: number;
+  /** Milliseconds those restarts took in all (a job waiting for one waits at most one of them). */
+  restartMs: number;
 }

@@ -30,6 +30,11 @@ const RULES: readonly Rule[] = [
     'navigator.storage (or a StorageManager like it), or false to keep models in memory only',
   ],
   durationRule('fetchTimeoutMs'),
+  [
+    'promptCacheLimitMiB',
+    optional((value) => value === Number.POSITIVE_INFINITY || (typeof value === 'number' && Number.isFinite(value) && value >= 1)),
+    'a number of MiB of at least 1, or Infinity to never restart the worker',
+  ],
 ];
 
 /**

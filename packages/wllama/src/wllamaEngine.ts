@@ -6,11 +6,13 @@ import {
   type EngineCallOptions,
   EngineError,
   type StreamingChatCompletionRequest,
+  WorkerCrashedError,
 } from '@inkling/scheduler';
 import { chatStream } from './chatStream.js';
 import { classifyRunError } from './classifyError.js';
 import { llamaSchema } from './llamaSchema.js';
-import type { WllamaEngine as WllamaEngineShape } from './types.js';
+import { PromptCacheMeter, promptText } from './promptCacheMeter.js';
+import type { PromptCacheStats, WllamaEngine as WllamaEngineShape } from './types.js';
 import type { WllamaLike } from './wllamaLike.js';
 import type { WorkerWatch } from './workerWatch.js';
 
@@ -23,6 +25,24 @@ export interface LoadedModel {
   embeddings: boolean;
 }
 
+/** A wllama worker with the model loaded, and the watch on its death. */
+export interface EngineWorker {
+  wllama: WllamaLike;
+  watch: WorkerWatch;
+}
+
+/** How an engine bounds llama.cpp's prompt cache: past `limitBytes` (estimated), a fresh worker between jobs. */
+export interface WorkerRecycling {
+  limitBytes: number;
+  /** KV bytes of one cached token (`kvBytesPerToken`). */
+  bytesPerToken: number;
+  /** Starts a new worker with the same model and parameters. */
+  restart: () => Promise<EngineWorker>;
+}
+
+/** `promptCacheLimitMiB`'s default. */
+export const DEFAULT_PROMPT_CACHE_LIMIT_MIB = 256;
+
 /**
  * One loaded wllama (llama.cpp in WebAssembly, in its own worker), shaped as
  * the pool's `Engine`. One generation at a time; each call has its own
@@ -30,6 +50,12 @@ export interface LoadedModel {
  * and by `unload()`. An aborted generation ends with a `finish_reason:
  * 'abort'` chunk, as WebLLM's does, once llama.cpp has stopped (within a
  * token). A dead worker fails calls with `WorkerCrashedError` (fatal).
+ *
+ * llama.cpp keeps every prompt a new one mostly replaced in host memory and
+ * wllama 3.13 cannot cap that cache, so with `recycling` the engine follows it
+ * (`PromptCacheMeter`) and, once the estimate passes the limit, replaces its
+ * worker between jobs: a worker's WebAssembly memory never shrinks, so only a
+ * new one gives it back. The next job waits for the reload.
  *
  * Built by `wllamaEngines`.
  *
@@ -45,20 +71,36 @@ export class WllamaEngine implements WllamaEngineShape {
   readonly contextSize: number;
   readonly chat: WllamaEngineShape['chat'];
   readonly embeddings: WllamaEngineShape['embeddings'];
-  readonly #wllama: WllamaLike;
-  readonly #watch: WorkerWatch;
+  #worker: EngineWorker;
+  readonly #recycling: WorkerRecycling | undefined;
+  readonly #meter: PromptCacheMeter | undefined;
   readonly #calls = new CallsInFlight();
+  /** Settles once a worker replacement under way is over. */
+  #restarting: Promise<void> | undefined;
+  #restarts = 0;
+  #restartMs = 0;
   #unloading: Promise<void> | undefined;
 
-  constructor(wllama: WllamaLike, watch: WorkerWatch, loaded: LoadedModel) {
-    this.#wllama = wllama;
-    this.#watch = watch;
+  constructor(worker: EngineWorker, loaded: LoadedModel, recycling?: WorkerRecycling) {
+    this.#worker = worker;
+    this.#recycling = recycling;
+    this.#meter = recycling ? new PromptCacheMeter(recycling.bytesPerToken) : undefined;
     this.model = loaded.model;
     this.threads = loaded.threads;
     this.embeddingWidth = loaded.embeddingWidth;
     this.contextSize = loaded.contextSize;
     this.chat = { completions: { create: (request, options) => this.#createChat(request, options) } };
     this.embeddings = loaded.embeddings ? { create: (request, options) => this.#embed(request, options) } : undefined;
+  }
+
+  /** What bounding llama.cpp's host prompt cache has done (zeros when `promptCacheLimitMiB` is `Infinity`). */
+  get promptCache(): PromptCacheStats {
+    return {
+      estimatedBytes: this.#meter?.bytes ?? 0,
+      prompts: this.#meter?.prompts ?? 0,
+      restarts: this.#restarts,
+      restartMs: this.#restartMs,
+    };
   }
 
   /** Stops the generation running now; its stream ends with an `'abort'` chunk. */
@@ -70,7 +112,8 @@ export class WllamaEngine implements WllamaEngineShape {
   unload(): Promise<void> {
     this.#unloading ??= (async () => {
       this.interruptGenerate();
-      await this.#wllama.exit().catch(() => {});
+      await this.#restarting;
+      await this.#worker.wllama.exit().catch(() => {});
     })();
     return this.#unloading;
   }
@@ -86,13 +129,33 @@ export class WllamaEngine implements WllamaEngineShape {
     const { signal, release, abort } = this.#open(options.signal);
     const params: Record<string, unknown> = { ...request, ...format, stream: true, stream_options: { include_usage: true } };
     delete params.model;
+    const meter = this.#meter;
+    let usage: { prompt_tokens: number; completion_tokens: number } | undefined;
+    let ended = false;
     const stream = chatStream({
       model: this.model,
       signal,
-      release,
+      release: () => {
+        release();
+        if (ended) return;
+        ended = true;
+        this.#afterChat(usage);
+      },
       abort,
-      start: (onData) => this.#watch.race(this.#wllama.createChatCompletion({ ...params, stream: true, onData, abortSignal: signal })),
-      classify: (reason) => this.#watch.death ?? classifyRunError(reason, this.model),
+      start: async (onData) => {
+        await this.#restarting;
+        if (signal.aborted) return undefined;
+        const { wllama, watch } = this.#worker;
+        meter?.send(promptText(request.messages));
+        const take = (chunk: unknown) => {
+          const u = (chunk as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.usage;
+          if (typeof u?.prompt_tokens === 'number')
+            usage = { prompt_tokens: u.prompt_tokens, completion_tokens: Number(u.completion_tokens) || 0 };
+          onData(chunk);
+        };
+        return watch.race(wllama.createChatCompletion({ ...params, stream: true, onData: take, abortSignal: signal }));
+      },
+      classify: (reason) => this.#worker.watch.death ?? classifyRunError(reason, this.model),
     });
     // A stream closed before its first next() never runs its finally: release the call here too.
     const close = stream.return.bind(stream);
@@ -103,10 +166,47 @@ export class WllamaEngine implements WllamaEngineShape {
     return stream;
   }
 
+  /** A chat call is over: past the limit, replace the worker before the next job. */
+  #afterChat(usage: { prompt_tokens: number; completion_tokens: number } | undefined): void {
+    const meter = this.#meter;
+    const recycling = this.#recycling;
+    if (!meter || !recycling || this.#restarting || this.#unloading) return;
+    meter.settle(usage);
+    if (meter.bytes <= recycling.limitBytes || this.#worker.watch.death) return;
+    const restarting = this.#restart(recycling, meter);
+    this.#restarting = restarting;
+    void restarting.finally(() => {
+      if (this.#restarting === restarting) this.#restarting = undefined;
+    });
+  }
+
+  async #restart(recycling: WorkerRecycling, meter: PromptCacheMeter): Promise<void> {
+    const began = performance.now();
+    const old = this.#worker;
+    // The old worker goes first: two copies of the weights at once is what a phone cannot afford.
+    await old.wllama.exit().catch(() => {});
+    if (this.#unloading) return;
+    try {
+      this.#worker = await recycling.restart();
+      meter.reset();
+      this.#restarts += 1;
+      this.#restartMs += performance.now() - began;
+      if (this.#unloading) await this.#worker.wllama.exit().catch(() => {});
+    } catch (error) {
+      old.watch.kill(
+        new WorkerCrashedError(
+          `The engine's worker could not be restarted to free llama.cpp's prompt cache (${error instanceof Error ? error.message : String(error)}). Inkling is replacing the engine; try again in a moment.`,
+          { device: 'cpu', cause: error },
+        ),
+      );
+    }
+  }
+
   async #embed(request: EmbeddingCreateParams, options: EngineCallOptions = {}): Promise<CreateEmbeddingResponse> {
     const { release } = this.#open(options.signal);
     try {
-      const response = (await this.#watch.race(this.#wllama.createEmbedding({ input: request.input }))) as CreateEmbeddingResponse;
+      const { wllama, watch } = this.#worker;
+      const response = (await watch.race(wllama.createEmbedding({ input: request.input }))) as CreateEmbeddingResponse;
       return {
         object: 'list',
         model: this.model,
@@ -114,7 +214,7 @@ export class WllamaEngine implements WllamaEngineShape {
         ...(response.usage ? { usage: { prompt_tokens: response.usage.prompt_tokens, total_tokens: response.usage.total_tokens } } : {}),
       };
     } catch (reason) {
-      throw this.#watch.death ?? classifyRunError(reason, this.model);
+      throw this.#worker.watch.death ?? classifyRunError(reason, this.model);
     } finally {
       release();
     }
@@ -125,7 +225,7 @@ export class WllamaEngine implements WllamaEngineShape {
     if (this.#unloading) {
       throw new EngineError(`The engine for ${this.model} was unloaded. Submit jobs through a loaded pool; it builds a new engine.`);
     }
-    if (this.#watch.death) throw this.#watch.death;
+    if (this.#worker.watch.death) throw this.#worker.watch.death;
     return this.#calls.open(outer);
   }
 }

@@ -17,6 +17,9 @@ describe('wllamaEngines options', () => {
     [{ ...ok, fetchTimeoutMs: 2 ** 31 }, /"fetchTimeoutMs"/],
     [{ ...ok, fetch: 'no' }, /"fetch" must be a function/],
     [{ ...ok, loadParams: null }, /"loadParams"/],
+    [{ ...ok, promptCacheLimitMiB: 0 }, /"promptCacheLimitMiB" must be a number of MiB of at least 1, or Infinity/],
+    [{ ...ok, promptCacheLimitMiB: Number.NaN }, /"promptCacheLimitMiB"/],
+    [{ ...ok, promptCacheLimitMiB: '256' }, /"promptCacheLimitMiB"/],
   ])('throws InvalidOptionError naming the option: %o', (options, message) => {
     expect(() => wllamaEngines(options as never)).toThrow(InvalidOptionError);
     expect(() => wllamaEngines(options as never)).toThrow(message);
@@ -25,6 +28,8 @@ describe('wllamaEngines options', () => {
   it('takes good options, Infinity for "never" included, and a model URL with a query', () => {
     expect(typeof wllamaEngines({ ...ok, fetchTimeoutMs: Number.POSITIVE_INFINITY, threads: 2, contextSize: 4096 })).toBe('function');
     expect(typeof wllamaEngines({ ...ok, model: 'https://example.test/m.gguf?download=true' })).toBe('function');
+    expect(typeof wllamaEngines({ ...ok, promptCacheLimitMiB: Number.POSITIVE_INFINITY })).toBe('function');
+    expect(typeof wllamaEngines({ ...ok, promptCacheLimitMiB: 64.5 })).toBe('function');
   });
 
   it('takes no options object with a sentence that shows one', () => {
