@@ -21,6 +21,7 @@ export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { ghostEvents } from './ghost/core/ghostTextEvents.js';
 export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
 export { adaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export { adaptiveLength } from './ghost/core/adaptiveLength.js';
 
 // Helpers the hooks and components use, for adapters that draw the same things.
 export { animationFrame } from './base/core/frameScheduler.js';
@@ -63,6 +64,7 @@ export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
 export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvents.js';
 export type { GhostPause } from './ghost/core/pauseAfterRejections.js';
 export type { GhostAdaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export type { GhostAdaptiveLength, GhostLengthBounds } from './ghost/core/adaptiveLength.js';
 export type { GhostAddOn, GhostWatcher } from './ghost/core/ghostAddOn.js';
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';

@@ -11,6 +11,7 @@ export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { ghostEvents } from './ghost/core/ghostTextEvents.js';
 export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
 export { adaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export { adaptiveLength } from './ghost/core/adaptiveLength.js';
 export { useBatchTranslate } from './translate/useBatchTranslate.js';
 export { useEmbeddings } from './embeddings/useEmbeddings.js';
 export { useObject } from './object/useObject.js';
@@ -65,6 +66,7 @@ export type { GhostEventBase, GhostEvents, GhostRejection, GhostSuggestionSource
 export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostPause } from './ghost/core/pauseAfterRejections.js';
 export type { GhostAdaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export type { GhostAdaptiveLength, GhostLengthBounds } from './ghost/core/adaptiveLength.js';
 export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';
 export type { GhostAddOn, GhostWatcher } from './ghost/core/ghostAddOn.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';

@@ -63,6 +63,7 @@ it('hands apps the hooks, the components and the scheduler’s app door, and non
     'TranslateList',
     'UnsupportedConstraintError',
     'adaptiveDebounce',
+    'adaptiveLength',
     'defaultGhostParams',
     'defaultTranslateParams',
     'ghostEvents',

@@ -21,15 +21,15 @@ async function bundle(names: string): Promise<string> {
   return result.outputFiles[0]!.text;
 }
 
-// Strings only the add-ons' modules hold: the event tracker, the pause, the debounce tuner.
-const ADD_ON_MARKS = ['typedThrough', 'caretMoved', 'afterRejections', 'keyGap'];
+// Strings only the add-ons' modules hold: the event tracker, the pause, the debounce tuner, the length.
+const ADD_ON_MARKS = ['typedThrough', 'caretMoved', 'afterRejections', 'keyGap', 'minTokens'];
 
-it('ghost text without events, pause or adaptive debounce ships none of their code', async () => {
+it('ghost text without events, pause, adaptive debounce or length ships none of their code', async () => {
   for (const names of ['PoolProvider, useGhostText', 'PoolProvider, GhostTextarea']) {
     const code = await bundle(names);
     expect(code).toContain('quietEnded'); // the machine is there
     expect(ADD_ON_MARKS.filter((mark) => code.includes(mark))).toEqual([]);
   }
-  const withAddOns = await bundle('useGhostText, ghostEvents, pauseAfterRejections, adaptiveDebounce');
+  const withAddOns = await bundle('useGhostText, ghostEvents, pauseAfterRejections, adaptiveDebounce, adaptiveLength');
   expect(ADD_ON_MARKS.filter((mark) => withAddOns.includes(mark))).toEqual(ADD_ON_MARKS);
 });
