@@ -13,7 +13,11 @@ export type GhostRejection = 'typedOver' | 'escape' | 'caretMoved';
 
 /** What every ghost-text event carries: which suggestion, in which session, from which model and prompt builder. */
 export interface GhostEventBase {
-  /** The suggestion's number within the controller (the same on every event about it). */
+  /**
+   * The suggestion's number within the controller (1, 2, …; the same on every
+   * event about it). What a request streams after its suggestion was accepted
+   * whole while still streaming is another suggestion, with its own number.
+   */
   readonly suggestion: number;
   readonly session: string;
   /** The `model` option (`useGhostText` passes `<PoolProvider modelId>`). */
@@ -26,7 +30,8 @@ export interface GhostEventBase {
  * What happened to one suggestion, in order: `shown` once (when it is
  * whole, or when it goes before being whole), `typedThrough` and `accepted`
  * (`how: 'word'`) any number of times, then at most one of `accepted`
- * (`how: 'all'`), `rejected`, `superseded` or `failed`. A request that never
+ * (`how: 'all'`), `rejected`, `superseded` or `failed` (a word accepted
+ * that was all of it, while more streamed, ends it too). A request that never
  * showed anything ends `superseded` or `failed` without `shown`. Times are in
  * ms from the keystroke (or Tab) that led to it. No text of the person's or
  * the model's is in an event unless `ghostEvents` was given `text: true`.
@@ -119,7 +124,10 @@ function labelsOf({ session, model = '', buildParams = defaultGhostParams }: Gho
 }
 
 interface Tracked {
+  /** The request's id. */
   readonly id: number;
+  /** The suggestion's number in the events. */
+  readonly number: number;
   readonly source: GhostSuggestionSource;
   readonly keystrokeAt: number;
   firstGlyphAt: number | null;
@@ -148,6 +156,9 @@ export class GhostEventTracker {
   #keystrokeAt = 0;
   /** The next move is what an acceptance made: `all` ends the suggestion, `word` is no typing through. */
   #accepting: 'all' | 'word' | null = null;
+  /** The request whose suggestion was accepted whole while it streamed: what it streams next is another suggestion. */
+  #acceptedWhole: number | null = null;
+  #numbers = 0;
 
   constructor(now: () => number, withText: () => boolean) {
     this.#now = now;
@@ -174,10 +185,12 @@ export class GhostEventTracker {
       current = null;
     }
     if (input.type === 'moved') this.#keystrokeAt = now;
-    if (!current && request) {
+    // What a request streams after its suggestion was accepted whole is another suggestion, once there is some.
+    if (!current && request && (request.id !== this.#acceptedWhole || suggestion)) {
       const source = request.cached ? 'cache' : request.speculative ? 'speculation' : 'engine';
       current = {
         id: request.id,
+        number: (this.#numbers += 1),
         source,
         keystrokeAt: this.#keystrokeAt,
         firstGlyphAt: null,
@@ -189,7 +202,7 @@ export class GhostEventTracker {
     }
     this.#current = current;
     if (!current || !request) return events;
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     if (input.type === 'moved' && current.visible && before.context && accepting !== 'word') {
       const typed = typedSince(before.context, input.context);
       if (typed) {
@@ -208,13 +221,17 @@ export class GhostEventTracker {
   accepted(how: 'all' | 'word', inserted: string, suggestion: string, labels: GhostEventLabels): GhostTextEvent[] {
     const current = this.#current;
     if (!current || !inserted) return [];
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     const events: GhostTextEvent[] = [];
     if (!current.shown) events.push(this.#shown(current, base, this.#now(), null, suggestion));
     events.push({ ...base, type: 'accepted', how, characters: inserted.length, ...(this.#withText() ? { text: inserted } : {}) });
     current.taken += inserted.length;
     this.#accepting = how;
-    if (how === 'all') this.#current = null;
+    // A word that was all of it (more still streaming) ends it too: what streams next is another suggestion.
+    if (how === 'all' || inserted.length >= suggestion.length) {
+      this.#current = null;
+      this.#acceptedWhole = current.id;
+    }
     return events;
   }
 
@@ -242,7 +259,7 @@ export class GhostEventTracker {
     now: number,
     accepting: 'all' | 'word' | null,
   ): void {
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     if (accepting === 'all') return; // `accepted` said it
     if (input.type === 'ended' && input.result.status === 'error') {
       events.push({ ...base, type: 'failed', error: input.result.error ?? null });
