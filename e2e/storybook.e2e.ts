@@ -98,6 +98,7 @@ describe('the built Storybook', () => {
       'events',
       'pause',
       'adaptDebounce',
+      'adaptLength',
       'throwOnError',
     ]);
     // Type and description from the TSDoc; the "Default `120`." sentence moves to the Default column.
@@ -133,6 +134,7 @@ describe('the built Storybook', () => {
       'events',
       'pause',
       'adaptDebounce',
+      'adaptLength',
       'value',
       'defaultValue',
       'onChange',

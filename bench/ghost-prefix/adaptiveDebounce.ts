@@ -2,9 +2,10 @@
  * Adaptive debounce against the fixed one, on the simulated engine, in
  * virtual time (`@sinonjs/fake-timers`): the writer of `writerSession.ts`
  * (words, Backspaces over a word, Tabs) typed by two typists, a quick one
- * (60 ms ± 20 between keys) and a slow, uneven one (170 ms ± 80), each word
- * followed by a 700 ms pause. The two controllers alternate run by run, on
- * the same seeds. Per run: engine requests per accepted character, and
+ * (60 ms ± 20 between keys), a slow, uneven one (170 ms ± 80) and a
+ * hunt-and-peck one (380 ms ± 120), each word followed by a 700 ms pause.
+ * The controllers (the fixed one twice: identical baselines, the noise)
+ * take turns run by run, the order rotated each rep, on the same seeds. Per run: engine requests per accepted character, and
  * keystroke → first glyph of each suggestion shown (from `ghostEvents`).
  * Virtual time makes a run deterministic: the spread between reps is the
  * writer's (another seed each rep), not the machine's.
@@ -27,9 +28,14 @@ const arg = (name: string, fallback: number) => {
 };
 const REPS = arg('reps', 5);
 const STEPS = arg('steps', 80);
-const TYPISTS = { quick: { gapMs: 60, jitterMs: 20 }, slow: { gapMs: 170, jitterMs: 80 } } as const;
+const TYPISTS = {
+  quick: { gapMs: 60, jitterMs: 20 },
+  slow: { gapMs: 170, jitterMs: 80 },
+  'hunt-and-peck': { gapMs: 380, jitterMs: 120 },
+} as const;
 const CONFIGS: Record<string, Partial<GhostTextOptions>> = {
   'fixed 120 ms': {},
+  'fixed 120 ms again': {},
   'adaptive 60–600 ms': { adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) },
 };
 
@@ -108,8 +114,9 @@ async function run(typist: keyof typeof TYPISTS, config: Partial<GhostTextOption
 for (const typist of Object.keys(TYPISTS) as (keyof typeof TYPISTS)[]) {
   const runs = new Map<string, Run[]>(Object.keys(CONFIGS).map((name) => [name, []]));
   for (let rep = 1; rep <= REPS; rep += 1) {
-    // Alternating, the same seed for both.
-    const names = rep % 2 ? Object.keys(CONFIGS) : Object.keys(CONFIGS).toReversed();
+    // Alternating (rotated each rep), the same seed for all.
+    const all = Object.keys(CONFIGS);
+    const names = [...all.slice(rep % all.length), ...all.slice(0, rep % all.length)];
     for (const name of names) runs.get(name)?.push(await run(typist, CONFIGS[name] as Partial<GhostTextOptions>, rep));
   }
   const rows = [...runs].map(([name, list]) => {

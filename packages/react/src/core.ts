@@ -21,6 +21,7 @@ export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { ghostEvents } from './ghost/core/ghostTextEvents.js';
 export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
 export { adaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export { adaptiveLength } from './ghost/core/adaptiveLength.js';
 
 // Helpers the hooks and components use, for adapters that draw the same things.
 export { animationFrame } from './base/core/frameScheduler.js';
@@ -64,9 +65,11 @@ export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
 export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvent.js';
 export type {
   GhostAdaptiveDebounce,
+  GhostAdaptiveLength,
   GhostAddOn,
   GhostAddOnOptions,
   GhostEvents,
+  GhostLengthBounds,
   GhostPause,
   GhostWatcher,
 } from './ghost/core/ghostAddOn.js';

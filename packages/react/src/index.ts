@@ -11,6 +11,7 @@ export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { ghostEvents } from './ghost/core/ghostTextEvents.js';
 export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
 export { adaptiveDebounce } from './ghost/core/adaptiveDebounce.js';
+export { adaptiveLength } from './ghost/core/adaptiveLength.js';
 export { useBatchTranslate } from './translate/useBatchTranslate.js';
 export { useEmbeddings } from './embeddings/useEmbeddings.js';
 export { useObject } from './object/useObject.js';
@@ -67,9 +68,11 @@ export type { GhostFigureSet } from './ghost/core/ghostFigures.js';
 export type { GhostDebounceBounds } from './ghost/core/debounceTuner.js';
 export type {
   GhostAdaptiveDebounce,
+  GhostAdaptiveLength,
   GhostAddOn,
   GhostAddOnOptions,
   GhostEvents,
+  GhostLengthBounds,
   GhostPause,
   GhostWatcher,
 } from './ghost/core/ghostAddOn.js';

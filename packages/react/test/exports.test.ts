@@ -68,6 +68,7 @@ it('hands apps the hooks, the components and the scheduler’s app door, and non
     'UnsupportedConstraintError',
     'WorkerCrashedError',
     'adaptiveDebounce',
+    'adaptiveLength',
     'defaultGhostParams',
     'defaultTranslateParams',
     'ghostEvents',

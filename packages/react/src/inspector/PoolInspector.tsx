@@ -1,4 +1,6 @@
+import type { GhostFigures } from '../ghost/core/ghostFigures.js';
 import { EngineLanes } from './EngineLanes.js';
+import { GhostFiguresTable } from './GhostFiguresTable.js';
 import { InspectorSummary } from './InspectorSummary.js';
 import { JobTable } from './JobTable.js';
 import { QueueBands } from './QueueBands.js';
@@ -14,6 +16,17 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
   maxJobs?: number;
   /** Class of the wrapper. */
   className?: string;
+  /**
+   * Ghost text's figures to show under the jobs (acceptance, keystroke →
+   * first glyph, share without an engine call, per model and prompt
+   * builder): the `GhostFigures` the app hands its editors' `ghostEvents`.
+   * Default: none, no table.
+   *
+   * @example
+   * <GhostTextarea aria-label="Note" events={ghostEvents(figures.record)} />
+   * <PoolInspector ghostFigures={figures} />
+   */
+  ghostFigures?: GhostFigures;
 }
 
 /**
@@ -23,7 +36,8 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
  * newest first with outcome (supersessions, preemptions, cancels, errors),
  * time to first token and tokens per second. Outcomes are on `data-outcome`
  * for colour. Where jobs carry an owner (a shared pool's tab), a note says
- * the pool is shared and each job names its tab. The panel is a named region that takes the focus, so arrow
+ * the pool is shared and each job names its tab. Given `ghostFigures`, a
+ * table under the jobs says how ghost text did. The panel is a named region that takes the focus, so arrow
  * keys scroll it where its tables are wider than it. Needs a `<PoolProvider>`.
  *
  * @example
@@ -32,7 +46,14 @@ export interface PoolInspectorProps extends UsePoolInspectorOptions {
  *   <PoolInspector />
  * </PoolProvider>
  */
-export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJobs = 20, className, ...options }: PoolInspectorProps) {
+export function PoolInspector({
+  title = 'Engine pool',
+  windowMs = 10_000,
+  maxJobs = 20,
+  className,
+  ghostFigures,
+  ...options
+}: PoolInspectorProps) {
   const { status, inspection } = usePoolInspector(options);
   // A shared pool names every job's tab (`owner`); a pool of one page names none.
   const shared = [...inspection.jobs, ...Object.values(inspection.queues).flat()].some((job) => job.owner !== undefined);
@@ -56,6 +77,7 @@ export function PoolInspector({ title = 'Engine pool', windowMs = 10_000, maxJob
       <EngineLanes inspection={inspection} windowMs={windowMs} slots={status.maxSize} />
       <QueueBands inspection={inspection} />
       <JobTable inspection={inspection} maxJobs={maxJobs} />
+      {ghostFigures ? <GhostFiguresTable figures={ghostFigures} /> : null}
     </section>
   );
 }

@@ -16,12 +16,13 @@ export interface GhostAddOnOptions {
   readonly events?: GhostEvents;
   readonly pause?: GhostPause;
   readonly adaptDebounce?: GhostAdaptiveDebounce;
+  readonly adaptLength?: GhostAdaptiveLength;
 }
 
 /**
  * What a `GhostTextController` tells an add-on, and the two things it asks
- * (each optional): the debounce to wait and whether to ask the engine
- * nothing now. One per add-on kind and controller, kept for its life; each
+ * (each optional): the debounce to wait, how many tokens to ask for and
+ * whether to ask the engine nothing now. One per add-on kind and controller, kept for its life; each
  * call gets the latest options, so a listener or bounds passed anew on each
  * render are the ones used.
  */
@@ -34,11 +35,13 @@ export interface GhostWatcher {
   paused?(options: GhostAddOnOptions): boolean;
   /** The debounce to wait instead of `ms`. */
   debounceMs?(ms: number, options: GhostAddOnOptions): number;
+  /** The most tokens to ask for instead of `tokens`. */
+  maxTokens?(tokens: number, options: GhostAddOnOptions): number;
 }
 
 /**
  * An option value that adds behaviour to ghost text (made by `ghostEvents`,
- * `pauseAfterRejections` or `adaptiveDebounce`): its code ships only in apps
+ * `pauseAfterRejections`, `adaptiveDebounce` or `adaptiveLength`): its code ships only in apps
  * that import its factory. `start` makes its per-controller state, once per
  * controller; values made by the same factory share it.
  */
@@ -63,3 +66,12 @@ export interface GhostPause extends GhostAddOn {
 
 /** The `adaptDebounce` option: the bounds an adapted debounce stays within. Made by `adaptiveDebounce`. */
 export interface GhostAdaptiveDebounce extends GhostAddOn, GhostDebounceBounds {}
+
+/** The bounds an adapted suggestion length stays within, in tokens (whole numbers, 1 or more). */
+export interface GhostLengthBounds {
+  readonly minTokens: number;
+  readonly maxTokens: number;
+}
+
+/** The `adaptLength` option: the bounds the suggestion length adapts within. Made by `adaptiveLength`. */
+export interface GhostAdaptiveLength extends GhostAddOn, GhostLengthBounds {}

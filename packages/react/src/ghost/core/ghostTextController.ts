@@ -53,7 +53,8 @@ type Built = { readonly params: ChatCompletionRequest; readonly key: string } | 
  * `setOptions` on every change. The flow is one pure step (`stepGhost`);
  * this class is its shell: it runs the step's effects (the debounce timer,
  * the jobs, the cache) and feeds their answers back as events, and tells
- * the add-ons the options name (`events`, `pause`, `adaptDebounce`) what
+ * the add-ons the options name (`events`, `pause`, `adaptDebounce`,
+ * `adaptLength`) what
  * happens.
  *
  * @example
@@ -71,7 +72,7 @@ export class GhostTextController extends Store<GhostTextState> {
   #nextJob = new StreamedJob();
   #timer: unknown;
   /** The last request built (the cache's lookup and the ask share it). */
-  #built: { readonly context: GhostContext; readonly built: Built } | undefined;
+  #built: { readonly context: GhostContext; readonly maxTokens: number; readonly built: Built } | undefined;
   /** Bumped when the cache is emptied: replies to requests of an older generation are not kept. */
   #generation = 0;
   #ids = 0;
@@ -228,8 +229,7 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'lookUp':
         return this.#lookUp(effect.context);
       case 'startTimer': {
-        let ms = this.#options.debounceMs ?? 120;
-        for (const watcher of this.#addOns()) ms = watcher.debounceMs?.(ms, this.#options) ?? ms;
+        const ms = this.#adapted('debounceMs', this.#options.debounceMs ?? 120);
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
@@ -318,15 +318,21 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** The watchers of the add-ons the options name now (none: nothing is tracked, no cost). */
   #addOns(): GhostWatcher[] {
-    const { events, pause, adaptDebounce } = this.#options;
+    const { events, pause, adaptDebounce, adaptLength } = this.#options;
     const watchers: GhostWatcher[] = [];
-    for (const addOn of [events, pause, adaptDebounce]) {
+    for (const addOn of [events, pause, adaptDebounce, adaptLength]) {
       if (!addOn) continue;
       let watcher = this.#watchers.get(addOn.start);
       if (!watcher) this.#watchers.set(addOn.start, (watcher = addOn.start(this.#now)));
       watchers.push(watcher);
     }
     return watchers;
+  }
+
+  /** `value` (the debounce or the most tokens) as the add-ons adapt it. */
+  #adapted(hook: 'debounceMs' | 'maxTokens', value: number): number {
+    for (const watcher of this.#addOns()) value = watcher[hook]?.(value, this.#options) ?? value;
+    return value;
   }
 
   /** Whether an add-on (`pause`) holds the engine back now. */
@@ -336,8 +342,9 @@ export class GhostTextController extends Store<GhostTextState> {
 
   /** The request for `context`, built only here: when a request is sent or the cache has an entry that may answer it. */
   #build(context: GhostContext): Built {
-    if (this.#built && sameContext(this.#built.context, context)) return this.#built.built;
-    const { maxTokens = 24, buildParams = defaultGhostParams } = this.#options;
+    const { buildParams = defaultGhostParams } = this.#options;
+    const maxTokens = this.#adapted('maxTokens', this.#options.maxTokens ?? 24);
+    if (this.#built && this.#built.maxTokens === maxTokens && sameContext(this.#built.context, context)) return this.#built.built;
     let built: Built;
     try {
       const params = buildParams({ ...context, maxTokens });
@@ -346,7 +353,7 @@ export class GhostTextController extends Store<GhostTextState> {
       const message = error instanceof Error ? error.message : String(error);
       built = { error: new InklingError(`useGhostText's buildParams threw: ${message}`, { cause: error }) };
     }
-    this.#built = { context, built };
+    this.#built = { context, maxTokens, built };
     return built;
   }
 

@@ -8,7 +8,11 @@ export type GhostRejection = 'typedOver' | 'escape' | 'caretMoved';
 
 /** What every ghost-text event carries: which suggestion, in which session, from which model and prompt builder. */
 export interface GhostEventBase {
-  /** The suggestion's number within the controller (the same on every event about it). */
+  /**
+   * The suggestion's number within the controller (1, 2, …; the same on every
+   * event about it). What a request streams after its suggestion was accepted
+   * whole while still streaming is another suggestion, with its own number.
+   */
   readonly suggestion: number;
   readonly session: string;
   /** The `model` option (`useGhostText` passes `<PoolProvider modelId>`). */
@@ -21,7 +25,8 @@ export interface GhostEventBase {
  * What happened to one suggestion, in order: `shown` once (when it is
  * whole, or when it goes before being whole), `typedThrough` and `accepted`
  * (`how: 'word'`) any number of times, then at most one of `accepted`
- * (`how: 'all'`), `rejected`, `superseded` or `failed`. A request that never
+ * (`how: 'all'`), `rejected`, `superseded` or `failed` (a word accepted
+ * that was all of it, while more streamed, ends it too). A request that never
  * showed anything ends `superseded` or `failed` without `shown`. Times are in
  * ms from the keystroke (or Tab) that led to it. No text of the person's or
  * the model's is in an event unless `ghostEvents` was given `text: true`.

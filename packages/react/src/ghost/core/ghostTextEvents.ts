@@ -59,7 +59,10 @@ function labelsOf({ session, model = '', buildParams = defaultGhostParams }: Gho
 }
 
 interface Tracked {
+  /** The request's id. */
   readonly id: number;
+  /** The suggestion's number in the events. */
+  readonly number: number;
   readonly source: GhostSuggestionSource;
   readonly keystrokeAt: number;
   firstGlyphAt: number | null;
@@ -88,6 +91,9 @@ export class GhostEventTracker {
   #keystrokeAt = 0;
   /** The next move is what an acceptance made: `all` ends the suggestion, `word` is no typing through. */
   #accepting: 'all' | 'word' | null = null;
+  /** The request whose suggestion was accepted whole while it streamed: what it streams next is another suggestion. */
+  #acceptedWhole: number | null = null;
+  #numbers = 0;
 
   constructor(now: () => number, withText: () => boolean) {
     this.#now = now;
@@ -114,10 +120,12 @@ export class GhostEventTracker {
       current = null;
     }
     if (input.type === 'moved') this.#keystrokeAt = now;
-    if (!current && request) {
+    // What a request streams after its suggestion was accepted whole is another suggestion, once there is some.
+    if (!current && request && (request.id !== this.#acceptedWhole || suggestion)) {
       const source = request.cached ? 'cache' : request.speculative ? 'speculation' : 'engine';
       current = {
         id: request.id,
+        number: (this.#numbers += 1),
         source,
         keystrokeAt: this.#keystrokeAt,
         firstGlyphAt: null,
@@ -129,7 +137,7 @@ export class GhostEventTracker {
     }
     this.#current = current;
     if (!current || !request) return events;
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     if (input.type === 'moved' && current.visible && before.context && accepting !== 'word') {
       const typed = typedSince(before.context, input.context);
       if (typed) {
@@ -148,13 +156,17 @@ export class GhostEventTracker {
   accepted(how: 'all' | 'word', inserted: string, suggestion: string, labels: GhostEventLabels): GhostTextEvent[] {
     const current = this.#current;
     if (!current || !inserted) return [];
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     const events: GhostTextEvent[] = [];
     if (!current.shown) events.push(this.#shown(current, base, this.#now(), null, suggestion));
     events.push({ ...base, type: 'accepted', how, characters: inserted.length, ...(this.#withText() ? { text: inserted } : {}) });
     current.taken += inserted.length;
     this.#accepting = how;
-    if (how === 'all') this.#current = null;
+    // A word that was all of it (more still streaming) ends it too: what streams next is another suggestion.
+    if (how === 'all' || inserted.length >= suggestion.length) {
+      this.#current = null;
+      this.#acceptedWhole = current.id;
+    }
     return events;
   }
 
@@ -182,7 +194,7 @@ export class GhostEventTracker {
     now: number,
     accepting: 'all' | 'word' | null,
   ): void {
-    const base = { ...labels, suggestion: current.id };
+    const base = { ...labels, suggestion: current.number };
     if (accepting === 'all') return; // `accepted` said it
     if (input.type === 'ended' && input.result.status === 'error') {
       events.push({ ...base, type: 'failed', error: input.result.error ?? null });

@@ -2,7 +2,7 @@ import { type ChatCompletionRequest, InvalidOptionError, type PoolTimers } from 
 import { checkDuration } from '@inkling/scheduler/engine';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import type { GhostParamsInput } from './ghostPrompt.js';
-import type { GhostAdaptiveDebounce, GhostEvents, GhostPause } from './ghostAddOn.js';
+import type { GhostAdaptiveDebounce, GhostAdaptiveLength, GhostEvents, GhostPause } from './ghostAddOn.js';
 import type { GhostRefusalRules } from './ghostRefusal.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
@@ -68,6 +68,16 @@ export interface GhostTextOptions {
    * useGhostText({ session: 'notes', text, adaptDebounce: adaptiveDebounce({ minMs: 60, maxMs: 600 }) });
    */
   adaptDebounce?: GhostAdaptiveDebounce;
+  /**
+   * Adapt `maxTokens` to how the person takes suggestions (longer where they
+   * take them whole, shorter where they take a word at a time), within
+   * bounds, as `adaptiveLength({ minTokens, maxTokens })` makes it. Default:
+   * off (`maxTokens` always).
+   *
+   * @example
+   * useGhostText({ session: 'notes', text, adaptLength: adaptiveLength({ minTokens: 8, maxTokens: 48 }) });
+   */
+  adaptLength?: GhostAdaptiveLength;
 }
 
 /** What a `GhostTextController` is built with besides its options. */
@@ -75,7 +85,7 @@ export interface GhostTextEnvironment {
   /** Timers for the debounce. Default: the global ones, looked up when used. */
   timers?: PoolTimers;
   scheduleFrame?: FrameScheduler;
-  /** The clock of the `events` times (and of `pause` and `adaptDebounce`), in ms. Default: `performance.now()`, looked up when used. */
+  /** The clock of the `events` times (and of the other add-ons), in ms. Default: `performance.now()`, looked up when used. */
   now?: () => number;
   /** Bounds of the session's suggestion cache. Default: `{ entries: 32, bytes: 262144 }`. */
   cache?: Partial<SuggestionCacheLimits>;
@@ -98,6 +108,7 @@ const ADD_ONS = [
   ['events', 'ghostEvents'],
   ['pause', 'pauseAfterRejections'],
   ['adaptDebounce', 'adaptiveDebounce'],
+  ['adaptLength', 'adaptiveLength'],
 ] as const;
 
 /**

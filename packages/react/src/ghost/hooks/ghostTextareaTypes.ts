@@ -19,7 +19,7 @@ export interface GhostTextareaProps
     Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'defaultValue' | 'onChange'>,
     Pick<
       UseGhostTextOptions,
-      'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse' | 'events' | 'pause' | 'adaptDebounce'
+      'debounceMs' | 'maxTokens' | 'buildParams' | 'locale' | 'speculate' | 'refuse' | 'events' | 'pause' | 'adaptDebounce' | 'adaptLength'
     > {
   /** The text, controlled. Pair it with `onChange`. */
   value?: string;

@@ -10,11 +10,12 @@ import type { GhostTextareaProps } from './ghostTextareaTypes.js';
  * // ghost: { debounceMs: 80, … }, rest: { 'aria-label': 'Note', rows: 4 }
  */
 export function splitGhostTextareaProps(props: GhostTextareaProps) {
-  const { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce, ...others } = props;
+  const { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce, adaptLength, ...others } =
+    props;
   const { value, defaultValue, onChange, suggest = true, onAccept, messages, announceDelayMs = 700, rootClassName, ...more } = others;
   const { writingSuggestions = false, ...rest } = more;
   return {
-    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce },
+    ghost: { debounceMs, maxTokens, buildParams, locale, speculate, refuse, session, events, pause, adaptDebounce, adaptLength },
     own: { value, defaultValue, onChange, suggest, onAccept, messages, announceDelayMs, rootClassName, writingSuggestions },
     rest,
   };

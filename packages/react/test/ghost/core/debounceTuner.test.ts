@@ -10,21 +10,34 @@ afterEach(() => vi.useRealTimers());
 
 const BOUNDS = { minMs: 60, maxMs: 600 };
 
-it('DebounceTuner: the fallback until it has measured, then the rhythm or a quarter of the engine, within the bounds', () => {
+it.each([
+  // [case, gaps, first tokens, debounce]
+  ['nothing measured: the fallback', [], [], 120],
+  ['a gap, no first token yet: just past the longest gap', [80, 90, 100], [], 102],
+  ['a pause (2000, over 1 s) is left out', [80, 90, 100, 2000], [], 102],
+  ['a gap over three times the median is a pause between words', [80, 90, 100, 95, 400], [], 102],
+  ['quicker than the fallback: the rhythm, whatever the engine', [40, 60, 80], [800], 82],
+  ['slower than the fallback, slow engine: wait out the rhythm', [150, 200, 240], [150], 245],
+  ['slower than the engine: a request sent early is over before the next key', [400, 450, 500], [150], 120],
+  ['instant engine: an early request costs nothing', [150, 200, 240], [0], 120],
+  ['the bound above', [700, 700, 700], [800], 600],
+] as const)('DebounceTuner: %s', (_case, gaps, firstTokens, expected) => {
   const tuner = new DebounceTuner();
-  expect(tuner.debounceMs(BOUNDS, 120)).toBe(120);
+  for (const gap of gaps) tuner.keyGap(gap);
+  for (const ms of firstTokens) tuner.firstToken(ms);
+  expect(tuner.debounceMs(BOUNDS, 120)).toBe(expected);
+});
+
+it('DebounceTuner: the bounds hold the fallback and the rhythm', () => {
+  const tuner = new DebounceTuner();
   expect(tuner.debounceMs(BOUNDS, 1000)).toBe(600);
-  for (const gap of [80, 90, 100, 2000]) tuner.keyGap(gap); // 2000: a pause, left out
-  expect(tuner.debounceMs(BOUNDS, 120)).toBe(125); // the 75th percentile of 80, 90, 100 (nearest rank: 100), ×1.25
-  tuner.firstToken(800);
-  expect(tuner.debounceMs(BOUNDS, 120)).toBe(200); // a quarter of a slow engine's first token
-  for (let i = 0; i < 40; i += 1) tuner.keyGap(700);
-  expect(tuner.debounceMs(BOUNDS, 120)).toBe(600); // the bound
+  expect(tuner.debounceMs(BOUNDS, 10)).toBe(60);
+  tuner.keyGap(100);
   expect(tuner.debounceMs({ minMs: 0, maxMs: 50 }, 120)).toBe(50);
 });
 
-async function typeSlowly(extra: Partial<GhostTextOptions>) {
-  const { pool } = fakePool({ reply: () => ' x', tokenMs: 5 }, { size: 1 });
+async function typeSlowly(extra: Partial<GhostTextOptions>, prefillMs = 250) {
+  const { pool } = fakePool({ reply: () => ' x', tokenMs: 5, prefillMs }, { size: 1 });
   await pool.load();
   const options = { session: 's', speculate: false, ...extra };
   const ghost = new GhostTextController(pool, { ...options, text: '' }, { now: () => Date.now() });
@@ -41,11 +54,18 @@ async function typeSlowly(extra: Partial<GhostTextOptions>) {
   return ghost.stats.requests;
 }
 
-it('adaptDebounce: a slow typist gets no request between the keys of a word, only at the pauses', async () => {
+it('adaptDebounce: a typist quicker than the engine gets no request between the keys of a word, only at the pauses', async () => {
   const fixed = await typeSlowly({});
   const adapted = await typeSlowly({ adaptDebounce: adaptiveDebounce(BOUNDS) });
-  expect(fixed).toBeGreaterThanOrEqual(15); // 120 ms runs out between two keys again and again
+  expect(fixed).toBeGreaterThanOrEqual(10); // 120 ms runs out between two keys again and again
   expect(adapted).toBeLessThanOrEqual(7); // the first key or two, then one per word
+});
+
+it('adaptDebounce: a typist slower than the engine keeps the fallback (an early request is over before the next key)', async () => {
+  const fixed = await typeSlowly({}, 20);
+  const adapted = await typeSlowly({ adaptDebounce: adaptiveDebounce(BOUNDS) }, 20);
+  expect(fixed).toBeGreaterThanOrEqual(15);
+  expect(adapted).toBe(fixed);
 });
 
 it('adaptiveDebounce: bounds that are not durations, or min above max, are a typed error', () => {
