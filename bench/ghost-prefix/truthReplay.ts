@@ -7,7 +7,8 @@
  */
 import type { Pool } from '@inkling/scheduler';
 import { GhostTextController } from '../../packages/react/src/ghost/core/ghostTextController.js';
-import { type GhostTextEvent, ghostEvents } from '../../packages/react/src/ghost/core/ghostTextEvents.js';
+import type { GhostTextEvent } from '../../packages/react/src/ghost/core/ghostTextEvent.js';
+import { ghostEvents } from '../../packages/react/src/ghost/core/ghostTextEvents.js';
 import { type GhostTextState, contextOf, typedSince } from '../../packages/react/src/ghost/core/projectGhostText.js';
 import { seeded } from '../shared/stats.js';
 

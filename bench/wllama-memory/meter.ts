@@ -52,7 +52,11 @@ const stats = (xs: number[]) => {
   const s = xs.toSorted((a, b) => a - b);
   return `min ${s[0]!.toFixed(2)} / median ${s[Math.floor(s.length / 2)]!.toFixed(2)} / max ${s.at(-1)!.toFixed(2)}`;
 };
-for (let i = 0; i < 3; i += 1) (pass(true), pass(false)); // warm-up
+// warm-up
+for (let i = 0; i < 3; i += 1) {
+  pass(true);
+  pass(false);
+}
 const base: number[] = [];
 const base2: number[] = [];
 const metered: number[] = [];

@@ -39,6 +39,19 @@ function shape(chunks: ChatCompletionChunk[]) {
   );
 }
 
+/** The message of the error `openaiEngines(options)` throws (an `InvalidOptionError`), or 'no error'. */
+function optionMessage(options: object): string {
+  let caught: unknown;
+  try {
+    openaiEngines({ baseURL: 'http://h/v1', model: 'm', ...options } as never);
+  } catch (error) {
+    caught = error;
+  }
+  if (caught === undefined) return 'no error';
+  expect(caught).toBeInstanceOf(InvalidOptionError);
+  return (caught as Error).message;
+}
+
 describe('streaming chat completions', () => {
   it('sends one streaming request with the model, usage asked for, and the key as a bearer token', async () => {
     const { engine, server } = await engineFor({}, { apiKey: 'sk-test-123456', headers: { 'X-Team': 'docs' } });
@@ -211,23 +224,14 @@ describe('openaiEngines options', () => {
   });
 
   it('names the first wrong option in one sentence, and never quotes a key, a header or a salt', () => {
-    const message = (options: object) => {
-      try {
-        openaiEngines({ baseURL: 'http://h/v1', model: 'm', ...options } as never);
-      } catch (error) {
-        expect(error).toBeInstanceOf(InvalidOptionError);
-        return (error as Error).message;
-      }
-      return 'no error';
-    };
-    expect(message({ baseURL: 'localhost:8000' })).toBe(
+    expect(optionMessage({ baseURL: 'localhost:8000' })).toBe(
       `openaiEngines() "baseURL" must be the server's API base with its /v1, e.g. 'http://localhost:8000/v1'; it got "localhost:8000".`,
     );
-    expect(message({ concurrency: 0, maxRetries: -1 })).toMatch(/^openaiEngines\(\) "concurrency" must be .*; it got 0\.$/);
-    expect(message({ apiKey: ['sk-secret'] })).toBe('openaiEngines() "apiKey" must be a string.');
-    expect(message({ headers: { 'x-api-key': ['sk-secret'] } })).not.toContain('sk-secret');
-    expect(message({ cacheSalt: 'x'.repeat(1025) })).not.toContain('xxx');
-    expect(message({ priority: { field: 'p', map: { interactive: 0, high: 1, normal: 2 } } })).toMatch(
+    expect(optionMessage({ concurrency: 0, maxRetries: -1 })).toMatch(/^openaiEngines\(\) "concurrency" must be .*; it got 0\.$/);
+    expect(optionMessage({ apiKey: ['sk-secret'] })).toBe('openaiEngines() "apiKey" must be a string.');
+    expect(optionMessage({ headers: { 'x-api-key': ['sk-secret'] } })).not.toContain('sk-secret');
+    expect(optionMessage({ cacheSalt: 'x'.repeat(1025) })).not.toContain('xxx');
+    expect(optionMessage({ priority: { field: 'p', map: { interactive: 0, high: 1, normal: 2 } } })).toMatch(
       /"priority.map" .*"low" is undefined/,
     );
   });

@@ -61,9 +61,10 @@ describeEachReactMode('EngineLanes on an engine of several lanes', (mode) => {
   });
 });
 
+const job = (id: string, startedAt: number, endAt: number, live = false) => ({ id, startedAt, endAt, live }) as InspectedJob;
+const from = (j: InspectedJob) => j.startedAt!;
+
 it('laneRows puts each job on the first line free at its start, and overlaps beyond the lanes on the line that frees first', () => {
-  const job = (id: string, startedAt: number, endAt: number, live = false) => ({ id, startedAt, endAt, live }) as InspectedJob;
-  const from = (j: InspectedJob) => j.startedAt!;
   const rows = laneRows([job('a', 0, 10), job('b', 1, 5), job('c', 5, 8), job('d', 6, 9), job('e', 10, 12)], 2, from);
   expect(rows.map((row) => row.map((j) => j.id))).toEqual([
     ['a', 'e'],

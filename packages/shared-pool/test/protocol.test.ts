@@ -153,8 +153,7 @@ describe('bad options', () => {
     expect(() => new PoolHost(pool, { view: 'every' as never, locks: null })).toThrow(
       'PoolHost "view" must be "own" or "all"; it got "every".',
     );
-    const connect = () => new MessageChannel().port1;
-    expect(() => new PoolClient({ connect, reconnect: { delayMs: -1 } })).toThrow(
+    expect(() => new PoolClient({ connect: () => new MessageChannel().port1, reconnect: { delayMs: -1 } })).toThrow(
       /^PoolClient "reconnect.delayMs" must be a number of milliseconds/,
     );
     expect(() => sharedPool({ name: '' })).toThrow(/needs a name/);
