@@ -13,6 +13,7 @@ import {
 import { apiAvailability, assertUsable } from './apiAvailability.js';
 import { type BuiltInAIGlobals, type LanguageModelApi, type LanguageModelMessage, builtInGlobals } from './builtInApis.js';
 import { createWithDownload } from './createWithDownload.js';
+import { PROMPT_RULES, checkOptions } from './engineOptions.js';
 import { contextLimits, contextRoom, measureInput } from './contextLimits.js';
 import { InputTooLongError } from './errors.js';
 import { type OpenedSession, PromptSessions } from './promptSessions.js';
@@ -74,6 +75,7 @@ export interface PromptEngine extends Engine {
  * await pool.load(); // when the person asks: may download Gemini Nano
  */
 export function promptEngines(options: PromptEnginesOptions = {}): CreateEngine {
+  checkOptions(options, PROMPT_RULES, 'promptEngines');
   const createOptions = options.createOptions ?? {};
   return async (_index, onProgress, { signal } = { signal: new AbortController().signal }) => {
     const globals = builtInGlobals(options.globals);
