@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,3 +75,12 @@ describe('react/src is laid out by feature', () => {
     expect(up).toEqual([]);
   });
 });
+
+// STYLE.md 6 and #35 part 3: a hook is thin (logic that needs no React lives in a core/).
+it('keeps every hook of react/src under 60 lines', () => {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const out = execFileSync(process.execPath, ['scripts/house-figures.mjs', '--json', '--static'], { cwd: root, encoding: 'utf8' });
+  const { largest } = JSON.parse(out) as { largest: { functions: Array<{ file: string; name: string; lines: number }> } };
+  const long = largest.functions.filter(({ file, name }) => file.startsWith('packages/react/src/') && /^use[A-Z]/.test(name));
+  expect(long.map(({ file, name, lines }) => `${file} ${name} ${lines}`)).toEqual([]);
+}, 60_000);
