@@ -1,5 +1,6 @@
 import { type CreateEngine, type Engine, InvalidOptionError } from '@inkling/scheduler';
 import type { BuiltInAIGlobals } from './builtInApis.js';
+import { BUILT_IN_RULES, checkOptions } from './engineOptions.js';
 import { type PromptEnginesOptions, promptEngines } from './promptEngines.js';
 import { type TranslatorEnginesOptions, translatorEngines } from './translatorEngines.js';
 
@@ -28,6 +29,7 @@ export interface BuiltInEnginesOptions {
  * });
  */
 export function builtInEngines(options: BuiltInEnginesOptions = {}): CreateEngine {
+  checkOptions(options, BUILT_IN_RULES, 'builtInEngines');
   const { globals } = options;
   const prompt = options.prompt === false ? undefined : promptEngines({ globals, ...options.prompt });
   const translation = options.translation === false ? undefined : translatorEngines({ globals, ...options.translation });

@@ -31,7 +31,6 @@ export function createWithDownload<T extends { destroy(): void }>(
     const inner = new AbortController();
     let settled = false;
     let timer: unknown;
-    let shown = 0;
     const finish = (fail: Error | undefined, value?: T) => {
       if (settled) return;
       settled = true;
@@ -63,17 +62,9 @@ export function createWithDownload<T extends { destroy(): void }>(
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     arm();
-    const monitor = (target: EventTarget) => {
-      target.addEventListener('downloadprogress', (event) => {
-        const loaded = Number((event as Event & { loaded?: unknown }).loaded);
-        if (!Number.isFinite(loaded)) return;
-        arm();
-        // Never backwards: a browser may restart a download or report a second file from 0.
-        const progress = Math.max(shown, Math.min(1, Math.max(0, loaded)));
-        shown = progress;
-        if (!settled) onProgress?.({ progress, text: `Downloading ${what}: ${Math.round(progress * 100)}%` });
-      });
-    };
+    const monitor = progressMonitor(what, arm, (report) => {
+      if (!settled) onProgress?.(report);
+    });
     let made: Promise<T>;
     try {
       made = create({ monitor, signal: inner.signal });
@@ -88,6 +79,23 @@ export function createWithDownload<T extends { destroy(): void }>(
       (error: unknown) => finish(createError(error, what)),
     );
   });
+}
+
+/**
+ * The `monitor` a `create()` takes: each `downloadprogress` event re-arms the
+ * stall bound and is reported as progress that never goes back (a browser may
+ * restart a download or report a second file from 0).
+ */
+function progressMonitor(what: string, arm: () => void, report: (progress: LoadProgress) => void): (target: EventTarget) => void {
+  let shown = 0;
+  return (target) =>
+    target.addEventListener('downloadprogress', (event) => {
+      const loaded = Number((event as Event & { loaded?: unknown }).loaded);
+      if (!Number.isFinite(loaded)) return;
+      arm();
+      shown = Math.max(shown, Math.min(1, Math.max(0, loaded)));
+      report({ progress: shown, text: `Downloading ${what}: ${Math.round(shown * 100)}%` });
+    });
 }
 
 /** The browser's refusal, typed where it is one we can name. */

@@ -1,4 +1,4 @@
-import { CallsInFlight, chunkText } from '@inkling/scheduler/engine';
+import { type CallHandle, CallsInFlight, chunkText } from '@inkling/scheduler/engine';
 import {
   type ChatCompletionChunk,
   type ChatMessage,
@@ -13,6 +13,7 @@ import {
 import { apiAvailability, assertUsable } from './apiAvailability.js';
 import { type BuiltInAIGlobals, type LanguageModelApi, type LanguageModelMessage, builtInGlobals } from './builtInApis.js';
 import { createWithDownload } from './createWithDownload.js';
+import { PROMPT_RULES, checkOptions } from './engineOptions.js';
 import { contextLimits, contextRoom, measureInput } from './contextLimits.js';
 import { InputTooLongError } from './errors.js';
 import { type OpenedSession, PromptSessions } from './promptSessions.js';
@@ -74,6 +75,7 @@ export interface PromptEngine extends Engine {
  * await pool.load(); // when the person asks: may download Gemini Nano
  */
 export function promptEngines(options: PromptEnginesOptions = {}): CreateEngine {
+  checkOptions(options, PROMPT_RULES, 'promptEngines');
   const createOptions = options.createOptions ?? {};
   return async (_index, onProgress, { signal } = { signal: new AbortController().signal }) => {
     const globals = builtInGlobals(options.globals);
@@ -101,9 +103,7 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
     const key = options?.job?.session;
     const { system, messages } = toPromptMessages(request.messages);
     let opened: OpenedSession | undefined;
-    const end: PiecesEnd = { finish: 'stop', pieces: 0 };
-    let reply = '';
-    const constraint = constraintOf(request);
+    const end: ReplyEnd = { finish: 'stop', pieces: 0, reply: '' };
     try {
       opened = await sessions.open(system, messages, key, call.signal);
       // Where the browser cannot measure (or names no limit), its own error is the check: see browserError.
@@ -123,33 +123,11 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
           room,
         );
       }
-      const before = contextLimits(opened.session).used;
-      const id = chunkId('prompt');
-      const model = 'chrome-built-in';
-      try {
-        const stream = opened.session.promptStreaming(opened.input, { signal: call.signal, ...constraint });
-        for await (const piece of pieceChunks(stream, { id, model, controller: call, maxTokens: request.max_tokens }, end)) {
-          reply += chunkText(piece);
-          yield piece;
-        }
-      } catch (error) {
-        throw browserError(error, constraint.responseConstraint !== undefined);
-      }
-      yield chunk(id, model, '', end.finish);
-      const after = contextLimits(opened.session).used;
-      const prompt = opened.cachedTokens + (needed ?? 0);
-      const grown = before === undefined || after === undefined ? 0 : after - before - (needed ?? 0);
-      const completion = Math.max(end.pieces, grown);
-      yield usageChunk(id, model, {
-        prompt_tokens: prompt,
-        completion_tokens: completion,
-        total_tokens: prompt + completion,
-        cachedTokens: opened.cachedTokens,
-      });
+      yield* promptReply(opened, needed, request, call, end);
     } finally {
       call.release();
       // Only a reply that ran to its natural end leaves a context worth continuing.
-      if (opened) sessions.close(opened, key, { ok: end.finish === 'stop' && !call.signal.aborted, system, messages, reply });
+      if (opened) sessions.close(opened, key, { ok: end.finish === 'stop' && !call.signal.aborted, system, messages, reply: end.reply });
     }
   };
   return {
@@ -170,6 +148,49 @@ function promptEngine(sessions: PromptSessions): PromptEngine {
     },
     unload: () => sessions.destroyAll(),
   };
+}
+
+/** How a reply ended, and its text (what a kept conversation continues from). */
+interface ReplyEnd extends PiecesEnd {
+  reply: string;
+}
+
+/**
+ * Streams the reply to an opened session's input (`needed` tokens of it, where
+ * the browser measured), then the finish chunk and the usage: the prompt's
+ * tokens, and the reply's, as pieces or as the context grew, whichever is more.
+ */
+async function* promptReply(
+  opened: OpenedSession,
+  needed: number | undefined,
+  request: StreamingChatCompletionRequest,
+  call: CallHandle,
+  end: ReplyEnd,
+): AsyncGenerator<ChatCompletionChunk> {
+  const constraint = constraintOf(request);
+  const before = contextLimits(opened.session).used;
+  const id = chunkId('prompt');
+  const model = 'chrome-built-in';
+  try {
+    const stream = opened.session.promptStreaming(opened.input, { signal: call.signal, ...constraint });
+    for await (const piece of pieceChunks(stream, { id, model, controller: call, maxTokens: request.max_tokens }, end)) {
+      end.reply += chunkText(piece);
+      yield piece;
+    }
+  } catch (error) {
+    throw browserError(error, constraint.responseConstraint !== undefined);
+  }
+  yield chunk(id, model, '', end.finish);
+  const after = contextLimits(opened.session).used;
+  const prompt = opened.cachedTokens + (needed ?? 0);
+  const grown = before === undefined || after === undefined ? 0 : after - before - (needed ?? 0);
+  const completion = Math.max(end.pieces, grown);
+  yield usageChunk(id, model, {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    cachedTokens: opened.cachedTokens,
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type ChatCompletionChunk, type CompletionUsage, type FinishReason } from '@inkling/scheduler';
+import type { ChatCompletionChunk, CompletionUsage, FinishReason } from '@inkling/scheduler';
 import { usageChunk as kitUsageChunk, streamChunk } from '@inkling/scheduler/engine';
 
 let counter = 0;

@@ -10,6 +10,7 @@ import {
 } from '@inkling/scheduler';
 import { assertUsable, presenceProblem } from './apiAvailability.js';
 import { type BuiltInAIGlobals, type TranslatorApi, builtInGlobals } from './builtInApis.js';
+import { TRANSLATOR_RULES, checkOptions } from './engineOptions.js';
 import { InputTooLongError } from './errors.js';
 import { type PiecesEnd, chunk, chunkId, pieceChunks, usageChunk } from './streamChunks.js';
 import { type LanguagePair, Translators, pairName } from './translators.js';
@@ -71,6 +72,7 @@ export const DEFAULT_DOWNLOAD_STALL_MS = 30_000;
  * const { text } = await pool.submit({ kind: 'translation', params: { text: 'Good morning', from: 'en', to: 'fr' } });
  */
 export function translatorEngines(options: TranslatorEnginesOptions = {}): CreateEngine {
+  checkOptions(options, TRANSLATOR_RULES, 'translatorEngines');
   const stallMs = options.downloadStallMs ?? DEFAULT_DOWNLOAD_STALL_MS;
   return async (_index, onProgress, { signal } = { signal: new AbortController().signal }) => {
     const globals = builtInGlobals(options.globals);

@@ -1,6 +1,7 @@
 /// <reference types="node" />
 import { inspect } from 'node:util';
-import { EnginePool, type Engine, EngineError, InklingError, isFatalEngineError } from '@inkling/scheduler';
+import { EnginePool, type Engine, EngineError, InklingError } from '@inkling/scheduler';
+import { isFatalEngineError } from '@inkling/scheduler/engine';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   AuthenticationError,

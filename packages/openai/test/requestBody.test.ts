@@ -1,4 +1,5 @@
-import { EnginePool, InvalidSchemaError, isFatalEngineError } from '@inkling/scheduler';
+import { EnginePool, InvalidSchemaError } from '@inkling/scheduler';
+import { isFatalEngineError } from '@inkling/scheduler/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, ServerUnreachableError, openaiEngines } from '../src/index.js';
 import { type TestServer, startServer, streamReply, until } from './openaiServer.js';

@@ -1,4 +1,5 @@
-import { EnginePool, isFatalEngineError } from '@inkling/scheduler';
+import { EnginePool } from '@inkling/scheduler';
+import { isFatalEngineError } from '@inkling/scheduler/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerError, openaiEngines } from '../src/index.js';
 import {

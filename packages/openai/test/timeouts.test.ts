@@ -1,4 +1,5 @@
-import { EnginePool, InvalidOptionError, isFatalEngineError } from '@inkling/scheduler';
+import { EnginePool, InvalidOptionError } from '@inkling/scheduler';
+import { isFatalEngineError } from '@inkling/scheduler/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectTimeoutError, MalformedStreamError, ServerUnreachableError, StreamInterruptedError, openaiEngines } from '../src/index.js';
 import { type Routes, type TestServer, chunk, manualTimers, openStream, send, startServer, streamReply, until } from './openaiServer.js';

@@ -33,7 +33,8 @@ export { attachGhostOverlay } from './ghost/core/attachGhostOverlay.js';
 export { contextOf, insertAtCaret, projectGhostText } from './ghost/core/projectGhostText.js';
 export { nextWord } from './ghost/core/nextWord.js';
 
-export type { CompletionOptions, CompletionState, StreamStatus } from './completion/core/completionController.js';
+export type { CompletionOptions } from './completion/core/completionController.js';
+export type { CompletionState, StreamStatus } from './base/core/streamState.js';
 export type { DeepPartial, ObjectOptions, ObjectState } from './object/core/objectController.js';
 export type { InferObject, ObjectSchema, ResolvedSchema } from './object/core/objectSchema.js';
 export type { PartialJson } from './object/core/partialJson.js';

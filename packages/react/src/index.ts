@@ -58,7 +58,7 @@ export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from '
 export type { DataAttributes } from './base/dataAttributes.js';
 export type { FrameScheduler } from './base/core/frameScheduler.js';
 export type { ModelLoadState } from './model/core/modelLoadState.js';
-export type { CompletionState, StreamStatus } from './completion/core/completionController.js';
+export type { CompletionState, StreamStatus } from './base/core/streamState.js';
 export type { ChatRequestParams } from './chat/core/chatController.js';
 export type { ChatState, ChatStatus } from './chat/core/chatState.js';
 export type { ChatTool, ToolCallState, ToolCallStatus } from './chat/core/chatTools.js';

@@ -73,7 +73,6 @@ it('hands apps the hooks, the components and the scheduler’s app door, and non
     'defaultTranslateParams',
     'ghostEvents',
     'inklingKeys',
-    'isFatalEngineError',
     'pauseAfterRejections',
     'promptWindow',
     'useBatchTranslate',

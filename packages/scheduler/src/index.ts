@@ -2,7 +2,8 @@
 // Adapter authors import `@inkling/scheduler/engine`; model storage, `@inkling/scheduler/storage`;
 // tests, `@inkling/scheduler/testing`.
 
-// The pool and its priorities.
+// The pool, and the constants a submit names: priorities (and the order the bands drain, for an
+// app's own queue view), job kinds, and the abort reason that marks a request its app replaced.
 export { EnginePool } from './enginePool.js';
 export type { PoolSchedule } from './fifoPolicy.js';
 export { JOB_KIND, PRIORITY, PRIORITY_ORDER } from './constants.js';
@@ -11,16 +12,9 @@ export { SUPERSEDED } from './abortReason.js';
 // The store primitive the pool and every controller are built on (subscribe + snapshot).
 export { Subscribable } from './subscribable.js';
 
-// Errors: one base class, kinds that say what failed and whether a retry helps.
-export {
-  EngineCrashedError,
-  EngineError,
-  EngineLoadError,
-  InklingError,
-  InvalidJobError,
-  InvalidOptionError,
-  isFatalEngineError,
-} from './errors.js';
+// Errors apps catch: one base class, kinds that say what failed and whether a retry helps.
+// (`isFatalEngineError`, whether an engine is beyond use, is the pool's and adapters' concern: /engine.)
+export { EngineCrashedError, EngineError, EngineLoadError, InklingError, InvalidJobError, InvalidOptionError } from './errors.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 // One class per kind of failure, the same for every engine; `device` says which failed.
 export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from './failureErrors.js';

@@ -27,7 +27,6 @@ it('opens one door per audience: the app door holds the pool, its priorities, th
     'Subscribable',
     'UnsupportedConstraintError',
     'WorkerCrashedError',
-    'isFatalEngineError',
   ]);
 });
 

@@ -52,7 +52,7 @@ describe('one error class per kind of failure', () => {
 
   it('makes a crashed worker fatal wherever it ran', () => {
     const error = new WorkerCrashedError('The worker died.', { device: 'cpu' });
-    expect(app.isFatalEngineError(error)).toBe(true);
+    expect(engine.isFatalEngineError(error)).toBe(true);
     expect([error.kind, error.device, error.phase, error.retryable]).toEqual(['crashed', 'cpu', 'run', true]);
   });
 

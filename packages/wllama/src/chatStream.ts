@@ -1,5 +1,5 @@
-import { type ChatCompletionChunk, type InklingError, isFatalEngineError } from '@inkling/scheduler';
-import { ChunkQueue } from '@inkling/scheduler/engine';
+import type { ChatCompletionChunk, InklingError } from '@inkling/scheduler';
+import { ChunkQueue, isFatalEngineError } from '@inkling/scheduler/engine';
 import { ChunkNormalizer } from './chunkNormalizer.js';
 
 /** One streamed chat call. */

@@ -1,4 +1,5 @@
-import { EngineError, isFatalEngineError } from '@inkling/scheduler';
+import { EngineError } from '@inkling/scheduler';
+import { isFatalEngineError } from '@inkling/scheduler/engine';
 import { describe, expect, it } from 'vitest';
 import { classifyLoadError, classifyRunError } from '../src/classifyError.js';
 import { ModelLoadError, OutOfMemoryError, WorkerCrashedError } from '../src/index.js';

@@ -1,6 +1,7 @@
 import type { ChatCompletionRequest, JobResult } from '@inkling/scheduler';
 import { useMemo } from 'react';
-import { type CompletionOptions, type CompletionState, CompletionController } from './core/completionController.js';
+import { type CompletionOptions, CompletionController } from './core/completionController.js';
+import type { CompletionState } from '../base/core/streamState.js';
 import { useController } from '../base/useController.js';
 
 /** Options of `useCompletion`: the controller's, plus error-boundary opt-in. */

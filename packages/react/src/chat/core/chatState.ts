@@ -1,6 +1,6 @@
 import type { ChatMessage, JobResult } from '@inkling/scheduler';
 import { type ToolCallState, askedMessage, isPending, toolMessages } from './chatTools.js';
-import { type CompletionState, type StreamStatus, finishedState } from '../../completion/core/completionController.js';
+import { type CompletionState, type StreamStatus, finishedState } from '../../base/core/streamState.js';
 
 /**
  * Where a conversation is: a reply's `StreamStatus`, or `'calling-tools'`

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
 import { insertText } from '../core/insertText.js';
-import type { GhostAcceptance } from '../core/projectGhostText.js';
+import { type GhostAcceptance, acceptSuggestion } from '../core/projectGhostText.js';
 
 /** What `acceptIntoTextarea` works on: the textarea, and the ghost text's own acceptance of what it shows there. */
 export interface TextareaAcceptance {
@@ -29,4 +29,16 @@ export function acceptIntoTextarea({ ref, take, caret, onAccept }: TextareaAccep
   insertText(textarea, accepted.inserted);
   onAccept?.(accepted.inserted, how);
   return accepted;
+}
+
+/**
+ * `accept` and `acceptWord` for a textarea of `text`: each accepts into the
+ * textarea (`acceptIntoTextarea`) or, without one, accepts nothing at the caret.
+ *
+ * @example
+ * const { accept, acceptWord } = textareaAcceptors({ ref, take, caret, onAccept }, text);
+ */
+export function textareaAcceptors(target: TextareaAcceptance, text: string) {
+  const run = (how: 'all' | 'word') => acceptIntoTextarea(target, how) ?? acceptSuggestion(text, target.caret, '', how);
+  return { accept: () => run('all'), acceptWord: () => run('word') };
 }

@@ -1,12 +1,9 @@
 import type { RefObject } from 'react';
-import { checkDuration } from '@inkling/scheduler/engine';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { ghostEditorView } from '../core/ghostEditorView.js';
-import { acceptSuggestion } from '../core/projectGhostText.js';
 import type { DataAttributes } from '../../base/dataAttributes.js';
-import { acceptIntoTextarea } from './acceptIntoTextarea.js';
+import { textareaAcceptors } from './acceptIntoTextarea.js';
 import { handleGhostKeyDown } from './ghostKeyDown.js';
-import { ghostTextareaWords } from './ghostTextareaMessages.js';
 import {
   ghostErrorProps,
   ghostLiveRegionProps,
@@ -18,9 +15,9 @@ import {
 } from './ghostTextareaPropBags.js';
 import type { GhostTextareaAria, GhostTextareaProps } from './ghostTextareaTypes.js';
 import { splitGhostTextareaProps } from './splitGhostTextareaProps.js';
-import { useAnnouncement } from './useAnnouncement.js';
 import { useGhostOverlay } from './useGhostOverlay.js';
 import { useGhostText } from './useGhostText.js';
+import { useGhostWords } from './useGhostWords.js';
 import { useTextareaState } from './useTextareaState.js';
 
 export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } from './ghostTextareaTypes.js';
@@ -51,7 +48,6 @@ export type { GhostTextareaAria, GhostTextareaMessages, GhostTextareaProps } fro
  */
 export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLTextAreaElement | null>): GhostTextareaAria {
   const { ghost: options, own, rest } = splitGhostTextareaProps(props);
-  checkDuration(own.announceDelayMs, '<GhostTextarea> "announceDelayMs"');
   const id = useId();
   const { text, selection, changed, readSelection } = useTextareaState(ref, own.value, own.defaultValue);
   const [focused, setFocused] = useState(false);
@@ -64,25 +60,10 @@ export function useGhostTextarea(props: GhostTextareaProps, ref: RefObject<HTMLT
   const { before, suggestion, after, visible, midText } = ghostEditorView(ghost, text, caret);
   const overlayRef = useGhostOverlay(ref, visible);
   const settled = visible && ghost.status === 'done';
-  // How to accept is said with the first suggestion after the focus comes (kept while that one shows); then only suggestions.
-  const [toldWith, setToldWith] = useState<string | null>(null);
   const error = ghost.status === 'error' ? ghost.error : null;
-  const { spoken, errorMessage } = ghostTextareaWords(
-    own.messages,
-    suggestion,
-    settled,
-    error,
-    toldWith === null || toldWith === suggestion,
-  );
-  const [announcement, read] = useAnnouncement(spoken, own.announceDelayMs);
-  useEffect(() => {
-    if (!focused) setToldWith(null);
-    else if (announcement) setToldWith((told) => told ?? suggestion);
-  }, [focused, announcement, suggestion]);
+  const { announcement, read, errorMessage } = useGhostWords(own, { suggestion, settled, error, focused });
   const take = (how: 'all' | 'word') => (how === 'all' ? ghost.accept() : ghost.acceptWord());
-  const target = { ref, take, caret, onAccept: own.onAccept };
-  const accept = () => acceptIntoTextarea(target, 'all') ?? acceptSuggestion(text, caret, '', 'all');
-  const acceptWord = () => acceptIntoTextarea(target, 'word') ?? acceptSuggestion(text, caret, '', 'word');
+  const { accept, acceptWord } = textareaAcceptors({ ref, take, caret, onAccept: own.onAccept }, text);
   const [liveId, errorId] = [`${id}-suggestion`, `${id}-error`];
   const state: DataAttributes = { 'data-state': ghost.status, 'data-has-suggestion': visible ? 'true' : undefined };
   const textareaProps = ghostTextareaProps({

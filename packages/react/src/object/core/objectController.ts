@@ -12,7 +12,7 @@ import {
 } from '@inkling/scheduler';
 import { MAX_JSON_DEPTH, jsonDepth } from '@inkling/scheduler/engine';
 import { toRequest } from '../../base/core/toRequest.js';
-import { type StreamStatus, finishedState } from '../../completion/core/completionController.js';
+import { type StreamStatus, finishedState } from '../../base/core/streamState.js';
 import type { FrameScheduler } from '../../base/core/frameScheduler.js';
 import { Store } from '../../base/core/store.js';
 import { StreamedJob } from '../../base/core/streamedJob.js';
