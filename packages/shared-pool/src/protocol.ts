@@ -49,10 +49,26 @@ export type HostMessage =
   | CallReply;
 
 /** True for a message a client sends; anything else on the endpoint is ignored. */
-export const isClientMessage = messageMatcher<ClientMessage>('t', ['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);
+// Pure: a client bundle that never reads it drops it (and a host bundle `isHostMessage`).
+export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', [
+  'hello',
+  'presence',
+  'submit',
+  'abort',
+  'cancel',
+  'call',
+  'bye',
+]);
 
 /** True for a message the host sends; anything else on the endpoint is ignored. */
-export const isHostMessage = messageMatcher<HostMessage>('t', ['welcome', 'chunk', 'result', 'snapshot', 'progress', 'reply']);
+export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', [
+  'welcome',
+  'chunk',
+  'result',
+  'snapshot',
+  'progress',
+  'reply',
+]);
 
 /**
  * The separator between a client's id and its own ids, sessions and tasks on
