@@ -174,18 +174,19 @@ export class CallChannel<Op extends string = string> {
    */
   receive(answer: CallAnswer): boolean {
     const call = this.#calls.get(answer.rid);
-    if (call && answer.t === 'progress') {
+    if (!call) return false;
+    if (answer.t === 'progress') {
       try {
         call.onProgress?.(answer.report);
       } catch (error) {
         reportError(error);
       }
-    } else if (call) {
+    } else {
       this.#calls.delete(answer.rid);
       if (answer.error === undefined) call.resolve(answer.value);
       else call.reject(this.#decode(answer.error));
     }
-    return call !== undefined;
+    return true;
   }
 
   /** The calls waiting, oldest first. */

@@ -1,8 +1,8 @@
 import type { PoolTimers } from '@inkling/scheduler';
-import { HostUnavailableError } from './errors.js';
+import { HostUnavailableError, PoolVersionError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, post, randomId, watchLock } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
-import { type ClientMessage, type HostMessage, isHostMessage } from './protocol.js';
+import { type ClientMessage, type HostMessage, PROTOCOL, isHostMessage } from './protocol.js';
 
 /** What a `HostLink` tells its client. */
 export interface HostLinkEvents {
@@ -172,7 +172,12 @@ export class HostLink {
         handshakeTimeoutMs,
       );
       try {
-        post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
+        post(endpoint, {
+          t: 'hello',
+          protocol: PROTOCOL,
+          presence: this.events.presence(),
+          lock: this.#clientLock?.name,
+        } satisfies ClientMessage);
         for (const message of conn.outbox.splice(0)) post(endpoint, message);
       } catch (error) {
         // An endpoint that is already closed (a runtime port with no receiver): a miss, tried again.
@@ -212,6 +217,16 @@ export class HostLink {
   }
 
   #receive(conn: Connection, message: HostMessage): void {
+    if (message.t === 'refused' || (message.t === 'welcome' && message.protocol !== PROTOCOL)) {
+      // Another build: what each sends, the other would misread. Reloading is the cure, not retrying.
+      this.#teardown(conn);
+      this.events.failed(
+        new PoolVersionError(
+          `The pool's host speaks ${message.protocol ?? 'an unversioned protocol'} and this page ${PROTOCOL} (different builds of @inkling/shared-pool): reload the page, after updating the extension if the pool is an extension's.`,
+        ),
+      );
+      return;
+    }
     if (message.t !== 'welcome') {
       this.events.message(message);
       return;

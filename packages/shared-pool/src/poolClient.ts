@@ -18,7 +18,7 @@ import {
   isAbortSignal,
 } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
-import { HostLostError, HostUnavailableError } from './errors.js';
+import { HostLostError, HostUnavailableError, PoolVersionError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
@@ -423,7 +423,7 @@ export class PoolClient extends Subscribable implements Pool {
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
   #failed(cause: unknown): void {
     const error =
-      cause instanceof HostUnavailableError
+      cause instanceof HostUnavailableError || cause instanceof PoolVersionError
         ? cause
         : new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, {
             cause,
