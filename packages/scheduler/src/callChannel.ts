@@ -4,7 +4,8 @@ import { type WireError, decodeError, encodeError } from './wireError.js';
 
 /**
  * A request across a worker's or a port's messages: `rid` numbers it on its
- * connection, `op` names it, `input` is what it needs (absent when nothing).
+ * connection, `op` names it, `input` is what it needs (`undefined`, or absent
+ * after JSON, when nothing).
  */
 export interface CallMessage<Op extends string = string> {
   readonly t: 'call';
@@ -163,7 +164,7 @@ export class CallChannel<Op extends string = string> {
       if (closed) reject(closed.reason);
       else this.#calls.set(rid, { rid, op, input, onProgress, resolve, reject });
     });
-    if (!closed) this.#send(message(rid, op, input));
+    if (!closed) this.#send({ t: 'call', rid, op, input });
     return { rid, answer };
   }
 
@@ -196,7 +197,7 @@ export class CallChannel<Op extends string = string> {
 
   /** Sends every waiting call again, under its own number: for a new connection to the other side. */
   resend(): void {
-    for (const { rid, op, input } of this.#calls.values()) this.#send(message(rid, op, input));
+    for (const { rid, op, input } of this.#calls.values()) this.#send({ t: 'call', rid, op, input });
   }
 
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
@@ -228,8 +229,4 @@ export class CallChannel<Op extends string = string> {
     this.#closed = { reason };
     this.rejectAll(reason);
   }
-}
-
-function message<Op extends string>(rid: number, op: Op, input: unknown): CallMessage<Op> {
-  return input === undefined ? { t: 'call', rid, op } : { t: 'call', rid, op, input };
 }

@@ -37,14 +37,14 @@ export interface Seeking {
 }
 
 interface Connection {
-  endpoint: MessageEndpoint | undefined;
+  endpoint?: MessageEndpoint;
   readonly outbox: ClientMessage[];
-  clientId: string | undefined;
+  clientId?: string;
   clockOffset: number;
   dead: boolean;
   stopWatch: () => void;
   /** The handshake timer, or the pause before connecting. */
-  timer: unknown;
+  timer?: unknown;
   /** Ends the pause early (the connection was dropped meanwhile). */
   wake: () => void;
   readonly listener: (event: { data: unknown }) => void;
@@ -120,13 +120,10 @@ export class HostLink {
     if (this.#closed) return undefined;
     if (this.#conn) return this.#conn;
     const conn: Connection = {
-      endpoint: undefined,
       outbox: [],
-      clientId: undefined,
       clockOffset: 0,
       dead: false,
       stopWatch: () => {},
-      timer: undefined,
       wake: () => {},
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
