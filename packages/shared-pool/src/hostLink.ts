@@ -219,7 +219,7 @@ export class HostLink {
       this.#teardown(conn);
       this.events.failed(
         new PoolVersionError(
-          `The pool's host speaks ${message.protocol ?? 'an unversioned protocol'} and this page ${PROTOCOL} (different builds of @inkling/shared-pool): reload the page, after updating the extension if the pool is an extension's.`,
+          `The pool's host speaks ${message.protocol ?? 'no protocol version'}, this page ${PROTOCOL}: different builds of @inkling/shared-pool. Reload the page (update the extension first, for an extension's pool).`,
         ),
       );
       return;

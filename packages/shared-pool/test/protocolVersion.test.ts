@@ -83,7 +83,7 @@ describe('a host and a client of different builds', () => {
     [
       'welcomed by a host from before versions',
       { t: 'welcome', clientId: 'c1', hostId: 'h', lock: undefined, timeOrigin: 0 },
-      'an unversioned protocol',
+      'no protocol version',
     ],
   ])('a client %s ends its jobs and calls with a PoolVersionError that says both versions and what to do', async (_, answer, host) => {
     const { hellos, connect } = otherBuild(answer);
@@ -96,8 +96,8 @@ describe('a host and a client of different builds', () => {
     expect(result.error).toBeInstanceOf(PoolVersionError);
     expect(result.error).toBeInstanceOf(InklingError);
     expect(result.error).toMatchObject({ name: 'PoolVersionError', kind: 'setup', retryable: false });
-    expect(result.error?.message).toContain(`speaks ${host} and this page ${PROTOCOL}`);
-    expect(result.error?.message).toContain('reload the page');
+    expect(result.error?.message).toContain(`speaks ${host}, this page ${PROTOCOL}: different builds`);
+    expect(result.error?.message).toContain('Reload the page');
     expect(await load).toBe(result.error);
     expect(client.getSnapshot()).toMatchObject({ phase: 'error', error: result.error });
     expect(client.clientId).toBeUndefined();
