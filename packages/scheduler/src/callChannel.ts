@@ -4,7 +4,8 @@ import { type WireError, decodeError, encodeError } from './wireError.js';
 
 /**
  * A request across a worker's or a port's messages: `rid` numbers it on its
- * connection, `op` names it, `input` is what it needs (absent when nothing).
+ * connection, `op` names it, `input` is what it needs (`undefined`, or absent
+ * after JSON, when nothing).
  */
 export interface CallMessage<Op extends string = string> {
   readonly t: 'call';
@@ -103,11 +104,10 @@ export interface PendingCall<Op extends string = string> {
 /** Options of one `CallChannel` call. */
 export interface CallOptions {
   /** Gets the call's reports before its answer; what it throws is reported, not raised. */
-  onProgress?: (report: unknown) => void;
+  onProgress?: ((report: unknown) => void) | undefined;
 }
 
-interface Waiting<Op extends string> extends PendingCall<Op> {
-  readonly onProgress: ((report: unknown) => void) | undefined;
+interface Waiting<Op extends string> extends PendingCall<Op>, CallOptions {
   readonly resolve: (value: unknown) => void;
   readonly reject: (reason: unknown) => void;
 }
@@ -118,7 +118,7 @@ interface Waiting<Op extends string> extends PendingCall<Op> {
  * call still waiting when the other side is gone (`rejectAll`, or `close` for
  * good, after which a call rejects at once). The other side answers with
  * `answerCall`. Streams ride on it too: a stream is a call whose reply is its
- * end, its chunks passed to `progress` by their own messages.
+ * end, its chunks handed to `receive` as `progress` from their own messages.
  *
  * @example
  * const channel = new CallChannel((message) => worker.postMessage(message), { decode: (wire) => decodeError(wire, classes) });
@@ -138,7 +138,7 @@ export class CallChannel<Op extends string = string> {
    */
   constructor(send: (message: CallMessage<Op>) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
     this.#send = send;
-    this.#decode = options.decode ?? ((wire) => decodeError(wire));
+    this.#decode = options.decode ?? decodeError;
   }
 
   /** How many calls wait for their reply. */
@@ -157,56 +157,54 @@ export class CallChannel<Op extends string = string> {
   }
 
   /** Sends a call and returns its number with the promise of its reply (rejected at once on a closed channel). */
-  open(op: Op, input?: unknown, options: CallOptions = {}): { rid: number; answer: Promise<unknown> } {
+  open(op: Op, input?: unknown, { onProgress }: CallOptions = {}): { rid: number; answer: Promise<unknown> } {
     const rid = ++this.#nextRid;
-    if (this.#closed) return { rid, answer: Promise.reject(this.#closed.reason) };
+    const closed = this.#closed;
     const answer = new Promise<unknown>((resolve, reject) => {
-      this.#calls.set(rid, { rid, op, input, onProgress: options.onProgress, resolve, reject });
+      if (closed) reject(closed.reason);
+      else this.#calls.set(rid, { rid, op, input, onProgress, resolve, reject });
     });
-    this.#send(message(rid, op, input));
+    if (!closed) this.#send({ t: 'call', rid, op, input });
     return { rid, answer };
   }
 
-  /** Takes a reply or a progress report; false when no call waits under its `rid`. */
+  /**
+   * Takes a reply (settling its call) or a progress report (handed to the
+   * call's `onProgress`; what that throws is reported, not raised); false
+   * when no call waits under its `rid`.
+   */
   receive(answer: CallAnswer): boolean {
-    if (answer.t === 'progress') return this.progress(answer.rid, answer.report);
     const call = this.#calls.get(answer.rid);
     if (!call) return false;
-    this.#calls.delete(answer.rid);
-    if (answer.error === undefined) call.resolve(answer.value);
-    else call.reject(this.#decode(answer.error));
-    return true;
-  }
-
-  /** Hands `report` to call `rid`'s `onProgress`; false when no call waits under `rid`. */
-  progress(rid: number, report: unknown): boolean {
-    const call = this.#calls.get(rid);
-    if (!call) return false;
-    try {
-      call.onProgress?.(report);
-    } catch (error) {
-      reportError(error);
+    if (answer.t === 'progress') {
+      try {
+        call.onProgress?.(answer.report);
+      } catch (error) {
+        reportError(error);
+      }
+    } else {
+      this.#calls.delete(answer.rid);
+      if (answer.error === undefined) call.resolve(answer.value);
+      else call.reject(this.#decode(answer.error));
     }
     return true;
   }
 
   /** The calls waiting, oldest first. */
   pending(): PendingCall<Op>[] {
-    return [...this.#calls.values()].map(({ rid, op, input }) => ({ rid, op, input }));
+    return [...this.#calls.values()];
   }
 
   /** Sends every waiting call again, under its own number: for a new connection to the other side. */
   resend(): void {
-    for (const { rid, op, input } of this.#calls.values()) this.#send(message(rid, op, input));
+    for (const { rid, op, input } of this.#calls.values()) this.#send({ t: 'call', rid, op, input });
   }
 
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
   settle(rid: number, value: unknown): boolean {
     const call = this.#calls.get(rid);
-    if (!call) return false;
-    this.#calls.delete(rid);
-    call.resolve(value);
-    return true;
+    if (call && this.#calls.delete(rid)) call.resolve(value);
+    return call !== undefined;
   }
 
   /** Drops call `rid` unanswered (a stream its reader left); false when it was not waiting. */
@@ -216,9 +214,9 @@ export class CallChannel<Op extends string = string> {
 
   /** Rejects every waiting call with `reason`; the channel stays open for new calls. */
   rejectAll(reason: unknown): void {
-    const calls = [...this.#calls.values()];
+    const calls = this.pending();
     this.#calls.clear();
-    for (const call of calls) call.reject(reason);
+    for (const call of calls) (call as Waiting<Op>).reject(reason);
   }
 
   /**
@@ -231,8 +229,4 @@ export class CallChannel<Op extends string = string> {
     this.#closed = { reason };
     this.rejectAll(reason);
   }
-}
-
-function message<Op extends string>(rid: number, op: Op, input: unknown): CallMessage<Op> {
-  return input === undefined ? { t: 'call', rid, op } : { t: 'call', rid, op, input };
 }

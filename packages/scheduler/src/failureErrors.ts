@@ -15,13 +15,23 @@ export interface FailureDetails {
   readonly cause?: unknown;
 }
 
-/** Sets what every failure carries (its fields are readonly to everyone else). */
-function failure(error: Error, details: FailureDetails): void {
-  Object.assign(error, { device: details.device, model: details.model });
-}
-
 /** `Error` takes `cause` only when there is one. */
 const causeOf = (details: { cause?: unknown }) => (details.cause === undefined ? undefined : { cause: details.cause });
+
+/**
+ * What the four load failures share: the cause (only when there is one),
+ * `device` and `model` (readonly to everyone else). Not exported: apps catch
+ * the classes below, never this one.
+ */
+abstract class LoadFailure extends EngineLoadError {
+  declare readonly device: ErrorDevice;
+  declare readonly model: string;
+
+  constructor(message: string, details: FailureDetails) {
+    super(message, causeOf(details));
+    Object.assign(this, { device: details.device, model: details.model });
+  }
+}
 
 /**
  * A model's file could not be fetched: nothing answered (offline, a wrong
@@ -32,26 +42,23 @@ const causeOf = (details: { cause?: unknown }) => (details.cause === undefined ?
  * @example
  * if (error instanceof ModelFetchError) console.warn(error.device, error.url, error.status);
  */
-export class ModelFetchError extends EngineLoadError {
+export class ModelFetchError extends LoadFailure {
   override name = 'ModelFetchError';
   override readonly kind: ErrorKind;
   override readonly retryable: boolean;
-  declare readonly device: ErrorDevice;
-  declare readonly model: string;
   /** The file that failed. */
   readonly url: string;
   /** The HTTP status it answered; `0` when nothing answered (or the engine did not say). */
   readonly status: number;
 
   constructor(message: string, details: FailureDetails & { url: string; status?: number }) {
-    super(message, causeOf(details));
+    super(message, details);
     const status = details.status ?? 0;
     const gone = status === 404 || status === 410;
     this.kind = gone ? 'model-not-found' : 'network';
     this.retryable = !gone;
     this.url = details.url;
     this.status = status;
-    failure(this, details);
   }
 }
 
@@ -63,16 +70,9 @@ export class ModelFetchError extends EngineLoadError {
  * @example
  * if (error instanceof ModelUnreadableError) offerToDelete(error.model);
  */
-export class ModelUnreadableError extends EngineLoadError {
+export class ModelUnreadableError extends LoadFailure {
   override name = 'ModelUnreadableError';
   override readonly kind = 'file-unreadable';
-  declare readonly device: ErrorDevice;
-  declare readonly model: string;
-
-  constructor(message: string, details: FailureDetails) {
-    super(message, causeOf(details));
-    failure(this, details);
-  }
 }
 
 /**
@@ -82,18 +82,15 @@ export class ModelUnreadableError extends EngineLoadError {
  * @example
  * if (error instanceof OutOfMemoryError && error.device === 'gpu') suggestSmallerModel(error.vramRequiredMB);
  */
-export class OutOfMemoryError extends EngineLoadError {
+export class OutOfMemoryError extends LoadFailure {
   override name = 'OutOfMemoryError';
   override readonly kind = 'out-of-memory';
-  declare readonly device: ErrorDevice;
-  declare readonly model: string;
   /** What the model needs of GPU memory, when its record says. */
   readonly vramRequiredMB: number | undefined;
 
   constructor(message: string, details: FailureDetails & { vramRequiredMB?: number }) {
-    super(message, causeOf(details));
+    super(message, details);
     this.vramRequiredMB = details.vramRequiredMB;
-    failure(this, details);
   }
 }
 
@@ -104,17 +101,10 @@ export class OutOfMemoryError extends EngineLoadError {
  * @example
  * await pool.unload(); // a createEngine still loading rejects with LoadCancelledError
  */
-export class LoadCancelledError extends EngineLoadError {
+export class LoadCancelledError extends LoadFailure {
   override name = 'LoadCancelledError';
   override readonly kind = 'cancelled';
   override readonly retryable = true;
-  declare readonly device: ErrorDevice;
-  declare readonly model: string;
-
-  constructor(message: string, details: FailureDetails) {
-    super(message, causeOf(details));
-    failure(this, details);
-  }
 }
 
 /**

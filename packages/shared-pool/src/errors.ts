@@ -47,3 +47,20 @@ export class HostUnavailableError extends HostLostError {
 export class ClientLimitError extends InvalidJobError {
   override name = 'ClientLimitError';
 }
+
+/**
+ * The shared pool's host and this client come from different builds of
+ * `@inkling/shared-pool` and speak different versions of its protocol (a tab
+ * left open across a deploy, an extension updated under open pages): they
+ * would misread each other, so the host does not serve this client. Waiting
+ * jobs and calls end with this error, and so does each next one until the
+ * page is reloaded. Kind `'setup'`; not retryable. The message names both
+ * versions.
+ *
+ * @example
+ * if (result.error instanceof PoolVersionError) showBanner('Inkling was updated: reload the page.');
+ */
+export class PoolVersionError extends InklingError {
+  override name = 'PoolVersionError';
+  override readonly kind = 'setup';
+}

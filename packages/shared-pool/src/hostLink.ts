@@ -1,8 +1,8 @@
 import type { PoolTimers } from '@inkling/scheduler';
-import { HostUnavailableError } from './errors.js';
+import { HostUnavailableError, PoolVersionError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, holdLock, post, randomId, watchLock } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
-import { type ClientMessage, type HostMessage, isHostMessage } from './protocol.js';
+import { type ClientMessage, type HostMessage, PROTOCOL, isHostMessage } from './protocol.js';
 
 /** What a `HostLink` tells its client. */
 export interface HostLinkEvents {
@@ -37,14 +37,14 @@ export interface Seeking {
 }
 
 interface Connection {
-  endpoint: MessageEndpoint | undefined;
+  endpoint?: MessageEndpoint;
   readonly outbox: ClientMessage[];
-  clientId: string | undefined;
+  clientId?: string;
   clockOffset: number;
   dead: boolean;
   stopWatch: () => void;
   /** The handshake timer, or the pause before connecting. */
-  timer: unknown;
+  timer?: unknown;
   /** Ends the pause early (the connection was dropped meanwhile). */
   wake: () => void;
   readonly listener: (event: { data: unknown }) => void;
@@ -120,13 +120,10 @@ export class HostLink {
     if (this.#closed) return undefined;
     if (this.#conn) return this.#conn;
     const conn: Connection = {
-      endpoint: undefined,
       outbox: [],
-      clientId: undefined,
       clockOffset: 0,
       dead: false,
       stopWatch: () => {},
-      timer: undefined,
       wake: () => {},
       listener: (event) => {
         if (!conn.dead && isHostMessage(event.data)) this.#receive(conn, event.data);
@@ -172,7 +169,12 @@ export class HostLink {
         handshakeTimeoutMs,
       );
       try {
-        post(endpoint, { t: 'hello', presence: this.events.presence(), lock: this.#clientLock?.name } satisfies ClientMessage);
+        post(endpoint, {
+          t: 'hello',
+          protocol: PROTOCOL,
+          presence: this.events.presence(),
+          lock: this.#clientLock?.name,
+        } satisfies ClientMessage);
         for (const message of conn.outbox.splice(0)) post(endpoint, message);
       } catch (error) {
         // An endpoint that is already closed (a runtime port with no receiver): a miss, tried again.
@@ -212,6 +214,16 @@ export class HostLink {
   }
 
   #receive(conn: Connection, message: HostMessage): void {
+    if (message.t === 'refused' || (message.t === 'welcome' && message.protocol !== PROTOCOL)) {
+      // Another build: what each sends, the other would misread. Reloading is the cure, not retrying.
+      this.#teardown(conn);
+      this.events.failed(
+        new PoolVersionError(
+          `The pool's host speaks ${message.protocol ?? 'no protocol version'}, this page ${PROTOCOL}: different builds of @inkling/shared-pool. Reload the page (update the extension first, for an extension's pool).`,
+        ),
+      );
+      return;
+    }
     if (message.t !== 'welcome') {
       this.events.message(message);
       return;

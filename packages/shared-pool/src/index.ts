@@ -4,7 +4,7 @@ export { PoolHost, servePool } from './poolHost.js';
 export { hostSharedWorker } from './hostSharedWorker.js';
 export { electTabHost } from './electTabHost.js';
 export { broadcastClientEndpoint, broadcastHost } from './broadcastEndpoints.js';
-export { ClientLimitError, HostLostError, HostUnavailableError } from './errors.js';
+export { ClientLimitError, HostLostError, HostUnavailableError, PoolVersionError } from './errors.js';
 export { BUILT_IN_ERRORS, decodeError } from './errorCodec.js';
 export { encodeError } from '@inkling/scheduler/engine';
 export { documentPresence, manualPresence } from './presence.js';

@@ -18,7 +18,7 @@ import {
   isAbortSignal,
 } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
-import { HostLostError, HostUnavailableError } from './errors.js';
+import { HostLostError, HostUnavailableError, PoolVersionError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
@@ -322,13 +322,13 @@ export class PoolClient extends Subscribable implements Pool {
     return this.#calls.call(op, patch, onProgress && { onProgress: onProgress as (report: unknown) => void });
   }
 
-  /** Resolves a job here (cancel, abort, host lost); false when it had already ended. */
-  #finish(job: RemoteJob, ending: Parameters<typeof localResult>[2]): boolean {
+  /** Resolves a job with the host's result, or here (cancel, abort, host lost); false when it had already ended. */
+  #finish(job: RemoteJob, ending: JobResult | Parameters<typeof localResult>[2]): boolean {
     if (this.#jobs.get(job.id) !== job) return false;
     this.#jobs.delete(job.id);
     this.#refs.delete(job.ref);
     job.detach();
-    job.resolve(localResult(job, this.#now(), ending));
+    job.resolve('status' in ending ? ending : localResult(job, this.#now(), ending));
     return true;
   }
 
@@ -366,11 +366,8 @@ export class PoolClient extends Subscribable implements Pool {
       case 'result': {
         const job = this.#refs.get(message.ref);
         if (!job) return;
-        this.#jobs.delete(job.id);
-        this.#refs.delete(job.ref);
-        job.detach();
         const result = decodeResult(message.result, this.#classes);
-        job.resolve({ ...result, id: job.id, ...shiftTimes(result, offset) });
+        this.#finish(job, { ...result, id: job.id, ...shiftTimes(result, offset) });
         return;
       }
       case 'snapshot':
@@ -423,7 +420,7 @@ export class PoolClient extends Subscribable implements Pool {
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
   #failed(cause: unknown): void {
     const error =
-      cause instanceof HostUnavailableError
+      cause instanceof HostUnavailableError || cause instanceof PoolVersionError
         ? cause
         : new HostLostError(`The shared pool's host could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`, {
             cause,

@@ -4,6 +4,16 @@ import type { WireResult, WireStatus } from './errorCodec.js';
 import type { Presence } from './presence.js';
 
 /**
+ * The name and version of the messages between a client and its host, said
+ * in the client's `hello` and the host's `welcome`. A host refuses a client
+ * of another version (`refused`), and a client ends with a `PoolVersionError`
+ * when the host speaks another (or, built before versions, none): builds that
+ * differ would misread each other (`/2`: a settings call carries `input`, was
+ * `patch`). Raise it with any change either side would misread.
+ */
+export const PROTOCOL = 'inkling-pool/2';
+
+/**
  * A job spec as it crosses: no `signal` (an abort becomes an `abort`
  * message), no `onChunk` (`stream` asks for `chunk` messages instead), no
  * `owner` (the host sets it to the client's id).
@@ -24,7 +34,7 @@ export type CallOp = 'load' | 'unload' | 'configure';
  * to the job it named before must never reach the new one.
  */
 export type ClientMessage =
-  | { readonly t: 'hello'; readonly presence: Presence; readonly lock: string | undefined }
+  | { readonly t: 'hello'; readonly protocol: string; readonly presence: Presence; readonly lock: string | undefined }
   | { readonly t: 'presence'; readonly presence: Presence }
   | { readonly t: 'submit'; readonly ref: number; readonly id: string; readonly spec: WireSpec }
   | { readonly t: 'abort'; readonly ref: number; readonly superseded?: true }
@@ -36,12 +46,15 @@ export type ClientMessage =
 export type HostMessage =
   | {
       readonly t: 'welcome';
+      readonly protocol: string;
       readonly clientId: string;
       readonly hostId: string;
       readonly lock: string | undefined;
       /** The host's `performance.timeOrigin`: its job times count from it. */
       readonly timeOrigin: number;
     }
+  /** The answer to a `hello` of another `PROTOCOL`: this host will not serve it, and closes. */
+  | { readonly t: 'refused'; readonly protocol: string }
   | { readonly t: 'chunk'; readonly ref: number; readonly chunk: ChatCompletionChunk }
   | { readonly t: 'result'; readonly ref: number; readonly result: WireResult }
   | { readonly t: 'snapshot'; readonly status: WireStatus }
@@ -49,10 +62,27 @@ export type HostMessage =
   | CallReply;
 
 /** True for a message a client sends; anything else on the endpoint is ignored. */
-export const isClientMessage = messageMatcher<ClientMessage>('t', ['hello', 'presence', 'submit', 'abort', 'cancel', 'call', 'bye']);
+// Pure: a client bundle that never reads it drops it (and a host bundle `isHostMessage`).
+export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', [
+  'hello',
+  'presence',
+  'submit',
+  'abort',
+  'cancel',
+  'call',
+  'bye',
+]);
 
 /** True for a message the host sends; anything else on the endpoint is ignored. */
-export const isHostMessage = messageMatcher<HostMessage>('t', ['welcome', 'chunk', 'result', 'snapshot', 'progress', 'reply']);
+export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', [
+  'welcome',
+  'refused',
+  'chunk',
+  'result',
+  'snapshot',
+  'progress',
+  'reply',
+]);
 
 /**
  * The separator between a client's id and its own ids, sessions and tasks on

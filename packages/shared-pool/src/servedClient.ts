@@ -6,7 +6,7 @@ import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
 import { ClientLimitError } from './errors.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
-import { type ClientMessage, type HostMessage, type WireSpec, isClientMessage, scoped } from './protocol.js';
+import { type ClientMessage, type HostMessage, PROTOCOL, type WireSpec, isClientMessage, scoped } from './protocol.js';
 import { tabPriority } from './tabPriority.js';
 
 /** What a served client needs from the host that serves it. */
@@ -138,13 +138,19 @@ export class ServedClient {
         // Once per endpoint: a reconnecting tab opens a new one, so a second hello is noise (or a lock-watch flood).
         if (this.#greeted) return;
         this.#greeted = true;
+        // A client of another build would misread this host (and be misread): it alone is refused.
+        if (message.protocol !== PROTOCOL) {
+          this.#send({ t: 'refused', protocol: PROTOCOL });
+          this.close();
+          return;
+        }
         this.#see(message.presence);
         // A lock name over the limit is not watched: the tab is then known gone by its port alone.
         if (typeof message.lock === 'string' && message.lock !== '' && !longKey('lock', message.lock, this.host.limits)) {
           this.#unwatch = this.host.watch(message.lock, () => this.close());
         }
         void this.host.ready.then(({ hostId, lock, timeOrigin }) => {
-          this.#send({ t: 'welcome', clientId: this.id, hostId, lock, timeOrigin });
+          this.#send({ t: 'welcome', protocol: PROTOCOL, clientId: this.id, hostId, lock, timeOrigin });
           this.#welcomed = true;
           this.#push();
         });

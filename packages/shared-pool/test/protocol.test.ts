@@ -1,6 +1,7 @@
 import { EngineError, EngineLoadError, InklingError, InvalidJobError, InvalidOptionError } from '@inkling/scheduler';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chat, flush, run, sharedScene, useFakeClock } from './helpers.js';
+import { PROTOCOL } from '../src/protocol.js';
 
 beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
@@ -172,7 +173,7 @@ describe('a host given bad messages', () => {
     const heard: unknown[] = [];
     port2.addEventListener('message', (event) => heard.push(event.data));
     port2.start();
-    port2.postMessage({ t: 'hello', presence: { visible: true, focused: true }, lock: undefined });
+    port2.postMessage({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: undefined });
     port2.postMessage('not a protocol message');
     port2.postMessage({ t: 'nonsense' });
     port2.postMessage({ t: 'submit', id: 'x', spec: null });

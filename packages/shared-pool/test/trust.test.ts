@@ -3,6 +3,7 @@ import { fakeEngines } from '@inkling/scheduler/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ClientLimitError, PoolHost, type SharedPoolStatus } from '../src/index.js';
 import { chat, run, sharedScene, useFakeClock } from './helpers.js';
+import { PROTOCOL } from '../src/protocol.js';
 
 beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
@@ -16,7 +17,7 @@ function rawClient(host: PoolHost) {
   const heard: Heard[] = [];
   port2.addEventListener('message', (event) => heard.push(event.data as Heard));
   port2.start();
-  port2.postMessage({ t: 'hello', presence: { visible: true, focused: true }, lock: undefined });
+  port2.postMessage({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: undefined });
   return {
     heard,
     send: (message: Record<string, unknown>) => port2.postMessage(message),
@@ -70,7 +71,7 @@ describe('what a client sees of the others (the own view, by default)', () => {
     const heard: Heard[] = [];
     port2.addEventListener('message', (event) => heard.push(event.data as Heard));
     port2.start();
-    port2.postMessage({ t: 'hello', presence: { visible: true, focused: true }, lock: undefined });
+    port2.postMessage({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: undefined });
     void tab.client.submit(chat('x', { id: 'visible-to-inspector' }));
     await run(10);
     expect(JSON.stringify(heard.filter((m) => m.t === 'snapshot'))).toContain('tab-1|visible-to-inspector');
@@ -182,7 +183,8 @@ describe('a client that says hello again', () => {
   it('is welcomed once, and its lock watched once', async () => {
     const scene = sharedScene({ reply: 'ok' });
     const bad = rawClient(scene.host.host);
-    for (let i = 0; i < 10; i += 1) bad.send({ t: 'hello', presence: { visible: true, focused: true }, lock: `lock-${i}` });
+    for (let i = 0; i < 10; i += 1)
+      bad.send({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: `lock-${i}` });
     await run(10);
     expect(bad.heard.filter((m) => m.t === 'welcome')).toHaveLength(1);
     // Only the first hello's lock is watched: the others' holders going away closes nothing.

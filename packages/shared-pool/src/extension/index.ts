@@ -4,7 +4,7 @@ export { extensionPoolClient } from './extensionPoolClient.js';
 export { extensionPresence } from './extensionPresence.js';
 export { runtimePortEndpoint } from './runtimePortEndpoint.js';
 export { POOL_PORT } from './messages.js';
-export { HostLostError, HostUnavailableError } from '../errors.js';
+export { HostLostError, HostUnavailableError, PoolVersionError } from '../errors.js';
 export type { ExtensionBackground, ExtensionBackgroundOptions } from './extensionBackground.js';
 export type { HostOffscreenPoolOptions } from './hostOffscreenPool.js';
 export type { ExtensionPoolClientOptions } from './extensionPoolClient.js';

@@ -134,7 +134,6 @@ export class WorkerClient {
     if ('type' in data) {
       this.#hello?.resolve(data.protocol);
       this.#hello = undefined;
-    } else if (data.t === 'chunk') this.#channel.progress(data.rid, data.chunk);
-    else this.#channel.receive(data);
+    } else this.#channel.receive(data.t === 'chunk' ? { t: 'progress', rid: data.rid, report: data.chunk } : data);
   }
 }
