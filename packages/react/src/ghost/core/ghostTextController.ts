@@ -71,6 +71,8 @@ export class GhostTextController extends Store<GhostTextState> {
   #job = new StreamedJob();
   #nextJob = new StreamedJob();
   #timer: unknown;
+  /** When the text or caret last moved: the debounce counts from there, also when it starts later (a reply found typed over). */
+  #movedAt = 0;
   /** The last request built (the cache's lookup and the ask share it). */
   #built: { readonly context: GhostContext; readonly maxTokens: number; readonly built: Built } | undefined;
   /** Bumped when the cache is emptied: replies to requests of an older generation are not kept. */
@@ -202,6 +204,7 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Steps the machine, runs what the step asks, and commits the state once the events it caused are stepped too. */
   #dispatch(event: GhostMachineEvent): void {
     const before = this.#machine;
+    if (event.type === 'moved') this.#movedAt = this.#now();
     const { machine, effects } = stepGhost(before, event);
     this.#machine = machine;
     this.#depth += 1;
@@ -229,7 +232,8 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'lookUp':
         return this.#lookUp(effect.context);
       case 'startTimer': {
-        const ms = this.#adapted('debounceMs', this.#options.debounceMs ?? 120);
+        // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left.
+        const ms = Math.max(0, this.#adapted('debounceMs', this.#options.debounceMs ?? 120) - (this.#now() - this.#movedAt));
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
