@@ -91,8 +91,12 @@ export class GhostEventTracker {
   #keystrokeAt = 0;
   /** The next move is what an acceptance made: `all` ends the suggestion, `word` is no typing through. */
   #accepting: 'all' | 'word' | null = null;
-  /** The request whose suggestion was accepted whole while it streamed: what it streams next is another suggestion. */
-  #acceptedWhole: number | null = null;
+  /**
+   * The request whose suggestion ended while the request went on (accepted
+   * whole while it streamed, or taken off the screen by its own reply): what
+   * it shows next is another suggestion.
+   */
+  #ended: number | null = null;
   #numbers = 0;
 
   constructor(now: () => number, withText: () => boolean) {
@@ -115,13 +119,15 @@ export class GhostEventTracker {
     let current = this.#current;
     const accepting = input.type === 'moved' ? this.#accepting : null;
     if (input.type === 'moved') this.#accepting = null;
-    if (current && current.id !== request?.id) {
+    // Gone: another request (or none) is current, or this one shows nothing any more (its complete reply turned out an echo of the text).
+    if (current && (current.id !== request?.id || (current.visible > 0 && !suggestion))) {
       this.#end(current, before, input, labels, events, now, accepting);
+      if (current.id === request?.id) this.#ended = current.id;
       current = null;
     }
     if (input.type === 'moved') this.#keystrokeAt = now;
     // What a request streams after its suggestion was accepted whole is another suggestion, once there is some.
-    if (!current && request && (request.id !== this.#acceptedWhole || suggestion)) {
+    if (!current && request && (request.id !== this.#ended || suggestion)) {
       const source = request.cached ? 'cache' : request.speculative ? 'speculation' : 'engine';
       current = {
         id: request.id,
@@ -165,7 +171,7 @@ export class GhostEventTracker {
     // A word that was all of it (more still streaming) ends it too: what streams next is another suggestion.
     if (how === 'all' || inserted.length >= suggestion.length) {
       this.#current = null;
-      this.#acceptedWhole = current.id;
+      this.#ended = current.id;
     }
     return events;
   }
