@@ -188,6 +188,13 @@ export class GhostTextController extends Store<GhostTextState> {
     return { ...this.#stats };
   }
 
+  /** Listeners hear the state (at once, or at the next frame while tokens stream): what is painted now, for add-ons. */
+  protected override emit(): void {
+    super.emit();
+    const { suggestion } = this.state;
+    for (const watcher of this.#addOns()) watcher.painted?.(suggestion, this.#options);
+  }
+
   /** The last listener left (after StrictMode's rehearsal, for good): stop. */
   protected override onStop(): void {
     this.dispose();

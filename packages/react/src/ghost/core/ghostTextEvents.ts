@@ -50,6 +50,7 @@ export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, o
     stepped: (before, after, input, suggestion, latest) =>
       tell(tracker.observe(before, after, input, suggestion, labelsOf(latest)), latest),
     accepted: (how, inserted, suggestion, latest) => tell(tracker.accepted(how, inserted, suggestion, labelsOf(latest)), latest),
+    painted: (suggestion) => tracker.painted(suggestion),
   };
 }
 
@@ -73,6 +74,8 @@ interface Tracked {
   /** What was visible after the last step (kept here, never sent without `text: true`). */
   text: string;
   shown: boolean;
+  /** Whether listeners were told of a state that showed it (a streaming start waits for the next frame). */
+  painted: boolean;
 }
 
 /**
@@ -139,6 +142,7 @@ export class GhostEventTracker {
         visible: 0,
         text: '',
         shown: false,
+        painted: false,
       };
     }
     this.#current = current;
@@ -156,6 +160,11 @@ export class GhostEventTracker {
     current.text = suggestion;
     if (suggestion && request.done && !current.shown) events.push(this.#shown(current, base, now, now, suggestion));
     return events;
+  }
+
+  /** Listeners were told of a state showing `suggestion`: the current suggestion, if that is it, reached the screen. */
+  painted(suggestion: string): void {
+    if (this.#current && suggestion) this.#current.painted = true;
   }
 
   /** The app accepted `inserted` (all of the suggestion or its next word): the `accepted` event, after `shown` if it was not sent yet. */
@@ -206,7 +215,8 @@ export class GhostEventTracker {
       events.push({ ...base, type: 'failed', error: input.result.error ?? null });
       return;
     }
-    if (current.visible === 0 || current.firstGlyphAt === null) {
+    // Never on screen: gone before the frame that would have painted its first tokens.
+    if (current.visible === 0 || current.firstGlyphAt === null || (!current.shown && !current.painted)) {
       events.push({ ...base, type: 'superseded' });
       return;
     }
