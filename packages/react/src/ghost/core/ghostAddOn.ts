@@ -35,8 +35,8 @@ export interface GhostAddOnOptions {
 export interface GhostWatcher {
   /** A step was committed: `input` took the machine from `before` to `after`, which shows `suggestion` (keys typed, requests sent, tokens heard all come this way). */
   stepped?(before: GhostMachine, after: GhostMachine, input: GhostMachineEvent, suggestion: string, options: GhostAddOnOptions): void;
-  /** Listeners were told of the state, which shows `suggestion`: what the person can see now. */
-  painted?(suggestion: string, options: GhostAddOnOptions): void;
+  /** Listeners were told of the state: what the last step showed is what the person can see now. */
+  painted?(): void;
   /** The app accepted `inserted` (all of `suggestion`, or its next word). */
   accepted?(how: 'all' | 'word', inserted: string, suggestion: string, options: GhostAddOnOptions): void;
   /** Ask the engine nothing now. */

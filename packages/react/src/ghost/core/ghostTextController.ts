@@ -121,6 +121,7 @@ export class GhostTextController extends Store<GhostTextState> {
         ? 0
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
     if (sameContext(this.#machine.context, context) && selected === this.#machine.selected) return;
+    this.#movedAt = this.#now();
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -191,8 +192,7 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Listeners hear the state (at once, or at the next frame while tokens stream): what is painted now, for add-ons. */
   protected override emit(): void {
     super.emit();
-    const { suggestion } = this.state;
-    for (const watcher of this.#addOns()) watcher.painted?.(suggestion, this.#options);
+    for (const watcher of this.#addOns()) watcher.painted?.();
   }
 
   /** The last listener left (after StrictMode's rehearsal, for good): stop. */
@@ -211,7 +211,6 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Steps the machine, runs what the step asks, and commits the state once the events it caused are stepped too. */
   #dispatch(event: GhostMachineEvent): void {
     const before = this.#machine;
-    if (event.type === 'moved') this.#movedAt = this.#now();
     const { machine, effects } = stepGhost(before, event);
     this.#machine = machine;
     this.#depth += 1;
@@ -239,8 +238,8 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'lookUp':
         return this.#lookUp(effect.context);
       case 'startTimer': {
-        // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left.
-        const ms = Math.max(0, this.#adapted('debounceMs', this.#options.debounceMs ?? 120) - (this.#now() - this.#movedAt));
+        // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left (past: at once).
+        const ms = this.#adapted('debounceMs', this.#options.debounceMs ?? 120) + this.#movedAt - this.#now();
         this.#timer = this.#timers.setTimeout(() => {
           this.#timer = undefined;
           // The rejection that paused it may have come with the keystroke that started this wait.
@@ -249,7 +248,7 @@ export class GhostTextController extends Store<GhostTextState> {
         return;
       }
       case 'clearTimer':
-        if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+        this.#timers.clearTimeout(this.#timer); // undefined: nothing to clear, as with the platform's
         this.#timer = undefined;
         return;
       case 'ask':

@@ -50,7 +50,7 @@ export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, o
     stepped: (before, after, input, suggestion, latest) =>
       tell(tracker.observe(before, after, input, suggestion, labelsOf(latest)), latest),
     accepted: (how, inserted, suggestion, latest) => tell(tracker.accepted(how, inserted, suggestion, labelsOf(latest)), latest),
-    painted: (suggestion) => tracker.painted(suggestion),
+    painted: () => tracker.painted(),
   };
 }
 
@@ -162,9 +162,9 @@ export class GhostEventTracker {
     return events;
   }
 
-  /** Listeners were told of a state showing `suggestion`: the current suggestion, if that is it, reached the screen. */
-  painted(suggestion: string): void {
-    if (this.#current && suggestion) this.#current.painted = true;
+  /** Listeners were told of the state the last step made: the current suggestion, if any of it showed, reached the screen. */
+  painted(): void {
+    if (this.#current?.visible) this.#current.painted = true;
   }
 
   /** The app accepted `inserted` (all of the suggestion or its next word): the `accepted` event, after `shown` if it was not sent yet. */
