@@ -70,6 +70,7 @@ export class GhostTextController extends Store<GhostTextState> {
   #machine: GhostMachine = GHOST_START;
   #job = new StreamedJob();
   #nextJob = new StreamedJob();
+  /** The last debounce timer started (it may have run out: clearing it then does nothing). */
   #timer: unknown;
   /** When the text or caret last moved: the debounce counts from there, also when it starts later (a reply found typed over). */
   #movedAt = 0;
@@ -238,18 +239,17 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'lookUp':
         return this.#lookUp(effect.context);
       case 'startTimer': {
-        // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left (past: at once).
-        const ms = this.#adapted('debounceMs', this.#options.debounceMs ?? 120) + this.#movedAt - this.#now();
-        this.#timer = this.#timers.setTimeout(() => {
-          this.#timer = undefined;
+        this.#timer = this.#timers.setTimeout(
           // The rejection that paused it may have come with the keystroke that started this wait.
-          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
-        }, ms);
+          () => this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' }),
+          // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left (past: at once).
+          this.#adapted('debounceMs', this.#options.debounceMs ?? 120) + this.#movedAt - this.#now(),
+        );
         return;
       }
       case 'clearTimer':
-        this.#timers.clearTimeout(this.#timer); // undefined: nothing to clear, as with the platform's
-        this.#timer = undefined;
+        // One that ran out already, or none yet: nothing to clear, as with the platform's timers.
+        this.#timers.clearTimeout(this.#timer);
         return;
       case 'ask':
         return this.#ask(effect.context);
