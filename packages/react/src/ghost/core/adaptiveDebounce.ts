@@ -14,7 +14,7 @@ const RULES: readonly Rule[] = [durationRule('minMs', { never: false }), duratio
  * `bench/ghost-prefix/adaptiveDebounce.ts` (simulated engines, 10 reps), a
  * slow, uneven typist on a slow engine (600 ms to the first token) sends 49%
  * fewer requests per accepted character with keystroke → suggestion p95
- * 1155 → 875 ms, a quick typist sees suggestions sooner (p95 270 → 238 ms on
+ * 1163 → 875 ms, a quick typist sees suggestions sooner (p95 270 → 238 ms on
  * a quick engine), and where waiting longer would only delay the last key (a
  * quick engine, or a typist slower than the engine) it keeps `debounceMs`. An app
  * that never imports it ships none of it.
