@@ -6,7 +6,7 @@
  * accepted and Escapes by the screen and by the events, the events by type,
  * and any fault of "every shown suggestion accounted for once".
  *
- *   pnpm --filter @inkling/bench exec tsx --conditions=@inkling/source ghost-prefix/eventsTruth.ts [--seeds 5] [--steps 60] [--wllama]
+ *   pnpm --filter @inkling/bench exec tsx --conditions=@inkling/source ghost-prefix/eventsTruth.ts [--seeds 5] [--steps 60] [--wllama [--trace]]
  */
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,9 +57,20 @@ console.log(truthTable('simulated', runs));
 
 let wllama: TruthRun[] = [];
 if (process.argv.includes('--wllama')) {
-  wllama = await runPageBench<TruthRun[]>(join(here, 'truth'), 'inklingEventsTruth', { seeds: SEEDS, steps: STEPS }, (outDir) => {
-    mkdirSync(join(outDir, 'models'), { recursive: true });
-    writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
+  const traced = process.argv.includes('--trace');
+  const pageRuns = await runPageBench<(TruthRun & { trace?: string[] })[]>(
+    join(here, 'truth'),
+    'inklingEventsTruth',
+    { seeds: SEEDS, steps: STEPS, trace: traced },
+    (outDir) => {
+      mkdirSync(join(outDir, 'models'), { recursive: true });
+      writeFileSync(join(outDir, 'models', 'chat.gguf'), makeTinyGguf({ seed: 1 }));
+    },
+  );
+  wllama = pageRuns.map(({ trace: lines, ...run }) => {
+    // Only where the accounts part.
+    if (lines && JSON.stringify(run.truth) !== JSON.stringify(run.events)) console.log(`\nseed ${run.seed}\n${lines.join('\n')}`);
+    return run;
   });
   console.log(`\nwllama, one CPU thread, the generated test model, headless Chromium, real time, ${SEEDS} seeds of ${STEPS} steps\n`);
   console.log(truthTable('wllama', wllama));

@@ -110,12 +110,14 @@ export async function truthReplay(
         await wait(keyMs);
       }
     } else if (roll < 0.7) {
-      const accepted = random() < 0.5 ? ghost.accept() : ghost.acceptWord();
+      // Like the hooks: what is accepted is what the screen shows (a token that came after the last paint is not).
+      const onScreen = ghost.view(last, { text, caret }).suggestion;
+      const accepted = ghost.acceptFrom({ text, caret, suggestion: onScreen }, random() < 0.5 ? 'all' : 'word');
       acceptedChars += accepted.inserted.length;
       ({ text, caret } = accepted);
       set();
     } else if (roll < 0.8) {
-      if (ghost.getSnapshot().suggestion) escapes += 1;
+      if (ghost.view(last, { text, caret }).suggestion) escapes += 1; // on screen, as the person saw it
       ghost.dismiss();
       look();
     } else if (roll < 0.9) {

@@ -30,6 +30,8 @@ export interface Wait {
 
 export interface WriterRun {
   readonly waits: Wait[];
+  /** Interactive jobs sent (speculative ones not counted). */
+  readonly requests: number;
   /** Content chunks (about one a token) the engine streamed, every job of the pool counted. */
   readonly tokens: number;
   readonly acceptedChars: number;
@@ -87,8 +89,8 @@ export interface ReplayOptions {
   readonly session: string;
   readonly note: string;
   readonly maxTokens: number;
-  /** Ms between keys. Default 60 (typing faster than the debounce). */
-  readonly keyMs?: number;
+  /** Ms between keys of a word, or a function giving each gap. Default 60 (typing faster than the debounce). */
+  readonly keyMs?: number | (() => number);
   /** The longest wait for a suggestion. Default 4000. */
   readonly timeoutMs?: number;
   /** How long the writer reads a complete suggestion before going on (typing or Tab). Default 400. */
@@ -138,6 +140,7 @@ export async function replayWriter(
     });
   };
   const tokens = counted.counts.tokens;
+  const requests = counted.counts.interactive;
   const firstTokens = counted.counts.firstTokenMs.length;
   const prefilled = counted.counts.prefilled.length;
   let acceptedChars = 0;
@@ -149,7 +152,7 @@ export async function replayWriter(
     if (step.kind === 'word' || step.kind === 'backspace') {
       const n = step.kind === 'word' ? step.word.length : step.chars;
       for (let i = 0; i < n; i += 1) {
-        if (i > 0) await sleep(step.kind === 'word' ? keyMs : 40);
+        if (i > 0) await sleep(step.kind === 'word' ? (typeof keyMs === 'function' ? keyMs() : keyMs) : 40);
         text = step.kind === 'word' ? text + step.word[i] : text.slice(0, -1);
         set();
       }
@@ -173,6 +176,7 @@ export async function replayWriter(
   ghost.dispose();
   return {
     waits,
+    requests: counted.counts.interactive - requests,
     tokens: counted.counts.tokens - tokens,
     acceptedChars,
     firstTokenMs: counted.counts.firstTokenMs.slice(firstTokens),

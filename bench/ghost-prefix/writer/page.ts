@@ -1,7 +1,9 @@
 import { EnginePool, type Pool } from '@inkling/scheduler';
 import { wllamaEngines } from '@inkling/wllama';
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import { GhostTextController } from '../../../packages/react/src/ghost/core/ghostTextController.js';
+import { GhostTextController, type GhostTextOptions } from '../../../packages/react/src/ghost/core/ghostTextController.js';
+import { adaptiveDebounce } from '../../../packages/react/src/ghost/core/adaptiveDebounce.js';
+import { seeded } from '../../shared/stats.js';
 import { TodayGhostController } from '../todayGhostController.js';
 import { makeNote } from '../typingSession.js';
 import { type GhostLike, type WriterRun, countingPool, replayWriter } from '../writerReplay.js';
@@ -31,9 +33,30 @@ export interface VariantRun extends WriterRun {
   readonly translations: number;
 }
 
+/** The debounce experiment: the fixed 120 ms debounce (twice: the noise) against `adaptiveDebounce`, one typist. */
+export interface DebounceConfig {
+  model: string;
+  note: number;
+  steps: number;
+  reps: number;
+  maxTokens: number;
+  readMs: number;
+  /** Ms between the keys of a word, ± `jitterMs` (uniform, seeded). */
+  gapMs: number;
+  jitterMs: number;
+}
+
+export type DebounceVariant = 'fixed 120 ms' | 'fixed 120 ms again' | 'adaptive 60–600 ms';
+
+export interface DebounceRun extends WriterRun {
+  readonly variant: DebounceVariant;
+  readonly rep: number;
+}
+
 declare global {
   interface Window {
     inklingGhostWriter: (config: WriterConfig) => Promise<VariantRun[]>;
+    inklingDebounceWriter: (config: DebounceConfig) => Promise<DebounceRun[]>;
   }
 }
 
@@ -106,6 +129,45 @@ window.inklingGhostWriter = async (config) => {
     const order: Variant[] = ['speculation off', 'speculation on', 'speculation off again'];
     const turn = [...order.slice(rep % 3), ...order.slice(0, rep % 3)];
     for (const variant of turn) await play(variant, 100 + rep, config.translationSteps, true);
+  }
+  await base.unload();
+  return runs;
+};
+
+window.inklingDebounceWriter = async (config) => {
+  const base = new EnginePool({ createEngine: wllamaEngines({ model: config.model, wasmUrl, seed: 7, contextSize: 4096 }), size: 1 });
+  await base.load();
+  const adapt = adaptiveDebounce({ minMs: 60, maxMs: 600 });
+  const extra: Record<DebounceVariant, Partial<GhostTextOptions>> = {
+    'fixed 120 ms': {},
+    'fixed 120 ms again': {},
+    'adaptive 60–600 ms': { adaptDebounce: adapt },
+  };
+  const runs: DebounceRun[] = [];
+  const order = Object.keys(extra) as DebounceVariant[];
+  for (let rep = 0; rep < config.reps; rep += 1) {
+    // Rotated, so each comes first, second and third in turn; the same note, steps and key gaps for all three.
+    for (const variant of [...order.slice(rep % 3), ...order.slice(0, rep % 3)]) {
+      const counted = countingPool(base);
+      const session = `debounce-${rep}-${variant}`;
+      const random = seeded(rep * 7919 + 1);
+      const controller = new GhostTextController(counted.pool, { session, text: '', ...extra[variant] });
+      // The replay passes text, caret and length; the variant's option rides along on each.
+      const ghost: GhostLike = {
+        setOptions: (options) => controller.setOptions({ ...options, ...extra[variant] }),
+        getSnapshot: () => controller.getSnapshot(),
+        subscribe: (listener) => controller.subscribe(listener),
+        dispose: () => controller.dispose(),
+      };
+      const run = await replayWriter(ghost, counted, writerSession(config.steps, 40 + rep), {
+        session,
+        note: makeNote(config.note, rep + 1),
+        maxTokens: config.maxTokens,
+        readMs: config.readMs,
+        keyMs: () => Math.max(10, config.gapMs + (random() * 2 - 1) * config.jitterMs),
+      });
+      runs.push({ ...run, variant, rep });
+    }
   }
   await base.unload();
   return runs;

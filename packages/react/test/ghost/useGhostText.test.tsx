@@ -3,7 +3,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { PoolProvider, useGhostText, usePoolStatus } from '../../src/index.js';
+import { type GhostEvents, type GhostTextEvent, PoolProvider, ghostEvents, useGhostText, usePoolStatus } from '../../src/index.js';
 import { advance, describeEachReactMode, engineCalls, fakePool, renderWithPool, settle } from '../utils.js';
 
 beforeEach(() => vi.useFakeTimers());
@@ -21,10 +21,10 @@ interface Shown {
 }
 
 /** A plain textarea with ghost text: Tab accepts, Ctrl+Right accepts a word, Escape dismisses. */
-function Editor({ log, locale, speculate = false }: { log?: Shown[]; locale?: string; speculate?: boolean }) {
+function Editor({ log, locale, speculate = false, events }: { log?: Shown[]; locale?: string; speculate?: boolean; events?: GhostEvents }) {
   const [text, setText] = useState('');
   // Speculation off unless a test turns it on: these tests count the interactive path's engine calls.
-  const ghost = useGhostText({ session: 'notes', text, locale, speculate });
+  const ghost = useGhostText({ session: 'notes', text, locale, speculate, events });
   log?.push({ text, suggestion: ghost.suggestion });
   return (
     <>
@@ -101,6 +101,24 @@ describeEachReactMode('useGhostText', (mode) => {
       'Once upon',
       'Once upon a',
       'Once upon a time',
+    ]);
+  });
+
+  it('events: what each suggestion became, stamped with the session, the provider’s modelId and the prompt builder', async () => {
+    const { pool, user } = await setup(() => ' jumps over', { tokenMs: 10 });
+    const events: GhostTextEvent[] = [];
+    // A new ghostEvents value each render, as an app writes it inline.
+    function Tracked() {
+      return <Editor events={ghostEvents((event) => events.push(event))} />;
+    }
+    renderWithPool(<Tracked />, pool, mode, { modelId: 'qwen-1.5b' });
+    await user.type(textarea(), 'The fox');
+    await settle();
+    await user.keyboard('{Tab}');
+    const labels = { session: 'notes', model: 'qwen-1.5b', promptBuilder: 'defaultGhostParams', suggestion: 1 };
+    expect(events).toMatchObject([
+      { ...labels, type: 'shown', source: 'engine', characters: 11 },
+      { ...labels, type: 'accepted', how: 'all', characters: 11 },
     ]);
   });
 

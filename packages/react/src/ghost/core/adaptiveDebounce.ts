@@ -11,10 +11,12 @@ const RULES: readonly Rule[] = [durationRule('minMs', { never: false }), duratio
  * (durations, min not above max; `InvalidOptionError` otherwise), to the
  * person's typing rhythm and the engine's measured first-token time (see
  * `DebounceTuner`); `debounceMs` is then only the start. In
- * `bench/ghost-prefix/adaptiveDebounce.ts` a slow, uneven typist sends 60%
+ * `bench/ghost-prefix/adaptiveDebounce.ts` (simulated engines, 10 reps), a
+ * slow, uneven typist on a slow engine (600 ms to the first token) sends 49%
  * fewer requests per accepted character with keystroke → suggestion p95
- * 2.3% higher (396 → 405 ms), a quick one sees suggestions sooner (p95 270 →
- * 232 ms), and a typist slower than the engine keeps `debounceMs`. An app
+ * 1163 → 875 ms, a quick typist sees suggestions sooner (p95 270 → 238 ms on
+ * a quick engine), and where waiting longer would only delay the last key (a
+ * quick engine, or a typist slower than the engine) it keeps `debounceMs`. An app
  * that never imports it ships none of it.
  *
  * @example

@@ -25,10 +25,18 @@ export interface GhostAddOnOptions {
  * whether to ask the engine nothing now. One per add-on kind and controller, kept for its life; each
  * call gets the latest options, so a listener or bounds passed anew on each
  * render are the ones used.
+ *
+ * @example
+ * // What the controller asks adaptiveDebounce's watcher before each wait:
+ * const adaptDebounce = adaptiveDebounce({ minMs: 60, maxMs: 600 });
+ * const watcher = adaptDebounce.start(() => performance.now());
+ * watcher.debounceMs?.(120, { session: 'notes', adaptDebounce }); // 120 until it has measured 8 gaps
  */
 export interface GhostWatcher {
   /** A step was committed: `input` took the machine from `before` to `after`, which shows `suggestion` (keys typed, requests sent, tokens heard all come this way). */
   stepped?(before: GhostMachine, after: GhostMachine, input: GhostMachineEvent, suggestion: string, options: GhostAddOnOptions): void;
+  /** Listeners were told of the state: what the last step showed is what the person can see now. */
+  painted?(): void;
   /** The app accepted `inserted` (all of `suggestion`, or its next word). */
   accepted?(how: 'all' | 'word', inserted: string, suggestion: string, options: GhostAddOnOptions): void;
   /** Ask the engine nothing now. */

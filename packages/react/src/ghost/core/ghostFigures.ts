@@ -1,7 +1,13 @@
 import { Store } from '../../base/core/store.js';
 import type { GhostTextEvent } from './ghostTextEvent.js';
 
-/** How ghost text did for one model and prompt builder, from the events recorded so far. */
+/**
+ * How ghost text did for one model and prompt builder, from the events recorded so far.
+ *
+ * @example
+ * const [set] = useGhostFigures(figures);
+ * const line = set && `${set.model}: ${Math.round((set.acceptanceByCharacters ?? 0) * 100)}% of characters kept, p95 ${set.firstGlyphP95} ms`;
+ */
 export interface GhostFigureSet {
   readonly model: string;
   readonly promptBuilder: string;

@@ -70,7 +70,10 @@ export class GhostTextController extends Store<GhostTextState> {
   #machine: GhostMachine = GHOST_START;
   #job = new StreamedJob();
   #nextJob = new StreamedJob();
+  /** The last debounce timer started (it may have run out: clearing it then does nothing). */
   #timer: unknown;
+  /** When the text or caret last moved: the debounce counts from there, also when it starts later (a reply found typed over). */
+  #movedAt = 0;
   /** The last request built (the cache's lookup and the ask share it). */
   #built: { readonly context: GhostContext; readonly maxTokens: number; readonly built: Built } | undefined;
   /** Bumped when the cache is emptied: replies to requests of an older generation are not kept. */
@@ -119,6 +122,7 @@ export class GhostTextController extends Store<GhostTextState> {
         ? 0
         : Math.abs(contextOf(options.text, options.selectionStart).before.length - context.before.length);
     if (sameContext(this.#machine.context, context) && selected === this.#machine.selected) return;
+    this.#movedAt = this.#now();
     this.#dispatch({ type: 'moved', context, selected, refuse: options.refuse });
   }
 
@@ -186,6 +190,12 @@ export class GhostTextController extends Store<GhostTextState> {
     return { ...this.#stats };
   }
 
+  /** Listeners hear the state (at once, or at the next frame while tokens stream): what is painted now, for add-ons. */
+  protected override emit(): void {
+    super.emit();
+    for (const watcher of this.#addOns()) watcher.painted?.();
+  }
+
   /** The last listener left (after StrictMode's rehearsal, for good): stop. */
   protected override onStop(): void {
     this.dispose();
@@ -229,17 +239,17 @@ export class GhostTextController extends Store<GhostTextState> {
       case 'lookUp':
         return this.#lookUp(effect.context);
       case 'startTimer': {
-        const ms = this.#adapted('debounceMs', this.#options.debounceMs ?? 120);
-        this.#timer = this.#timers.setTimeout(() => {
-          this.#timer = undefined;
+        this.#timer = this.#timers.setTimeout(
           // The rejection that paused it may have come with the keystroke that started this wait.
-          this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' });
-        }, ms);
+          () => this.#dispatch(this.#paused() ? { type: 'halted' } : { type: 'quietEnded' }),
+          // Waited out since the last keystroke: a request found typed over only at its first token asks again after what is left (past: at once).
+          this.#adapted('debounceMs', this.#options.debounceMs ?? 120) + this.#movedAt - this.#now(),
+        );
         return;
       }
       case 'clearTimer':
-        if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
-        this.#timer = undefined;
+        // One that ran out already, or none yet: nothing to clear, as with the platform's timers.
+        this.#timers.clearTimeout(this.#timer);
         return;
       case 'ask':
         return this.#ask(effect.context);

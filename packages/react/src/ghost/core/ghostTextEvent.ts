@@ -30,6 +30,13 @@ export interface GhostEventBase {
  * showed anything ends `superseded` or `failed` without `shown`. Times are in
  * ms from the keystroke (or Tab) that led to it. No text of the person's or
  * the model's is in an event unless `ghostEvents` was given `text: true`.
+ *
+ * @example
+ * const log = (event: GhostTextEvent) => {
+ *   if (event.type === 'shown') console.log(`#${event.suggestion} from ${event.source} in ${event.firstGlyphMs} ms`);
+ *   if (event.type === 'rejected') console.log(`#${event.suggestion} turned down: ${event.reason}`);
+ * };
+ * useGhostText({ session: 'notes', text, events: ghostEvents(log) });
  */
 export type GhostTextEvent =
   | (GhostEventBase & {

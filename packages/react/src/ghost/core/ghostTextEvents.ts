@@ -50,6 +50,7 @@ export function eventWatcher(now: () => number, heard: (event: GhostTextEvent, o
     stepped: (before, after, input, suggestion, latest) =>
       tell(tracker.observe(before, after, input, suggestion, labelsOf(latest)), latest),
     accepted: (how, inserted, suggestion, latest) => tell(tracker.accepted(how, inserted, suggestion, labelsOf(latest)), latest),
+    painted: () => tracker.painted(),
   };
 }
 
@@ -73,6 +74,8 @@ interface Tracked {
   /** What was visible after the last step (kept here, never sent without `text: true`). */
   text: string;
   shown: boolean;
+  /** Whether listeners were told of a state that showed it (a streaming start waits for the next frame). */
+  painted: boolean;
 }
 
 /**
@@ -91,8 +94,12 @@ export class GhostEventTracker {
   #keystrokeAt = 0;
   /** The next move is what an acceptance made: `all` ends the suggestion, `word` is no typing through. */
   #accepting: 'all' | 'word' | null = null;
-  /** The request whose suggestion was accepted whole while it streamed: what it streams next is another suggestion. */
-  #acceptedWhole: number | null = null;
+  /**
+   * The request whose suggestion ended while the request went on (accepted
+   * whole while it streamed, or taken off the screen by its own reply): what
+   * it shows next is another suggestion.
+   */
+  #ended: number | null = null;
   #numbers = 0;
 
   constructor(now: () => number, withText: () => boolean) {
@@ -115,13 +122,15 @@ export class GhostEventTracker {
     let current = this.#current;
     const accepting = input.type === 'moved' ? this.#accepting : null;
     if (input.type === 'moved') this.#accepting = null;
-    if (current && current.id !== request?.id) {
+    // Gone: another request (or none) is current, or this one shows nothing any more (its complete reply turned out an echo of the text).
+    if (current && (current.id !== request?.id || (current.visible > 0 && !suggestion))) {
       this.#end(current, before, input, labels, events, now, accepting);
+      if (current.id === request?.id) this.#ended = current.id;
       current = null;
     }
     if (input.type === 'moved') this.#keystrokeAt = now;
     // What a request streams after its suggestion was accepted whole is another suggestion, once there is some.
-    if (!current && request && (request.id !== this.#acceptedWhole || suggestion)) {
+    if (!current && request && (request.id !== this.#ended || suggestion)) {
       const source = request.cached ? 'cache' : request.speculative ? 'speculation' : 'engine';
       current = {
         id: request.id,
@@ -133,6 +142,7 @@ export class GhostEventTracker {
         visible: 0,
         text: '',
         shown: false,
+        painted: false,
       };
     }
     this.#current = current;
@@ -152,6 +162,11 @@ export class GhostEventTracker {
     return events;
   }
 
+  /** Listeners were told of the state the last step made: the current suggestion, if any of it showed, reached the screen. */
+  painted(): void {
+    if (this.#current?.visible) this.#current.painted = true;
+  }
+
   /** The app accepted `inserted` (all of the suggestion or its next word): the `accepted` event, after `shown` if it was not sent yet. */
   accepted(how: 'all' | 'word', inserted: string, suggestion: string, labels: GhostEventLabels): GhostTextEvent[] {
     const current = this.#current;
@@ -165,7 +180,7 @@ export class GhostEventTracker {
     // A word that was all of it (more still streaming) ends it too: what streams next is another suggestion.
     if (how === 'all' || inserted.length >= suggestion.length) {
       this.#current = null;
-      this.#acceptedWhole = current.id;
+      this.#ended = current.id;
     }
     return events;
   }
@@ -200,7 +215,8 @@ export class GhostEventTracker {
       events.push({ ...base, type: 'failed', error: input.result.error ?? null });
       return;
     }
-    if (current.visible === 0 || current.firstGlyphAt === null) {
+    // Never on screen: gone before the frame that would have painted its first tokens.
+    if (current.visible === 0 || current.firstGlyphAt === null || (!current.shown && !current.painted)) {
       events.push({ ...base, type: 'superseded' });
       return;
     }

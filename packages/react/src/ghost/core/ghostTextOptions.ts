@@ -6,7 +6,12 @@ import type { GhostAdaptiveDebounce, GhostAdaptiveLength, GhostEvents, GhostPaus
 import type { GhostRefusalRules } from './ghostRefusal.js';
 import type { SuggestionCacheLimits } from './suggestionCache.js';
 
-/** Options of a `GhostTextController` (and of `useGhostText`). */
+/**
+ * Options of a `GhostTextController` (and of `useGhostText`).
+ *
+ * @example
+ * const options: GhostTextOptions = { session: 'notes', text, caret, debounceMs: 150, events: ghostEvents(figures.record) };
+ */
 export interface GhostTextOptions {
   /** The pool session: each request supersedes the previous one of the same session. */
   session: string;

@@ -33,3 +33,31 @@ it.each(['all', 'word'] as const)(
     expect(events.filter((event) => event.suggestion === second).map((event) => event.type)).toEqual(['shown', 'superseded']);
   },
 );
+
+it('a suggestion its own reply takes off the screen (the complete reply echoes the text) is shown once and ends superseded, with no phantom after it', async () => {
+  const { pool } = fakePool({ reply: ' before the end', tokenMs: 50 }, { size: 1 });
+  await pool.load();
+  const events: GhostTextEvent[] = [];
+  const options = { session: 's', speculate: false, events: ghostEvents((event) => events.push(event)) };
+  const ghost = new GhostTextController(pool, { ...options, text: '' });
+  const stop = ghost.subscribe(() => {});
+  const seen: string[] = [];
+  ghost.subscribe(() => seen.push(ghost.getSnapshot().suggestion));
+  ghost.setOptions({ ...options, text: 'We meet before the end' });
+  await vi.advanceTimersByTimeAsync(1000);
+  expect(seen).toContain(' before the'); // on screen while it streamed
+  expect(ghost.getSnapshot().suggestion).toBe(''); // whole, it repeats the text before the caret: taken away
+  ghost.setOptions({ ...options, text: 'We meet before the end.' });
+  await vi.advanceTimersByTimeAsync(1000);
+  stop();
+  ghost.dispose();
+  const first = events.filter((event) => event.suggestion === 1);
+  expect(first).toMatchObject([{ type: 'shown', characters: ' before the'.length, wholeMs: null }, { type: 'superseded' }]);
+  // The next request's suggestion is number 2 (whole after the '.', ended by dispose), and no number was spent on nothing.
+  expect(events.map((event) => [event.suggestion, event.type])).toEqual([
+    [1, 'shown'],
+    [1, 'superseded'],
+    [2, 'shown'],
+    [2, 'superseded'],
+  ]);
+});

@@ -91,6 +91,18 @@ describe('GhostTextController', () => {
     await vi.runAllTimersAsync();
   });
 
+  it('a key typed while the request prefills: the next request waits the debounce from that key, not from the first token that showed it typed over', async () => {
+    const { type, createEngine } = await setup(() => ' x', { prefillMs: 250, tokenMs: 10 });
+    type('Hel');
+    await vi.advanceTimersByTimeAsync(150); // sent at 120, in its prefill
+    expect(engineCalls(createEngine)).toHaveLength(1);
+    type('Help'); // nothing streamed yet: it may still fit, so it goes on
+    await vi.advanceTimersByTimeAsync(225); // its first token (370) does not fit: 'p' was typed 225 ms ago, over the debounce
+    expect(engineCalls(createEngine)).toHaveLength(2);
+    expect(beforeOf(engineCalls(createEngine)[1]?.request as StreamingChatCompletionRequest)).toBe('Help');
+    await vi.runAllTimersAsync();
+  });
+
   it('records a keystroke’s stale request as superseded, and a disabled one as cancelled', async () => {
     const { pool, type } = await setup(() => ' a b c d e f', { prefillMs: 50, tokenMs: 50 });
     type('Hel');

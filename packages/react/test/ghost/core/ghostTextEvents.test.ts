@@ -119,6 +119,24 @@ it('says when a suggestion comes from the cache or from the speculation, and whe
   ghost.dispose();
 });
 
+it('a suggestion typed over while it streams is shown once, with no whole time, then rejected', async () => {
+  const { ghost, type, drain } = await setup(() => ' one two three four', { prefillMs: 20, tokenMs: 100 });
+  type('Count');
+  await vi.advanceTimersByTimeAsync(260); // the debounce, the prefill and a token or two: streaming
+  expect(ghost.getSnapshot().status).toBe('streaming');
+  type('Countx');
+  const events = drain();
+  expect(events).toMatchObject([
+    { type: 'shown', source: 'engine', suggestion: 1, wholeMs: null },
+    { type: 'rejected', reason: 'typedOver', suggestion: 1 },
+  ]);
+  const [shown] = events;
+  if (shown?.type !== 'shown') throw new Error('no shown event');
+  expect(shown.firstGlyphMs).toBeGreaterThanOrEqual(140); // the debounce and the prefill
+  expect(shown.characters).toBeLessThan(' one two three four'.length); // what it had offered by then
+  ghost.dispose();
+});
+
 it('reports word accepts one by one, and the text only with text: true', async () => {
   const { ghost, type, drain } = await setup(() => ' brown fox', {}, {}, true);
   type('The');
@@ -179,6 +197,29 @@ it('pause: an accept starts the count again, and a bad pause is a typed error', 
   const plain = { afterRejections: 1 } as unknown as GhostTextOptions['pause'];
   expect(() => type('a', undefined, { pause: plain })).toThrow(/"pause" must be made by pauseAfterRejections/);
   expect(ghost.getSnapshot().suggestion).toBe(' xyz');
+  ghost.dispose();
+});
+
+it('pause: an accept of a suggestion the cache still shows ends the pause at once', async () => {
+  const { ghost, type, tab } = await setup(
+    (before) => ` w${before.length}`,
+    {},
+    { events: undefined, pause: pauseAfterRejections({ afterRejections: 2, resumeAfterMs: Number.POSITIVE_INFINITY }) },
+  );
+  type('a b');
+  await vi.runAllTimersAsync(); // ' w3' for 'a b', kept in the cache
+  type('a bq'); // turned down: 1
+  await vi.runAllTimersAsync();
+  type('a bqq'); // turned down: 2, paused
+  await vi.runAllTimersAsync();
+  expect(ghost.stats.requests).toBe(2);
+  expect(ghost.getSnapshot().suggestion).toBe('');
+  type('a b'); // back where the cache has a suggestion: shown while paused
+  expect(ghost.getSnapshot().suggestion).toBe(' w3');
+  tab(); // accepted: the pause is over
+  await vi.runAllTimersAsync();
+  expect(ghost.stats.requests).toBe(3);
+  expect(ghost.getSnapshot().suggestion).toBe(' w6');
   ghost.dispose();
 });
 
