@@ -37,11 +37,12 @@ const runs = await runPageBench<DebounceRun[]>(join(here, 'writer'), 'inklingDeb
 });
 const spread = (values: readonly number[], digits: number) =>
   `${fmt(median(values), digits)} (${fmt(Math.min(...values), digits)}–${fmt(Math.max(...values), digits)})`;
+/** A run's waits for a suggestion after a pause between words. */
+const afterWord = (run: DebounceRun) =>
+  run.waits.filter((wait) => wait.after === 'pause' && Number.isFinite(wait.ms)).map((wait) => wait.ms);
 const variants = [...new Set(runs.map((run) => run.variant))] as DebounceVariant[];
 const rows = variants.map((variant) => {
   const list = runs.filter((run) => run.variant === variant);
-  const afterWord = (run: DebounceRun) =>
-    run.waits.filter((wait) => wait.after === 'pause' && Number.isFinite(wait.ms)).map((wait) => wait.ms);
   return [
     variant,
     String(list.length),
