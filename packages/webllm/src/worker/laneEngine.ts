@@ -245,6 +245,8 @@ class LaneEngine implements Lanes {
   #fork: LaneFn | undefined;
   readonly #pages: LaneFn | undefined;
   readonly #readback = new Map<number, LaneTensor>();
+  /** The GPU pick's own copies of the logits, per row count. */
+  readonly #gpuRows = new Map<number, LaneTensor>();
   #vocab = 0;
   #running = false;
   /** A wake came while the loop ran: look again before it stops. */
@@ -341,8 +343,10 @@ class LaneEngine implements Lanes {
     for (const lane of this.#lanes) if (lane.job) this.#close(lane.job);
     for (const job of this.#waiting.splice(0)) this.#close(job);
     this.#gpu?.dispose();
-    for (const buffer of this.#readback.values()) buffer.dispose();
-    this.#readback.clear();
+    for (const buffers of [this.#readback, this.#gpuRows]) {
+      for (const buffer of buffers.values()) buffer.dispose();
+      buffers.clear();
+    }
     (this.#kv as { dispose?: () => void }).dispose?.();
   }
 
@@ -580,7 +584,7 @@ class LaneEngine implements Lanes {
     if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
     if (this.#gpu && jobs.every((job) => isGreedy(job.sampling))) {
       const fixups = jobs.flatMap((job, row) => fixupsOf(job, row));
-      return { ids: this.#gpu.pick(logits as never, jobs.length, fixups) };
+      return { ids: this.#gpu.pick(this.#gpuCopy(logits, jobs.length) as never, jobs.length, fixups) };
     }
     return { rows: this.#copyOut(logits, jobs.length) };
   }
@@ -608,6 +612,23 @@ class LaneEngine implements Lanes {
     const result = fn(shaped, this.#kv, p.params) as { get(i: number): LaneTensor };
     this.#fns.endForward(this.#kv);
     return result.get(0);
+  }
+
+  /**
+   * Queues the copy of `logits` ([rows, 1, vocab]) to a GPU tensor of the
+   * lanes' own, kept per row count: the GPU pick reads its tensor from the
+   * buffer's first byte, and a model's output may start anywhere in a pooled
+   * buffer (TVM's copy applies the real offset; see `gpuPick.ts`).
+   */
+  #gpuCopy(logits: LaneTensor, rows: number): LaneTensor {
+    const { tvm } = this.#p;
+    let buffer = this.#gpuRows.get(rows);
+    if (!buffer) {
+      buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', this.#p.device));
+      this.#gpuRows.set(rows, buffer);
+    }
+    buffer.copyFrom(logits);
+    return buffer;
   }
 
   /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count. */
