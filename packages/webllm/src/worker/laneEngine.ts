@@ -187,6 +187,9 @@ interface LaneFns extends Record<keyof typeof GLOBALS, LaneFn> {
  */
 const GATHER_MS = 2;
 
+/** The readback buffer's key for a prefill taken during a step's readback (steps key theirs by row count). */
+const PREFILL_BUFFER = 0;
+
 /** Page size of the paged KV cache, as WebLLM makes its own. */
 const PAGE_SIZE = 16;
 
@@ -216,6 +219,12 @@ interface Job {
   closed: boolean;
   interrupted: boolean;
   readonly started: number;
+  /** When its prefill began (after the step in flight, or at that step's readback for an urgent job). */
+  prefillAt: number | undefined;
+  /** Its prefill was taken while a decode step's readback was under way (see `#step`). */
+  overlapped: boolean;
+  /** Jobs on the engine's lanes when this one arrived. */
+  busyAtOpen: number;
   firstTokenAt: number | undefined;
 }
 
@@ -253,6 +262,8 @@ class LaneEngine implements Lanes {
   #again = false;
   /** Until when a step waits for the other decoding jobs' pulls (see `#gather`). */
   #gatherUntil: number | undefined;
+  /** Wakes a step waiting for its readback (see `#readbackOr`). */
+  #nudge: (() => void) | undefined;
   #serial = 0;
 
   constructor(
@@ -388,6 +399,9 @@ class LaneEngine implements Lanes {
       closed: false,
       interrupted: false,
       started: performance.now(),
+      prefillAt: undefined,
+      overlapped: false,
+      busyAtOpen: this.#lanes.filter((lane) => lane.job && !lane.job.ended && !lane.job.closed).length,
       firstTokenAt: undefined,
     };
   }
@@ -437,6 +451,7 @@ class LaneEngine implements Lanes {
   #wake(): void {
     if (this.#running) {
       this.#again = true;
+      this.#nudge?.();
       return;
     }
     this.#running = true;
@@ -516,9 +531,11 @@ class LaneEngine implements Lanes {
   }
 
   /** Reads the job's prompt into its lane (after what the lane already holds of it); samples the first token. */
-  async #prefill(job: Job): Promise<void> {
+  async #prefill(job: Job, during = false): Promise<void> {
     const lane = job.lane!;
     const { tvm } = this.#p;
+    job.prefillAt = performance.now();
+    job.overlapped = during;
     // At most all but one prompt token: the last one's logits are the first pick's.
     const own = Math.min(this.#reuse && !lane.dirty ? commonPrefix(lane.tokens, job.prompt) : 0, job.prompt.length - 1);
     const forked = this.#share(lane, job.prompt, own);
@@ -533,7 +550,8 @@ class LaneEngine implements Lanes {
       tvm.beginScope();
       try {
         const logits = this.#forward(part, [lane.seq], [part.length], part.length > 1 ? this.#p.prefill : this.#p.decoding);
-        if (last) picked = this.#pickOut(logits, [job]);
+        // During a step's readback: the CPU pick, into a buffer of its own (the step's rows are still coming back).
+        if (last) picked = during ? { rows: this.#copyOut(logits, 1, PREFILL_BUFFER) } : this.#pickOut(logits, [job]);
       } finally {
         tvm.endScope();
       }
@@ -568,10 +586,44 @@ class LaneEngine implements Lanes {
       job.lane?.tokens.push(tokens[i]!);
       job.next = undefined;
     }
-    const picks = await this.#picks(picked);
+    const picks = await this.#readbackOr(this.#picks(picked));
     for (const [i, job] of jobs.entries()) {
       if (job.closed || job.ended) continue;
       this.#take(job, picks, i);
+    }
+  }
+
+  /**
+   * Waits for a step's picks; a keystroke that arrives meanwhile (an urgent
+   * job with a lane and a pull, not prefilled yet) is prefilled at once: its
+   * kernels queue behind the step's on the GPU while the step's logits come
+   * back, and its first token goes out before the step's picks and chunks.
+   * A failed prefill fails that job alone.
+   */
+  async #readbackOr<T>(picks: Promise<T>): Promise<T> {
+    let done = false;
+    const settled = picks.then(
+      () => void (done = true),
+      () => void (done = true),
+    );
+    for (;;) {
+      const nudged = new Promise<void>((resolve) => (this.#nudge = resolve));
+      await Promise.race([settled, nudged]);
+      this.#nudge = undefined;
+      if (done) return picks;
+      this.#assign();
+      const job = this.#lanes
+        .map((lane) => lane.job)
+        .find((j) => j?.urgent && j.waiter !== undefined && j.next === undefined && j.prefillAt === undefined && !j.ended && !j.closed);
+      if (!job) continue;
+      try {
+        await this.#prefill(job, true);
+      } catch (error) {
+        job.error = error;
+        job.ended = true;
+        this.#release(job, true);
+        this.#settle(job);
+      }
     }
   }
 
@@ -631,13 +683,13 @@ class LaneEngine implements Lanes {
     return buffer;
   }
 
-  /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count. */
-  #copyOut(logits: LaneTensor, rows: number): LaneTensor {
+  /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count (or per `key`). */
+  #copyOut(logits: LaneTensor, rows: number, key = rows): LaneTensor {
     const { tvm } = this.#p;
-    let buffer = this.#readback.get(rows);
+    let buffer = this.#readback.get(key);
     if (!buffer) {
       buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', tvm.cpu()));
-      this.#readback.set(rows, buffer);
+      this.#readback.set(key, buffer);
     }
     buffer.copyFrom(logits);
     return buffer;
@@ -780,6 +832,11 @@ class LaneEngine implements Lanes {
         decode_tokens_per_s: decodeS > 0 && completion > 1 ? (completion - 1) / decodeS : 0,
         e2e_latency_s: (now - job.started) / 1000,
         lanes: this.count,
+        // Why a first token moved: the wait for a lane and the step in flight, then the prefill itself.
+        lane_wait_s: ((job.prefillAt ?? first) - job.started) / 1000,
+        lane_prefill_s: (first - (job.prefillAt ?? first)) / 1000,
+        lane_overlapped: job.overlapped ? 1 : 0,
+        lane_busy_at_open: job.busyAtOpen,
       },
     };
   }

@@ -443,6 +443,7 @@ async function scaling(): Promise<void> {
 async function ghost(): Promise<void> {
   const p = await pool(1, 4);
   const result: Record<string, number[]> = { idle: [], busy: [] };
+  const parts: Record<string, GhostPoint[]> = { idle: [], busy: [] };
   for (let s = 0; s < GHOST_SESSIONS; s += 1) {
     const busy = s % 4 === 1 || s % 4 === 2;
     const pauses = typingSession(makeNote(GHOST_NOTE, s + 1), GHOST_PAUSES + 1, { seed: 100 + s, editEvery: 0 });
@@ -458,6 +459,7 @@ async function ghost(): Promise<void> {
     await Promise.all(translations);
     const warm = points.slice(1);
     result[busy ? 'busy' : 'idle']!.push(...warm.map((x) => x.ms));
+    parts[busy ? 'busy' : 'idle']!.push(...warm);
     say(
       `ghost session ${s} (${busy ? 'beside 3 translation jobs' : 'idle'}): first token ms ${warm.map((x) => f(x.ms, 0)).join(',')}; prefilled ${warm.map((x) => x.prefilled).join(',')} of ${median(warm.map((x) => x.prompt))}; median ${f(median(warm.map((x) => x.ms)), 1)} ms`,
     );
@@ -466,7 +468,25 @@ async function ghost(): Promise<void> {
   say(
     `ghost first token, median: idle ${f(median(result.idle!), 1)} ms, beside 3 translation jobs ${f(median(result.busy!), 1)} ms (${f(ratio)}x idle)`,
   );
-  out.ghost = { ...result, ratio };
+  // Where the time goes (medians): the pool's queue, page <-> worker messages (the rest), the worker's wait
+  // for the step in flight, the prefill itself; how many keystrokes were taken at a step's readback.
+  const split: Record<string, Record<string, number>> = {};
+  for (const [name, points] of Object.entries(parts)) {
+    const m = (pick: (p: GhostPoint) => number) => median(points.map(pick));
+    split[name] = {
+      queueMs: m((p) => p.queueMs),
+      outsideMs: m((p) => p.ms - p.queueMs - p.engineMs),
+      laneWaitMs: m((p) => p.laneWaitMs ?? Number.NaN),
+      prefillMs: m((p) => p.lanePrefillMs ?? Number.NaN),
+      overlapped: points.filter((p) => p.overlapped).length,
+      busyAtOpen: m((p) => p.busyAtOpen ?? Number.NaN),
+    };
+    const x = split[name]!;
+    say(
+      `ghost ${name}, medians: pool queue ${f(x.queueMs!, 1)} ms, page<->worker ${f(x.outsideMs!, 1)} ms, waiting in the worker ${f(x.laneWaitMs!, 1)} ms, prefill ${f(x.prefillMs!, 1)} ms; taken at a step's readback ${x.overlapped} of ${points.length}; jobs on the lanes at arrival ${f(x.busyAtOpen!, 0)}`,
+    );
+  }
+  out.ghost = { ...result, ratio, split };
   await p.unload();
 }
 
