@@ -472,14 +472,14 @@ async function ghost(): Promise<void> {
   // for the step in flight, the prefill itself; how many keystrokes were taken at a step's readback.
   const split: Record<string, Record<string, number>> = {};
   for (const [name, points] of Object.entries(parts)) {
-    const m = (pick: (p: GhostPoint) => number) => median(points.map(pick));
+    const m = (pick: (point: GhostPoint) => number) => median(points.map(pick));
     split[name] = {
-      queueMs: m((p) => p.queueMs),
-      outsideMs: m((p) => p.ms - p.queueMs - p.engineMs),
-      laneWaitMs: m((p) => p.laneWaitMs ?? Number.NaN),
-      prefillMs: m((p) => p.lanePrefillMs ?? Number.NaN),
-      overlapped: points.filter((p) => p.overlapped).length,
-      busyAtOpen: m((p) => p.busyAtOpen ?? Number.NaN),
+      queueMs: m((point) => point.queueMs),
+      outsideMs: m((point) => point.ms - point.queueMs - point.engineMs),
+      laneWaitMs: m((point) => point.laneWaitMs ?? Number.NaN),
+      prefillMs: m((point) => point.lanePrefillMs ?? Number.NaN),
+      overlapped: points.filter((point) => point.overlapped).length,
+      busyAtOpen: m((point) => point.busyAtOpen ?? Number.NaN),
     };
     const x = split[name]!;
     say(
