@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGpuPick, packFixups } from '../src/worker/gpuPick.js';
 import { webllmSources } from './fakeLanePipeline.js';
 
-const flat = (version: keyof typeof webllmSources) => webllmSources[version].replaceAll(/\s+/g, ' ');
+const flatSource = (version: keyof typeof webllmSources) => webllmSources[version].replaceAll(/\s+/g, ' ');
 
 /** A WebGPU device that records the pick's binding, its parameters and its dispatches. */
 function fakeDevice() {
@@ -57,8 +57,8 @@ describe('the GPU pick', () => {
 
   it("never reads a tensor's byteOffset: 0.2.79's runtime reads it from the padding before the field", () => {
     // 0.2.79: right after `strides` (a 4-byte pointer), where the 8-byte field is not; 0.2.86 rounds up to 8.
-    expect(flat('0.2.79')).toContain('const arrayOffsetByteOffset = arrayOffsetStrides + this.lib.sizeofPtr();');
-    expect(flat('0.2.86')).toMatch(/const arrayOffsetByteOffset = Math\.ceil\(byteOffsetUnaligned \/ 8/);
+    expect(flatSource('0.2.79')).toContain('const arrayOffsetByteOffset = arrayOffsetStrides + this.lib.sizeofPtr();');
+    expect(flatSource('0.2.86')).toMatch(/const arrayOffsetByteOffset = Math\.ceil\(byteOffsetUnaligned \/ 8/);
     const { device, submitted } = fakeDevice();
     const gpu = createGpuPick({ lib: { webGPUContext: { device, gpuBufferFromPtr: (ptr: number) => ({ ptr, size: 4096 }) } } }, 4);
     if (typeof gpu === 'string') throw new Error(gpu);
