@@ -199,6 +199,28 @@ describe('lanes: several jobs on one copy of the weights', () => {
     expect(order[before]).toBe('ghost');
   });
 
+  it("a keystroke's prefill that fails during a step's readback fails that job alone", async () => {
+    const expected = await alone(ask('one long job', { max_tokens: 10 }));
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 4);
+    let release: (() => void) | undefined;
+    let atHold = 0;
+    const job = read(lanes.open(ask('one long job', { max_tokens: 10 })), (_chunk, n) => {
+      if (n !== 3 || release) return;
+      release = fake.hold();
+      atHold = fake.forwards.length;
+    });
+    // The next step is encoded and its readback held.
+    await until(() => release !== undefined && fake.forwards.length > atHold);
+    fake.failNextForward();
+    expect(fake.scopes).toBe(0);
+    const ghost = read(lanes.open(ask('g', { max_tokens: 2 }), { urgent: true }));
+    // It fails while the step's readback is still held: the prefill was taken there.
+    await expect(ghost).rejects.toThrow('device lost');
+    release!();
+    expect((await job).text).toBe(expected.text);
+  });
+
   it('the usage says how long a job waited for its prefill and how long the prefill took', async () => {
     const fake = fakeLanePipeline();
     const lanes = startLanes(fake.pipeline, 2);
