@@ -10,11 +10,16 @@
  * - memory: nvidia-smi's used memory while 4 jobs run on one engine of lanes,
  *   and on a pool of 4 separate engines (each loaded alone);
  * - throughput: total content tokens/s of 1, 2, 4, 8 jobs at once on one
- *   engine of 8 lanes; 1 job on a one-lane engine (the denominator); 2 and 4
+ *   engine of `lanes: 8`; 1 job on a one-lane engine (the denominator); 2 and 4
  *   jobs on pools of 2 and 4 one-lane engines (the seed's way);
  * - ghost: the default ghost-text prompt over an 8,000-character note typed
- *   at its end (prefix reuse on), on one engine of 4 lanes, idle and while 3
- *   translation jobs decode on its other lanes;
+ *   at its end (prefix reuse on), on one engine of `lanes: 4`, idle and while 3
+ *   translation jobs decode on its other lanes; then where its time went
+ *   (the pool's queue, page <-> worker, the worker's wait, the prefill);
+ *
+ * `lanes: N` is the option as the code under test reads it: from round 7 on,
+ * N jobs and one sequence more kept for interactive work; before, N sequences
+ * of which the pool kept one for interactive work (8 jobs ran as 7, then 1).
  * - cancel: 0 tokens after a cancel from the chunk callback, at most 1 from a
  *   timer, while 3 other jobs decode; their text against their text alone.
  *
