@@ -4,7 +4,8 @@
  * exports `batch_decode` and builds paged KV caches of many sequences. The
  * lanes make a second cache of N sequences and run the kit's own loop over
  * WebLLM's loaded model: a new job's prompt is prefilled alone, between two
- * steps (so a ghost-text keystroke goes before the next step of the batch);
+ * steps (so a ghost-text keystroke goes before the next step of the batch, or
+ * during a step's readback when it arrives then);
  * every job whose page asked for its next chunk then advances in one
  * `embed` + `batch_decode` over all of them, with one readback and a CPU pick
  * per row (`laneSampler.ts`). A decode step costs about the same whatever the
