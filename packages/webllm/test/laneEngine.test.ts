@@ -228,7 +228,7 @@ describe('lanes: several jobs on one copy of the weights', () => {
     const extra = usage?.extra as Record<string, number>;
     expect(extra.lane_wait_s).toBeGreaterThanOrEqual(0);
     expect(extra.lane_prefill_s).toBeGreaterThanOrEqual(0);
-    expect(extra.lane_wait_s + extra.lane_prefill_s).toBeCloseTo(extra.time_to_first_token_s!, 6);
+    expect(extra.lane_wait_s! + extra.lane_prefill_s!).toBeCloseTo(extra.time_to_first_token_s!, 6);
     expect(extra).toMatchObject({ lane_overlapped: 0, lane_busy_at_open: 0 });
   });
 
