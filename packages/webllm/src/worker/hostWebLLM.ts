@@ -222,13 +222,7 @@ class EngineHost {
       // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
       this.#lanes =
         asked > 1
-          ? installLanes(engine, model, asked + 1, {
-              model,
-              prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support),
-              // Greedy rows picked on the GPU (1.5x the tokens/s of the CPU pick at 8 jobs on an H100, the same text);
-              // a software adapter keeps the CPU pick (SwiftShader aborted on 8 rows of 151,936 logits).
-              pick: isSoftwareAdapter(support) ? 'cpu' : 'gpu',
-            })
+          ? installLanes(engine, model, asked + 1, { model, prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support) })
           : noLanes('one lane asked (lanes: 1)');
       const text = [
         this.#reuse.active

@@ -80,12 +80,13 @@ export interface LaneOptions {
    */
   observe?: (row: Float32Array, job: string) => void;
   /**
-   * Where greedy rows are picked: `'cpu'` (default here: every row read
-   * back, as for sampled rows) or `'gpu'` (a compute shader over the logits,
-   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device; the worker
-   * asks for it on a hardware adapter: 1.5x the CPU pick's tokens/s at 8
-   * jobs on an H100). With `observe` every row is read back and picked on
-   * the CPU.
+   * Where greedy rows are picked: `'cpu'` (default: every row read back, as
+   * for sampled rows) or `'gpu'` (a compute shader over the logits,
+   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device: 1.5x the CPU
+   * pick's tokens/s at 8 jobs on an H100 in `lanesBench`'s `pick` part, the
+   * same text; opt-in, and the worker does not ask for it, until it is
+   * measured through the pool). With `observe` every row is read back and
+   * picked on the CPU.
    */
   pick?: 'gpu' | 'cpu';
   /**
