@@ -32,7 +32,7 @@ describeEachReactMode('EngineLanes on an engine of several lanes', (mode) => {
     });
     await advance(60);
     expect(engineRows()).toHaveLength(1);
-    expect(engineRows()[0]!.textContent).toContain('3 of 4 lanes');
+    expect(engineRows()[0]!.textContent).toContain('3 of 4 lanes, 1 kept for interactive work');
     const rows = rowsOfLanes();
     expect(rows).toHaveLength(4);
     expect(rows.map((row) => blocks(row).length)).toEqual([1, 1, 1, 0]);

@@ -12,7 +12,7 @@ const LONG = Array.from({ length: 30 }, (_, i) => `t${i}`).join(' ');
 /** What WebLLM's lanes send to its own one-sequence path (`Engine.offLane`). */
 const offLane = (request: ChatCompletionRequest) => (request.response_format?.type === 'json_schema' ? 'a JSON schema' : undefined);
 
-/** The default WebGPU pool's shape: engines of four lanes (`webllmEngines` default), `size` left at 2. */
+/** A WebGPU pool's shape: engines of four lanes, one kept for interactive work (`webllmEngines({ lanes: 3 })`), `size` left at 2. */
 function lanePool(options: Partial<EnginePoolOptions> = {}, withOffLane = false) {
   const create = fakeEngines({ reply: LONG, tokenMs: 10, concurrency: 4 });
   const pool = new EnginePool({

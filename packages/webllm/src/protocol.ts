@@ -28,7 +28,11 @@ export interface LoadSettings {
   checkWebGPU: boolean;
   /** Whether the worker keeps the KV cache's common prefix between requests (see `PrefixReuse`). Absent: on. */
   prefixReuse?: boolean;
-  /** How many generations the worker runs at once on the one model (see `Lanes`). Absent: 1. */
+  /**
+   * How many jobs of any band the worker runs at once on the one model (see
+   * `Lanes`); above 1 it opens one sequence more, kept for interactive work.
+   * Absent: 1.
+   */
   lanes?: number;
 }
 
@@ -90,7 +94,10 @@ export interface LoadAnswer {
   prefixReuse?: boolean;
   /** Why it is off, when it is. */
   prefixReuseReason?: string;
-  /** How many generations run at once (the lanes that started; 1 without lanes). Absent: 1. */
+  /**
+   * How many generations run at once: the sequences that started (the lanes
+   * asked for and the one kept for interactive work), 1 without lanes. Absent: 1.
+   */
   lanes?: number;
   /** Why the lanes asked for did not start, when they did not. */
   lanesReason?: string;

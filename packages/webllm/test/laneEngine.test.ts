@@ -27,6 +27,12 @@ async function read(stream: LaneStream, onChunk?: (chunk: ChatCompletionChunk, n
   return { chunks, text, finish, usage };
 }
 
+/** Resolves once `ok()` holds, polling each macrotask (a second at most). */
+async function until(ok: () => boolean) {
+  for (let i = 0; i < 1000 && !ok(); i += 1) await new Promise((r) => setTimeout(r, 1));
+  if (!ok()) throw new Error('timed out');
+}
+
 const repeats = (s: string) => s.length - new Set(s).size;
 
 /** What one request gives decoded alone, on lanes of its own. */
@@ -159,6 +165,71 @@ describe('lanes: several jobs on one copy of the weights', () => {
     // Nothing but the step in flight between the keystroke and its prefill.
     const upTo = fake.forwards.indexOf(prefills[0]!);
     expect(fake.forwards.slice(started, upTo).filter((f) => f.fn === 'batch_decode').length).toBeLessThanOrEqual(1);
+  });
+
+  it("a keystroke that arrives during a step's readback is prefilled at once, its first token before the step's", async () => {
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 4);
+    const order: string[] = [];
+    let release: (() => void) | undefined;
+    let atHold = 0;
+    const batch = ['one long job', 'two long job'].map((p, i) =>
+      read(lanes.open(ask(p, { max_tokens: 10 })), (_chunk, n) => {
+        order.push('batch');
+        if (i !== 0 || n !== 3 || release) return;
+        // From now on every readback waits (the next step's GPU work and its logits coming back).
+        release = fake.hold();
+        atHold = fake.forwards.length;
+      }),
+    );
+    await until(() => fake.forwards.slice(atHold).some((f) => f.fn === 'batch_decode') && release !== undefined);
+    const stepAt = fake.forwards.length;
+    const before = order.length;
+    const ghost = read(lanes.open(ask('g', { max_tokens: 2 }), { urgent: true }), () => order.push('ghost'));
+    await until(() => fake.forwards.length > stepAt);
+    // The step's readback is still held, and the keystroke's prefill is already encoded behind it.
+    expect(fake.forwards.slice(stepAt).map((f) => f.fn)).toEqual(['prefill']);
+    expect(order).toHaveLength(before);
+    release!();
+    const result = await ghost;
+    await Promise.all(batch);
+    expect(result.finish).toBe('length');
+    expect(result.usage?.extra).toMatchObject({ lane_overlapped: 1, lane_busy_at_open: 2 });
+    // Its first token went out before the held step's tokens.
+    expect(order[before]).toBe('ghost');
+  });
+
+  it("a keystroke's prefill that fails during a step's readback fails that job alone", async () => {
+    const expected = await alone(ask('one long job', { max_tokens: 10 }));
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 4);
+    let release: (() => void) | undefined;
+    let atHold = 0;
+    const job = read(lanes.open(ask('one long job', { max_tokens: 10 })), (_chunk, n) => {
+      if (n !== 3 || release) return;
+      release = fake.hold();
+      atHold = fake.forwards.length;
+    });
+    // The next step is encoded and its readback held.
+    await until(() => release !== undefined && fake.forwards.length > atHold);
+    fake.failNextForward();
+    expect(fake.scopes).toBe(0);
+    const ghost = read(lanes.open(ask('g', { max_tokens: 2 }), { urgent: true }));
+    // It fails while the step's readback is still held: the prefill was taken there.
+    await expect(ghost).rejects.toThrow('device lost');
+    release!();
+    expect((await job).text).toBe(expected.text);
+  });
+
+  it('the usage says how long a job waited for its prefill and how long the prefill took', async () => {
+    const fake = fakeLanePipeline();
+    const lanes = startLanes(fake.pipeline, 2);
+    const { usage } = await read(lanes.open(ask('timed')));
+    const extra = usage?.extra as Record<string, number>;
+    expect(extra.lane_wait_s).toBeGreaterThanOrEqual(0);
+    expect(extra.lane_prefill_s).toBeGreaterThanOrEqual(0);
+    expect(extra.lane_wait_s! + extra.lane_prefill_s!).toBeCloseTo(extra.time_to_first_token_s!, 6);
+    expect(extra).toMatchObject({ lane_overlapped: 0, lane_busy_at_open: 0 });
   });
 
   it('an interrupted lane is free for a waiting job before its page pulls again', async () => {

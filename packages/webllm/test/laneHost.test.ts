@@ -25,18 +25,31 @@ async function poolOf(lanes: number | undefined, size = 2) {
 }
 
 describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () => {
-  it('one engine takes three tasks and a keystroke at once on its lanes (default 4), without loading a second', async () => {
+  it('one engine takes four tasks and a keystroke at once on its lanes (default 4, and 1 kept for interactive work), without loading a second', async () => {
     const { pool, fakes, log } = await poolOf(undefined);
-    expect(log.at(-1)).toMatch(/Lanes: 4 \(one batch_decode step/);
-    expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 4 });
-    // The last lane is kept for interactive work: three background tasks and one ghost-text job fill the four.
+    expect(log.at(-1)).toMatch(/Lanes: 4 and 1 kept for interactive work \(one batch_decode step/);
+    expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 5 });
+    // Four background tasks take the four lanes asked for; the ghost-text job takes the one kept for it.
     const results = await Promise.all(
-      ['aa', 'bb', 'cc', 'dd'].map((c, i) => pool.submit({ task: `t${i}`, priority: i === 3 ? 'interactive' : 'normal', params: ask(c) })),
+      ['aa', 'bb', 'cc', 'dd', 'ee'].map((c, i) =>
+        pool.submit({ task: `t${i}`, priority: i === 4 ? 'interactive' : 'normal', params: ask(c) }),
+      ),
     );
-    expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done']);
+    expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
     expect(results.every((r) => r.text.length > 0)).toBe(true);
     expect(pool.getSnapshot().engines).toHaveLength(1);
-    expect(fakes[0]!.forwards.some((f) => f.fn === 'batch_decode' && f.seqs.length === 4)).toBe(true);
+    expect(fakes[0]!.forwards.some((f) => f.fn === 'batch_decode' && f.seqs.length === 5)).toBe(true);
+  });
+
+  it('lanes: 8 runs 8 items of one translation at once, not 7 and then 1', async () => {
+    const { pool, fakes } = await poolOf(8, 1);
+    expect(pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 9 });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => pool.submit({ task: 'translate', params: { ...ask(`item ${i}`), max_tokens: 4 } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 8 }, () => 'done'));
+    // One step carried all 8 (before the reserved lane became theirs too, 7 ran and the 8th waited for a whole item).
+    expect(Math.max(...fakes[0]!.forwards.filter((f) => f.fn === 'batch_decode').map((f) => f.seqs.length))).toBe(8);
   });
 
   it('sends a JSON-schema job to WebLLM’s own path, and lanes: 1 keeps one generation at a time', async () => {
@@ -108,8 +121,8 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
   it('a cancelled job frees its lane and leaves the other jobs’ text as it is alone', async () => {
     const solo = await poolOf(2);
     const expected = await solo.pool.submit({ params: ask('keep going') });
-    // Three lanes: one for each task, the last kept for interactive work.
-    const { pool, fakes } = await poolOf(3);
+    // Two lanes: one for each task (and one more kept for interactive work).
+    const { pool, fakes } = await poolOf(2);
     const controller = new AbortController();
     let forwardsAtCancel = 0;
     const [cut, kept] = await Promise.all([

@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { type Plugin, build } from 'esbuild';
 
 const here = join(import.meta.dirname, '..');
 
@@ -38,12 +38,9 @@ export async function buildPage(out: string): Promise<void> {
  */
 export async function buildNodeBench(out: string, code?: string): Promise<void> {
   mkdirSync(out, { recursive: true });
-  const packages: Record<string, string> = code
-    ? { '@inkling/scheduler': join(code, 'packages/scheduler/src/index.ts'), '@inkling/webllm': join(code, 'packages/webllm/src/index.ts') }
-    : {};
   await build({
     ...bundleOptions,
-    alias: { ...bundleOptions.alias, ...packages },
+    plugins: code === undefined ? [] : [otherCheckout(code)],
     entryPoints: {
       bench: 'src/node/bench.ts',
       engineThread: 'src/node/engineThread.ts',
@@ -56,6 +53,29 @@ export async function buildNodeBench(out: string, code?: string): Promise<void> 
     platform: 'node',
     target: 'node20',
   });
+}
+
+/**
+ * Resolves `@inkling/scheduler` and `@inkling/webllm`, subpaths included
+ * (`@inkling/scheduler/engine`), to `code`'s sources through each package's
+ * own `exports` (the `@inkling/source` condition). A plain alias maps only
+ * the bare name: a subpath then points inside `index.ts` and fails.
+ */
+function otherCheckout(code: string): Plugin {
+  return {
+    name: 'other-checkout',
+    setup(build) {
+      build.onResolve({ filter: /^@inkling\/(scheduler|webllm)(\/.*)?$/ }, (args) => {
+        const [, name, sub] = /^@inkling\/(scheduler|webllm)(\/.*)?$/.exec(args.path)!;
+        const dir = join(code, 'packages', name!);
+        const exports = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+        const entry = exports[`.${sub ?? ''}`] as Record<string, string> | undefined;
+        const source = entry?.['@inkling/source'];
+        if (!source) return { errors: [{ text: `${args.path} has no @inkling/source export in ${dir}` }] };
+        return { path: join(dir, source) };
+      });
+    },
+  };
 }
 
 /** Bundles the wllama check page into `out` (wllama starts its own worker from a blob). */

@@ -35,7 +35,8 @@ const WEBLLM_EXPECTATIONS: CheckExpectations = { deterministic: DETERMINISTIC, t
 /**
  * Runs `@inkling/webllm` + `EnginePool` against a real WebLLM engine: a load
  * with progress, a streamed completion, a superseded job that stops (tokens
- * generated after the cancel are counted), a preemption, and an embedding
+ * generated after the cancel are counted), a preemption (on an engine of
+ * lanes: an interactive job on the lane kept for it, beside the batch job), and an embedding
  * when an embedding model is given.
  * Token counts are small: on a CPU a token takes ~16 s.
  */
@@ -129,7 +130,8 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     `superseded after its first token; ${after} token(s) generated after the cancel (of max 8); final chunk ${finalAt === undefined ? 'never came' : `${((finalAt - cancelAt) / 1000).toFixed(2)} s after the cancel`}; the next job ${second?.status} with ${JSON.stringify(second?.text)}`,
   );
 
-  // 4. Preemption: an interactive job takes the engine from a preemptible batch job.
+  // 4. Preemption: an interactive job takes the engine from a preemptible batch job (one lane); on an
+  // engine of lanes it takes the lane kept for interactive work, beside the batch job.
   let ghost: Promise<JobResult> | undefined;
   let preemptAt = 0;
   const batch = pool.submit({
@@ -147,6 +149,19 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
   const victim = await batch;
   const winner = ghost ? await ghost : undefined;
   const preempted = afterCancel(probe.streams[batchStream] ?? [], preemptAt);
+  const lanes = pool.getSnapshot().engines[0]?.concurrency ?? 1;
+  if (lanes > 1) {
+    // An engine of lanes keeps its last free lane for interactive work: the keystroke runs beside the batch job, nothing is preempted.
+    const beside = winner?.startedAt !== undefined && winner.startedAt < victim.finishedAt;
+    record(
+      'interactive job beside a batch job (lanes)',
+      victim.status === 'done' && winner?.status === 'done' && beside && (winner.startedAt ?? Infinity) - winner.submittedAt < 1000,
+      `${lanes} lanes; batch job ${victim.status} with ${JSON.stringify(victim.text)}, interactive job ${winner?.status} ${JSON.stringify(winner?.text)}, started ${winner?.startedAt === undefined ? 'never' : `${(winner.startedAt - winner.submittedAt).toFixed(0)} ms after it was submitted`}, ${beside ? 'while the batch job ran' : 'after the batch job'}`,
+    );
+    await pool.unload();
+    await checkEmbedding(input.embed, expected.embeddingWidth, record, now, log);
+    return results;
+  }
   record(
     'preemption',
     victim.status === 'preempted' && victim.text.length > 0 && preempted.tokens <= 1 && winner?.status === 'done',

@@ -18,10 +18,11 @@ export const BUILT_IN_PAIR = { from: 'en', to: 'fr' } as const;
 const worker = () => new Worker(new URL('./engineWorker.ts', import.meta.url), { type: 'module' });
 
 /**
- * Lanes of the WebGPU engine: ghost text, the page translation and two more
- * jobs decode together on the one copy of the weights (the pool keeps one lane
- * for ghost text; the action items' JSON and the chat's tool calls run on
- * WebLLM's own path beside the lanes, one at a time).
+ * Lanes of the WebGPU engine: the page translation and three more jobs decode
+ * together on the one copy of the weights, and ghost text beside them on the
+ * sequence the engine keeps for interactive work (the action items' JSON and
+ * the chat's tool calls run on WebLLM's own path beside the lanes, one at a
+ * time).
  */
 const WEBGPU_LANES = 4;
 

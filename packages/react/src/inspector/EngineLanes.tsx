@@ -92,7 +92,8 @@ function Blocks({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: 
  * `windowMs`, coloured by outcome, the prefill part lighter. A preempted
  * block ends where the interactive job after it starts. An engine of several
  * lanes (one copy of the weights decoding several jobs at once) is one row
- * whose track has a line per lane, and says how many of its lanes are taken.
+ * whose track has a line per lane, and says how many of its lanes are taken
+ * (the pool keeps an engine's last free lane for interactive work).
  *
  * @example
  * <EngineLanes inspection={inspection} windowMs={10_000} slots={status.maxSize} />
@@ -133,7 +134,7 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
                 </span>
                 {engine.concurrency > 1 ? (
                   <span className="inkling-engine-lanes">
-                    {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes
+                    {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes, 1 kept for interactive work
                   </span>
                 ) : null}
               </td>

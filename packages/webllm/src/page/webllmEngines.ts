@@ -56,15 +56,23 @@ export interface WebLLMEnginesOptions extends WebLLMStorageOptions {
    */
   prefixReuse?: boolean;
   /**
-   * How many generations each engine runs at once on its one copy of the
-   * weights: its lanes, sequences of one paged KV cache that advance together
-   * in one `batch_decode` step (the pool sees them as the engine's
-   * `concurrency`, and fills an engine's lanes before it loads another).
+   * How many jobs each engine runs at once on its one copy of the weights,
+   * whatever their band: its lanes, sequences of one paged KV cache that
+   * advance together in one `batch_decode` step. The engine opens one
+   * sequence more, kept for interactive work: the pool sees `lanes + 1` as
+   * the engine's `concurrency` and keeps an engine's last free lane for an
+   * `interactive` job, so `lanes: 8` runs 8 translation items at once and a
+   * ghost-text keystroke still finds a lane (a sequence holds KV pages only
+   * while it has tokens; the cache is sized for every lane's full context
+   * window). The pool fills an engine's lanes before it loads another.
    * Where the model library has no `batch_decode` or the WebLLM version is
    * not one the worker knows (0.2.79, 0.2.86), the engine runs one generation
    * at a time as WebLLM does, and the load log says why. Jobs with a JSON
    * schema run on WebLLM's own one-sequence path, one at a time. `1` turns
    * lanes off. Default: `4`.
+   *
+   * @example
+   * webllmEngines({ model: 'Qwen2-0.5B-Instruct-q4f32_1-MLC', lanes: 8 }); // 8 jobs at once, and a lane for ghost text
    */
   lanes?: number;
   /**

@@ -16,6 +16,15 @@
  * It runs on the GPU device of TVM's WebGPU runtime (the one WebLLM loaded
  * the model on), reached through the runtime's own fields; where they are
  * missing, or the logits are not float32, the lanes keep the CPU pick.
+ *
+ * The shader reads its tensor from the start of its GPU buffer, so the lanes
+ * hand it a tensor of their own (`tvm.empty` on the GPU, the model's logits
+ * copied in by TVM, whose copy applies the source's real byte offset). A
+ * model's output may sit at an offset in a pooled buffer, and TVM 0.2.79's
+ * JavaScript reads `DLTensor.byte_offset` four bytes early (from the padding
+ * before the 8-byte-aligned field: 0.2.86 aligns it), so the offset the
+ * tensor object shows cannot be trusted there; WebGPU would also refuse a
+ * storage binding at an offset not a multiple of 256.
  */
 
 /** One adjusted logit: a token the row generated (`count` > 0) or biased. */
@@ -59,11 +68,13 @@ interface Encoder {
   finish(): unknown;
 }
 
-/** A TVM tensor on the GPU, as far as the pick reads one. */
+/**
+ * A TVM tensor on the GPU, as far as the pick reads one: one the caller
+ * allocated (`tvm.empty`), so its data starts at its buffer's first byte.
+ */
 export interface GpuTensorLike {
   readonly shape: number[];
   readonly dtype?: string;
-  readonly byteOffset?: number | bigint;
   getDataPtr?(): number;
 }
 
@@ -78,7 +89,7 @@ const WORKGROUP = 256;
 const entry = (binding: number, type: string) => ({ binding, visibility: 4, buffer: { type } });
 
 const SHADER = /* wgsl */ `
-struct Params { rows: u32, vocab: u32, fixups: u32, offset: u32 }
+struct Params { rows: u32, vocab: u32, fixups: u32, pad: u32 }
 struct Fixup { row: u32, token: u32, count: u32, bias: f32, repetition: f32, presence: f32, frequency: f32, pad: u32 }
 @group(0) @binding(0) var<storage, read_write> logits: array<f32>;
 @group(0) @binding(1) var<storage, read> fixups: array<Fixup>;
@@ -89,7 +100,7 @@ struct Fixup { row: u32, token: u32, count: u32, bias: f32, repetition: f32, pre
 fn adjust(@builtin(global_invocation_id) id: vec3<u32>) {
   if (id.x >= params.fixups) { return; }
   let f = fixups[id.x];
-  let at = params.offset + f.row * params.vocab + f.token;
+  let at = f.row * params.vocab + f.token;
   var v = logits[at];
   if (f.count > 0u) {
     if (f.repetition != 1.0) {
@@ -105,7 +116,7 @@ var<workgroup> bestIndex: array<u32, ${WORKGROUP}>;
 
 @compute @workgroup_size(${WORKGROUP})
 fn argmax(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_index) t: u32) {
-  let base = params.offset + group.x * params.vocab;
+  let base = group.x * params.vocab;
   var value = 0.0;
   var index = ${NONE}u;
   for (var k = t; k < params.vocab; k = k + ${WORKGROUP}u) {
@@ -135,7 +146,8 @@ fn argmax(@builtin(workgroup_id) group: vec3<u32>, @builtin(local_invocation_ind
 export interface GpuPick {
   /**
    * Queues the pick of `rows` rows of `logits` ([rows, 1, vocab], float32,
-   * on the GPU) after the work already queued; the ids come back when the
+   * on the GPU, a tensor the caller allocated: see `GpuTensorLike`) after
+   * the work already queued; the ids come back when the
    * GPU is done (-1 for a row of NaN only). Call it before the tensor's TVM
    * scope ends. Changes the logits in place.
    */
@@ -211,10 +223,9 @@ class Picker implements GpuPick {
     if (logits.dtype !== undefined && logits.dtype !== 'float32')
       throw new TypeError(`the GPU pick reads float32 logits (got ${logits.dtype})`);
     const vocab = logits.shape.at(-1)!;
-    const offset = Number(logits.byteOffset ?? 0);
-    if (offset % 4 !== 0) throw new RangeError('the logits start off a float boundary');
+    if (typeof logits.getDataPtr !== 'function') throw new TypeError('the GPU pick reads a TVM tensor (no getDataPtr)');
     const fixups = asked.filter((f) => f.token >= 0 && f.token < vocab && f.row < rows);
-    const buffer = this.#bufferOf(logits.getDataPtr!());
+    const buffer = this.#bufferOf(logits.getDataPtr());
     const device = this.#device;
     this.#flush();
     if (fixups.length * FIXUP_WORDS * 4 > this.#fixups.size) {
@@ -222,7 +233,7 @@ class Picker implements GpuPick {
       this.#fixups = this.#fixupBuffer(2 ** Math.ceil(Math.log2(fixups.length)));
     }
     if (fixups.length > 0) device.queue.writeBuffer(this.#fixups, 0, packFixups(fixups));
-    device.queue.writeBuffer(this.#params, 0, Uint32Array.from([rows, vocab, fixups.length, offset / 4]));
+    device.queue.writeBuffer(this.#params, 0, Uint32Array.from([rows, vocab, fixups.length, 0]));
     const group = device.createBindGroup({
       layout: this.#layout,
       entries: [

@@ -218,9 +218,11 @@ class EngineHost {
       const greedy = installGreedyPick(engine, model);
       const asked = message.lanes ?? 1;
       this.#lanes.dispose();
+      // `lanes: N` is N jobs of any band at once; the engine opens one sequence more, the lane the pool
+      // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
       this.#lanes =
         asked > 1
-          ? installLanes(engine, model, asked, { model, prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support) })
+          ? installLanes(engine, model, asked + 1, { model, prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support) })
           : noLanes('one lane asked (lanes: 1)');
       const text = [
         this.#reuse.active
@@ -228,7 +230,7 @@ class EngineHost {
           : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
         greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
         this.#lanes.active
-          ? `Lanes: ${this.#lanes.count} (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; JSON-schema jobs on WebLLM's one-sequence path).`
+          ? `Lanes: ${this.#lanes.count - 1} and 1 kept for interactive work (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; JSON-schema jobs on WebLLM's one-sequence path).`
           : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
       ].join(' ');
       this.#post({ t: 'progress', rid: id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });

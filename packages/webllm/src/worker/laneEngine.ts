@@ -4,7 +4,8 @@
  * exports `batch_decode` and builds paged KV caches of many sequences. The
  * lanes make a second cache of N sequences and run the kit's own loop over
  * WebLLM's loaded model: a new job's prompt is prefilled alone, between two
- * steps (so a ghost-text keystroke goes before the next step of the batch);
+ * steps (so a ghost-text keystroke goes before the next step of the batch, or
+ * during a step's readback when it arrives then);
  * every job whose page asked for its next chunk then advances in one
  * `embed` + `batch_decode` over all of them, with one readback and a CPU pick
  * per row (`laneSampler.ts`). A decode step costs about the same whatever the
@@ -81,8 +82,10 @@ export interface LaneOptions {
   /**
    * Where greedy rows are picked: `'cpu'` (default: every row read back, as
    * for sampled rows) or `'gpu'` (a compute shader over the logits,
-   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device; opt-in until
-   * it is measured on a GPU). With `observe` every row is read back and
+   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device: 1.5x the CPU
+   * pick's tokens/s at 8 jobs on an H100 in `lanesBench`'s `pick` part, the
+   * same text; opt-in, and the worker does not ask for it, until it is
+   * measured through the pool). With `observe` every row is read back and
    * picked on the CPU.
    */
   pick?: 'gpu' | 'cpu';
@@ -187,6 +190,9 @@ interface LaneFns extends Record<keyof typeof GLOBALS, LaneFn> {
  */
 const GATHER_MS = 2;
 
+/** The readback buffer's key for a prefill taken during a step's readback (steps key theirs by row count). */
+const PREFILL_BUFFER = 0;
+
 /** Page size of the paged KV cache, as WebLLM makes its own. */
 const PAGE_SIZE = 16;
 
@@ -216,6 +222,12 @@ interface Job {
   closed: boolean;
   interrupted: boolean;
   readonly started: number;
+  /** When its prefill began (after the step in flight, or at that step's readback for an urgent job). */
+  prefillAt: number | undefined;
+  /** Its prefill was taken while a decode step's readback was under way (see `#step`). */
+  overlapped: boolean;
+  /** Jobs on the engine's lanes when this one arrived. */
+  busyAtOpen: number;
   firstTokenAt: number | undefined;
 }
 
@@ -245,12 +257,16 @@ class LaneEngine implements Lanes {
   #fork: LaneFn | undefined;
   readonly #pages: LaneFn | undefined;
   readonly #readback = new Map<number, LaneTensor>();
+  /** The GPU pick's own copies of the logits, per row count. */
+  readonly #gpuRows = new Map<number, LaneTensor>();
   #vocab = 0;
   #running = false;
   /** A wake came while the loop ran: look again before it stops. */
   #again = false;
   /** Until when a step waits for the other decoding jobs' pulls (see `#gather`). */
   #gatherUntil: number | undefined;
+  /** Wakes a step waiting for its readback (see `#readbackOr`). */
+  #nudge: (() => void) | undefined;
   #serial = 0;
 
   constructor(
@@ -341,8 +357,10 @@ class LaneEngine implements Lanes {
     for (const lane of this.#lanes) if (lane.job) this.#close(lane.job);
     for (const job of this.#waiting.splice(0)) this.#close(job);
     this.#gpu?.dispose();
-    for (const buffer of this.#readback.values()) buffer.dispose();
-    this.#readback.clear();
+    for (const buffers of [this.#readback, this.#gpuRows]) {
+      for (const buffer of buffers.values()) buffer.dispose();
+      buffers.clear();
+    }
     (this.#kv as { dispose?: () => void }).dispose?.();
   }
 
@@ -384,6 +402,9 @@ class LaneEngine implements Lanes {
       closed: false,
       interrupted: false,
       started: performance.now(),
+      prefillAt: undefined,
+      overlapped: false,
+      busyAtOpen: this.#lanes.filter((lane) => lane.job && !lane.job.ended && !lane.job.closed).length,
       firstTokenAt: undefined,
     };
   }
@@ -433,6 +454,7 @@ class LaneEngine implements Lanes {
   #wake(): void {
     if (this.#running) {
       this.#again = true;
+      this.#nudge?.();
       return;
     }
     this.#running = true;
@@ -512,9 +534,11 @@ class LaneEngine implements Lanes {
   }
 
   /** Reads the job's prompt into its lane (after what the lane already holds of it); samples the first token. */
-  async #prefill(job: Job): Promise<void> {
+  async #prefill(job: Job, during = false): Promise<void> {
     const lane = job.lane!;
     const { tvm } = this.#p;
+    job.prefillAt = performance.now();
+    job.overlapped = during;
     // At most all but one prompt token: the last one's logits are the first pick's.
     const own = Math.min(this.#reuse && !lane.dirty ? commonPrefix(lane.tokens, job.prompt) : 0, job.prompt.length - 1);
     const forked = this.#share(lane, job.prompt, own);
@@ -529,7 +553,8 @@ class LaneEngine implements Lanes {
       tvm.beginScope();
       try {
         const logits = this.#forward(part, [lane.seq], [part.length], part.length > 1 ? this.#p.prefill : this.#p.decoding);
-        if (last) picked = this.#pickOut(logits, [job]);
+        // During a step's readback: the CPU pick, into a buffer of its own (the step's rows are still coming back).
+        if (last) picked = during ? { rows: this.#copyOut(logits, 1, PREFILL_BUFFER) } : this.#pickOut(logits, [job]);
       } finally {
         tvm.endScope();
       }
@@ -564,10 +589,44 @@ class LaneEngine implements Lanes {
       job.lane?.tokens.push(tokens[i]!);
       job.next = undefined;
     }
-    const picks = await this.#picks(picked);
+    const picks = await this.#readbackOr(this.#picks(picked));
     for (const [i, job] of jobs.entries()) {
       if (job.closed || job.ended) continue;
       this.#take(job, picks, i);
+    }
+  }
+
+  /**
+   * Waits for a step's picks; a keystroke that arrives meanwhile (an urgent
+   * job with a lane and a pull, not prefilled yet) is prefilled at once: its
+   * kernels queue behind the step's on the GPU while the step's logits come
+   * back, and its first token goes out before the step's picks and chunks.
+   * A failed prefill fails that job alone.
+   */
+  async #readbackOr<T>(picks: Promise<T>): Promise<T> {
+    let done = false;
+    const settled = picks.then(
+      () => void (done = true),
+      () => void (done = true),
+    );
+    for (;;) {
+      const nudged = new Promise<void>((resolve) => (this.#nudge = resolve));
+      await Promise.race([settled, nudged]);
+      this.#nudge = undefined;
+      if (done) return picks;
+      this.#assign();
+      const job = this.#lanes
+        .map((lane) => lane.job)
+        .find((j) => j?.urgent && j.waiter !== undefined && j.next === undefined && j.prefillAt === undefined && !j.ended && !j.closed);
+      if (!job) continue;
+      try {
+        await this.#prefill(job, true);
+      } catch (error) {
+        job.error = error;
+        job.ended = true;
+        this.#release(job, true);
+        this.#settle(job);
+      }
     }
   }
 
@@ -580,7 +639,7 @@ class LaneEngine implements Lanes {
     if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
     if (this.#gpu && jobs.every((job) => isGreedy(job.sampling))) {
       const fixups = jobs.flatMap((job, row) => fixupsOf(job, row));
-      return { ids: this.#gpu.pick(logits as never, jobs.length, fixups) };
+      return { ids: this.#gpu.pick(this.#gpuCopy(logits, jobs.length) as never, jobs.length, fixups) };
     }
     return { rows: this.#copyOut(logits, jobs.length) };
   }
@@ -610,13 +669,30 @@ class LaneEngine implements Lanes {
     return result.get(0);
   }
 
-  /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count. */
-  #copyOut(logits: LaneTensor, rows: number): LaneTensor {
+  /**
+   * Queues the copy of `logits` ([rows, 1, vocab]) to a GPU tensor of the
+   * lanes' own, kept per row count: the GPU pick reads its tensor from the
+   * buffer's first byte, and a model's output may start anywhere in a pooled
+   * buffer (TVM's copy applies the real offset; see `gpuPick.ts`).
+   */
+  #gpuCopy(logits: LaneTensor, rows: number): LaneTensor {
     const { tvm } = this.#p;
-    let buffer = this.#readback.get(rows);
+    let buffer = this.#gpuRows.get(rows);
+    if (!buffer) {
+      buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', this.#p.device));
+      this.#gpuRows.set(rows, buffer);
+    }
+    buffer.copyFrom(logits);
+    return buffer;
+  }
+
+  /** Queues the copy of `logits` ([rows, 1, vocab]) to a CPU buffer kept per row count (or per `key`). */
+  #copyOut(logits: LaneTensor, rows: number, key = rows): LaneTensor {
+    const { tvm } = this.#p;
+    let buffer = this.#readback.get(key);
     if (!buffer) {
       buffer = tvm.detachFromCurrentScope(tvm.empty([rows, 1, this.#vocab], 'float32', tvm.cpu()));
-      this.#readback.set(rows, buffer);
+      this.#readback.set(key, buffer);
     }
     buffer.copyFrom(logits);
     return buffer;
@@ -759,6 +835,11 @@ class LaneEngine implements Lanes {
         decode_tokens_per_s: decodeS > 0 && completion > 1 ? (completion - 1) / decodeS : 0,
         e2e_latency_s: (now - job.started) / 1000,
         lanes: this.count,
+        // Why a first token moved: the wait for a lane and the step in flight, then the prefill itself.
+        lane_wait_s: ((job.prefillAt ?? first) - job.started) / 1000,
+        lane_prefill_s: (first - (job.prefillAt ?? first)) / 1000,
+        lane_overlapped: job.overlapped ? 1 : 0,
+        lane_busy_at_open: job.busyAtOpen,
       },
     };
   }

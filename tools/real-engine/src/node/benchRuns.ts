@@ -121,6 +121,16 @@ export interface GhostPoint {
   queueMs: number;
   /** WebLLM's own time to first token (usage.extra), inside the engine. */
   engineMs: number;
+  /**
+   * On lanes (usage.extra, NaN elsewhere): from the worker's open to the
+   * prefill's start (the step in flight), the prefill to the first token,
+   * whether it was taken during a step's readback, and the jobs on the
+   * engine's lanes when it arrived.
+   */
+  laneWaitMs?: number;
+  lanePrefillMs?: number;
+  overlapped?: boolean;
+  busyAtOpen?: number;
   engine: number | undefined;
   prompt: number;
   cached: number;
@@ -147,6 +157,10 @@ export async function ghostSession(
       ms: result.firstTokenAt === undefined ? Number.NaN : result.firstTokenAt - result.submittedAt,
       queueMs: result.startedAt === undefined ? Number.NaN : result.startedAt - result.submittedAt,
       engineMs: (extraOf(result.usage).time_to_first_token_s ?? Number.NaN) * 1000,
+      laneWaitMs: (extraOf(result.usage).lane_wait_s ?? Number.NaN) * 1000,
+      lanePrefillMs: (extraOf(result.usage).lane_prefill_s ?? Number.NaN) * 1000,
+      overlapped: extraOf(result.usage).lane_overlapped === 1,
+      busyAtOpen: extraOf(result.usage).lane_busy_at_open ?? Number.NaN,
       engine: result.engineIndex,
       prompt,
       cached,

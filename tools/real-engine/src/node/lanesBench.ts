@@ -10,11 +10,16 @@
  * - memory: nvidia-smi's used memory while 4 jobs run on one engine of lanes,
  *   and on a pool of 4 separate engines (each loaded alone);
  * - throughput: total content tokens/s of 1, 2, 4, 8 jobs at once on one
- *   engine of 8 lanes; 1 job on a one-lane engine (the denominator); 2 and 4
+ *   engine of `lanes: 8`; 1 job on a one-lane engine (the denominator); 2 and 4
  *   jobs on pools of 2 and 4 one-lane engines (the seed's way);
  * - ghost: the default ghost-text prompt over an 8,000-character note typed
- *   at its end (prefix reuse on), on one engine of 4 lanes, idle and while 3
- *   translation jobs decode on its other lanes;
+ *   at its end (prefix reuse on), on one engine of `lanes: 4`, idle and while 3
+ *   translation jobs decode on its other lanes; then where its time went
+ *   (the pool's queue, page <-> worker, the worker's wait, the prefill);
+ *
+ * `lanes: N` is the option as the code under test reads it: from round 7 on,
+ * N jobs and one sequence more kept for interactive work; before, N sequences
+ * of which the pool kept one for interactive work (8 jobs ran as 7, then 1).
  * - cancel: 0 tokens after a cancel from the chunk callback, at most 1 from a
  *   timer, while 3 other jobs decode; their text against their text alone.
  *
@@ -443,6 +448,7 @@ async function scaling(): Promise<void> {
 async function ghost(): Promise<void> {
   const p = await pool(1, 4);
   const result: Record<string, number[]> = { idle: [], busy: [] };
+  const parts: Record<string, GhostPoint[]> = { idle: [], busy: [] };
   for (let s = 0; s < GHOST_SESSIONS; s += 1) {
     const busy = s % 4 === 1 || s % 4 === 2;
     const pauses = typingSession(makeNote(GHOST_NOTE, s + 1), GHOST_PAUSES + 1, { seed: 100 + s, editEvery: 0 });
@@ -458,6 +464,7 @@ async function ghost(): Promise<void> {
     await Promise.all(translations);
     const warm = points.slice(1);
     result[busy ? 'busy' : 'idle']!.push(...warm.map((x) => x.ms));
+    parts[busy ? 'busy' : 'idle']!.push(...warm);
     say(
       `ghost session ${s} (${busy ? 'beside 3 translation jobs' : 'idle'}): first token ms ${warm.map((x) => f(x.ms, 0)).join(',')}; prefilled ${warm.map((x) => x.prefilled).join(',')} of ${median(warm.map((x) => x.prompt))}; median ${f(median(warm.map((x) => x.ms)), 1)} ms`,
     );
@@ -466,7 +473,25 @@ async function ghost(): Promise<void> {
   say(
     `ghost first token, median: idle ${f(median(result.idle!), 1)} ms, beside 3 translation jobs ${f(median(result.busy!), 1)} ms (${f(ratio)}x idle)`,
   );
-  out.ghost = { ...result, ratio };
+  // Where the time goes (medians): the pool's queue, page <-> worker messages (the rest), the worker's wait
+  // for the step in flight, the prefill itself; how many keystrokes were taken at a step's readback.
+  const split: Record<string, Record<string, number>> = {};
+  for (const [name, points] of Object.entries(parts)) {
+    const m = (pick: (point: GhostPoint) => number) => median(points.map(pick));
+    split[name] = {
+      queueMs: m((point) => point.queueMs),
+      outsideMs: m((point) => point.ms - point.queueMs - point.engineMs),
+      laneWaitMs: m((point) => point.laneWaitMs ?? Number.NaN),
+      prefillMs: m((point) => point.lanePrefillMs ?? Number.NaN),
+      overlapped: points.filter((point) => point.overlapped).length,
+      busyAtOpen: m((point) => point.busyAtOpen ?? Number.NaN),
+    };
+    const x = split[name]!;
+    say(
+      `ghost ${name}, medians: pool queue ${f(x.queueMs!, 1)} ms, page<->worker ${f(x.outsideMs!, 1)} ms, waiting in the worker ${f(x.laneWaitMs!, 1)} ms, prefill ${f(x.prefillMs!, 1)} ms; taken at a step's readback ${x.overlapped} of ${points.length}; jobs on the lanes at arrival ${f(x.busyAtOpen!, 0)}`,
+    );
+  }
+  out.ghost = { ...result, ratio, split };
   await p.unload();
 }
 
