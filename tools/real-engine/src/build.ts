@@ -64,8 +64,8 @@ export async function buildNodeBench(out: string, code?: string): Promise<void> 
 function otherCheckout(code: string): Plugin {
   return {
     name: 'other-checkout',
-    setup(build) {
-      build.onResolve({ filter: /^@inkling\/(scheduler|webllm)(\/.*)?$/ }, (args) => {
+    setup(bundler) {
+      bundler.onResolve({ filter: /^@inkling\/(scheduler|webllm)(\/.*)?$/ }, (args) => {
         const [, name, sub] = /^@inkling\/(scheduler|webllm)(\/.*)?$/.exec(args.path)!;
         const dir = join(code, 'packages', name!);
         const exports = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
