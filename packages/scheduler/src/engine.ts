@@ -25,7 +25,14 @@ export type { ErrorDevice, ErrorKind, ErrorPhase } from './errors.js';
 export type { FailureDetails } from './failureErrors.js';
 export { InvalidSchemaError, ObjectValidationError, UnsupportedConstraintError } from './schemaErrors.js';
 // One class per kind of failure, the same for every engine; `device` says which failed.
-export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from './failureErrors.js';
+export {
+  FAILURE_ERRORS,
+  LoadCancelledError,
+  ModelFetchError,
+  ModelUnreadableError,
+  OutOfMemoryError,
+  WorkerCrashedError,
+} from './failureErrors.js';
 
 // Calls in flight: one signal per call, every call stopped by interruptGenerate().
 export { CallsInFlight } from './callsInFlight.js';

@@ -123,3 +123,13 @@ export class WorkerCrashedError extends EngineCrashedError {
     Object.assign(this, { device: details.device });
   }
 }
+
+/**
+ * The failure classes above by the `name` their instances carry: what a
+ * wire's `decodeError` needs to rebuild any of them (a worker's, a shared
+ * pool's), so a new kind of failure reaches every wire at once.
+ *
+ * @example
+ * decodeError(wire, { ...FAILURE_ERRORS, MyEngineError });
+ */
+export const FAILURE_ERRORS = { ModelFetchError, ModelUnreadableError, OutOfMemoryError, LoadCancelledError, WorkerCrashedError };

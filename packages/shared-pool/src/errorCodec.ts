@@ -1,4 +1,4 @@
-import { type ErrorClasses, type WireError, decodeError as decodeWireError, encodeError } from '@inkling/scheduler/engine';
+import { type ErrorClasses, FAILURE_ERRORS, type WireError, decodeError as decodeWireError, encodeError } from '@inkling/scheduler/engine';
 import {
   EngineCrashedError,
   EngineError,
@@ -8,13 +8,8 @@ import {
   InvalidOptionError,
   InvalidSchemaError,
   type JobResult,
-  LoadCancelledError,
-  ModelFetchError,
-  ModelUnreadableError,
-  OutOfMemoryError,
   type PoolStatus,
   UnsupportedConstraintError,
-  WorkerCrashedError,
 } from '@inkling/scheduler';
 import { ClientLimitError, HostLostError } from './errors.js';
 
@@ -39,11 +34,7 @@ export const BUILT_IN_ERRORS: ErrorClasses = {
   EngineStalledError: EngineCrashedError,
   EngineLoadError,
   // The failures every engine shares: the same class whichever engine failed, told apart by `device`.
-  ModelFetchError,
-  ModelUnreadableError,
-  OutOfMemoryError,
-  LoadCancelledError,
-  WorkerCrashedError,
+  ...FAILURE_ERRORS,
   // A job's schema refused, by the pool or by its engine (the AI SDK provider tells them apart by class).
   InvalidSchemaError,
   UnsupportedConstraintError,

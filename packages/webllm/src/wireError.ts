@@ -1,26 +1,15 @@
-import { type ErrorClasses, type WireError, decodeError } from '@inkling/scheduler/engine';
-import {
-  InvalidSchemaError,
-  LoadCancelledError,
-  ModelFetchError,
-  ModelUnreadableError,
-  OutOfMemoryError,
-  WorkerCrashedError,
-} from '@inkling/scheduler';
+import { type ErrorClasses, FAILURE_ERRORS, type WireError, decodeError } from '@inkling/scheduler/engine';
+import { InvalidSchemaError } from '@inkling/scheduler';
 import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
 
 /** The typed errors a worker sends, by name: WebLLM's own and the failures every engine shares. */
 const TYPED_ERRORS: ErrorClasses = {
+  ...FAILURE_ERRORS,
   GPUDeviceLostError,
   InvalidSchemaError,
-  LoadCancelledError,
-  ModelFetchError,
   ModelNotFoundError,
-  ModelUnreadableError,
-  OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
-  WorkerCrashedError,
 };
 
 /**
