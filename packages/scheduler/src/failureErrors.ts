@@ -107,9 +107,9 @@ export class WorkerCrashedError extends EngineCrashedError {
   override name = 'WorkerCrashedError';
   declare readonly device: ErrorDevice;
 
-  constructor(message: string, { cause, device }: { device: ErrorDevice; cause?: unknown }) {
+  constructor(message: string, { cause, ...fields }: { device: ErrorDevice; cause?: unknown }) {
     super(message, cause === undefined ? undefined : { cause });
-    Object.assign(this, { device });
+    Object.assign(this, fields);
   }
 }
 
