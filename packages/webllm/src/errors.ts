@@ -45,7 +45,8 @@ abstract class GPULoadError<Details extends object> extends EngineLoadError {
 
 /**
  * The model needs the `shader-f16` WebGPU feature and this adapter lacks it.
- * `suggestion` is the f32 build of the same model to load instead.
+ * `suggestion` is the f32 build of the same model to load instead. Built as
+ * `new ShaderF16UnsupportedError(message, { model, suggestion, cause })`.
  *
  * @example
  * if (error instanceof ShaderF16UnsupportedError) pool = makePool(error.suggestion);
@@ -72,6 +73,7 @@ export function shaderF16Unsupported(model: string, suggestion: string, cause?: 
 
 /**
  * The model id is neither in WebLLM's prebuilt list nor in the `appConfig` given.
+ * Built as `new ModelNotFoundError(message, { model, cause })`.
  *
  * @example
  * webllmEngines({ model: 'no-such-model' }); // the pool's load fails with ModelNotFoundError
