@@ -27,7 +27,7 @@ const ENGINES: Record<string, readonly Case[]> = {
       () => new webllm.OutOfMemoryError('The GPU ran out of memory.', { device: 'gpu', model: MODEL, vramRequiredMB: 1800 }),
       /^The GPU ran out of memory.*smaller model/,
     ],
-    ['model not found', () => new webllm.ModelNotFoundError(MODEL), /no model with this id.*model list/],
+    ['model not found', () => new webllm.ModelNotFoundError('No such model.', { model: MODEL }), /no model with this id.*model list/],
     [
       'file unreadable',
       () => new webllm.ModelUnreadableError('Error: tensor shape mismatch', { device: 'gpu', model: MODEL }),

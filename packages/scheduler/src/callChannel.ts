@@ -1,5 +1,5 @@
 import { InklingError, type ErrorKind } from './errors.js';
-import { reportError } from './reportError.js';
+import { guard } from './reportError.js';
 import { type WireError, decodeError, encodeError } from './wireError.js';
 
 /**
@@ -177,11 +177,7 @@ export class CallChannel<Op extends string = string> {
     const call = this.#calls.get(answer.rid);
     if (!call) return false;
     if (answer.t === 'progress') {
-      try {
-        call.onProgress?.(answer.report);
-      } catch (error) {
-        reportError(error);
-      }
+      guard(() => call.onProgress?.(answer.report));
     } else {
       this.#calls.delete(answer.rid);
       if (answer.error === undefined) call.resolve(answer.value);
@@ -203,7 +199,8 @@ export class CallChannel<Op extends string = string> {
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
   settle(rid: number, value: unknown): boolean {
     const call = this.#calls.get(rid);
-    if (call && this.#calls.delete(rid)) call.resolve(value);
+    this.#calls.delete(rid);
+    call?.resolve(value);
     return call !== undefined;
   }
 
@@ -214,9 +211,9 @@ export class CallChannel<Op extends string = string> {
 
   /** Rejects every waiting call with `reason`; the channel stays open for new calls. */
   rejectAll(reason: unknown): void {
-    const calls = this.pending();
+    // A promise's handlers run later, never inside reject(): nothing joins or leaves the map meanwhile.
+    for (const call of this.#calls.values()) call.reject(reason);
     this.#calls.clear();
-    for (const call of calls) (call as Waiting<Op>).reject(reason);
   }
 
   /**

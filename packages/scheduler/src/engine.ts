@@ -11,7 +11,7 @@ export type { JobResultFields } from './jobResult.js';
 // Errors across a worker or port boundary, and the shared error vocabulary adapters throw.
 export { asError, decodeError, encodeError } from './wireError.js';
 export type { ErrorClass, ErrorClasses, WireError } from './wireError.js';
-export { reportError } from './reportError.js';
+export { guard, reportError } from './reportError.js';
 export {
   EngineCrashedError,
   EngineError,

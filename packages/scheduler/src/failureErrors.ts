@@ -15,21 +15,19 @@ export interface FailureDetails {
   readonly cause?: unknown;
 }
 
-/** `Error` takes `cause` only when there is one. */
-const causeOf = (details: { cause?: unknown }) => (details.cause === undefined ? undefined : { cause: details.cause });
-
 /**
- * What the four load failures share: the cause (only when there is one),
- * `device` and `model` (readonly to everyone else). Not exported: apps catch
- * the classes below, never this one.
+ * What the four load failures share: one constructor that keeps the cause
+ * (only when there is one) and sets every other detail as an own field
+ * (`device`, `model`, a subclass's `url`, `status`, `vramRequiredMB`; readonly
+ * to everyone else). Not exported: apps catch the classes below, never this one.
  */
-abstract class LoadFailure extends EngineLoadError {
+abstract class LoadFailure<Details extends FailureDetails = FailureDetails> extends EngineLoadError {
   declare readonly device: ErrorDevice;
   declare readonly model: string;
 
-  constructor(message: string, details: FailureDetails) {
-    super(message, causeOf(details));
-    Object.assign(this, { device: details.device, model: details.model });
+  constructor(message: string, { cause, ...fields }: Details) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, fields);
   }
 }
 
@@ -42,23 +40,19 @@ abstract class LoadFailure extends EngineLoadError {
  * @example
  * if (error instanceof ModelFetchError) console.warn(error.device, error.url, error.status);
  */
-export class ModelFetchError extends LoadFailure {
+export class ModelFetchError extends LoadFailure<FailureDetails & { url: string; status?: number; kind?: ErrorKind; retryable?: boolean }> {
   override name = 'ModelFetchError';
-  override readonly kind: ErrorKind;
-  override readonly retryable: boolean;
+  declare readonly kind: ErrorKind;
+  declare readonly retryable: boolean;
   /** The file that failed. */
-  readonly url: string;
+  declare readonly url: string;
   /** The HTTP status it answered; `0` when nothing answered (or the engine did not say). */
-  readonly status: number;
+  declare readonly status: number;
 
   constructor(message: string, details: FailureDetails & { url: string; status?: number }) {
-    super(message, details);
     const status = details.status ?? 0;
     const gone = status === 404 || status === 410;
-    this.kind = gone ? 'model-not-found' : 'network';
-    this.retryable = !gone;
-    this.url = details.url;
-    this.status = status;
+    super(message, { ...details, status, kind: gone ? 'model-not-found' : 'network', retryable: !gone });
   }
 }
 
@@ -82,16 +76,11 @@ export class ModelUnreadableError extends LoadFailure {
  * @example
  * if (error instanceof OutOfMemoryError && error.device === 'gpu') suggestSmallerModel(error.vramRequiredMB);
  */
-export class OutOfMemoryError extends LoadFailure {
+export class OutOfMemoryError extends LoadFailure<FailureDetails & { vramRequiredMB?: number }> {
   override name = 'OutOfMemoryError';
   override readonly kind = 'out-of-memory';
   /** What the model needs of GPU memory, when its record says. */
-  readonly vramRequiredMB: number | undefined;
-
-  constructor(message: string, details: FailureDetails & { vramRequiredMB?: number }) {
-    super(message, details);
-    this.vramRequiredMB = details.vramRequiredMB;
-  }
+  declare readonly vramRequiredMB: number | undefined;
 }
 
 /**
@@ -118,9 +107,9 @@ export class WorkerCrashedError extends EngineCrashedError {
   override name = 'WorkerCrashedError';
   declare readonly device: ErrorDevice;
 
-  constructor(message: string, details: { device: ErrorDevice; cause?: unknown }) {
-    super(message, causeOf(details));
-    Object.assign(this, { device: details.device });
+  constructor(message: string, { cause, ...fields }: { device: ErrorDevice; cause?: unknown }) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, fields);
   }
 }
 

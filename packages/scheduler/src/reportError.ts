@@ -12,7 +12,13 @@ export function reportError(error: unknown): void {
   else console.error(error);
 }
 
-/** Runs a caller's callback, reporting what it throws. */
+/**
+ * Runs a caller's callback (a listener, `onChunk`, `onProgress`), reporting
+ * what it throws (`reportError`) instead of letting it break the caller.
+ *
+ * @example
+ * guard(() => onChunk(chunk));
+ */
 export function guard(fn: () => void): void {
   try {
     fn();

@@ -50,6 +50,14 @@ describe('one error class per kind of failure', () => {
     });
   });
 
+  it('sets every detail but the cause as an own field (what crosses a wire), the cause only when given', () => {
+    const fetch = new ModelFetchError('down', { device: 'cpu', model: 'm', url: 'u', cause: undefined });
+    expect(Object.keys(fetch)).toEqual(expect.arrayContaining(['kind', 'retryable', 'device', 'model', 'url', 'status']));
+    expect(['cause' in fetch, 'cause' in new WorkerCrashedError('gone', { device: 'gpu', cause: undefined })]).toEqual([false, false]);
+    expect(new WorkerCrashedError('gone', { device: 'gpu', cause: 'lost' }).cause).toBe('lost');
+    expect(Object.keys(new OutOfMemoryError('oom', { device: 'gpu', model: 'Qwen' }))).not.toContain('cause');
+  });
+
   it('makes a crashed worker fatal wherever it ran', () => {
     const error = new WorkerCrashedError('The worker died.', { device: 'cpu' });
     expect(engine.isFatalEngineError(error)).toBe(true);

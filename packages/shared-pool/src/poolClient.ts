@@ -15,6 +15,7 @@ import {
   checkDuration,
   globalTimers,
   chunkText,
+  guard,
   isAbortSignal,
 } from '@inkling/scheduler/engine';
 import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
@@ -24,7 +25,7 @@ import { HostLink } from './hostLink.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
-import { type RemoteJob, abortedAtOnce, guard, localResult, refused, wireSpec } from './remoteJob.js';
+import { type RemoteJob, abortedAtOnce, localResult, refused, wireSpec } from './remoteJob.js';
 import type { SharedPoolStatus } from './clientView.js';
 
 /** Options of `new PoolClient(...)`. */
@@ -360,7 +361,8 @@ export class PoolClient extends Subscribable implements Pool {
         if (!job) return;
         job.text += chunkText(message.chunk);
         job.chunks += 1;
-        if (job.onChunk) guard(job.onChunk, message.chunk);
+        const { onChunk } = job;
+        if (onChunk) guard(() => onChunk(message.chunk));
         return;
       }
       case 'result': {

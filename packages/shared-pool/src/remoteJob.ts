@@ -6,7 +6,7 @@ import {
   type JobResult,
   type JobSpec,
 } from '@inkling/scheduler';
-import { isAbortSignal, jobResult, reportError } from '@inkling/scheduler/engine';
+import { isAbortSignal, jobResult } from '@inkling/scheduler/engine';
 import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */
@@ -61,15 +61,6 @@ export function wireSpec(spec: JobSpec, id: string): WireSpec | string {
   return problem
     ? `The job spec cannot be sent to the shared pool (${problem}); params must be plain data.`
     : (wire as unknown as WireSpec);
-}
-
-/** Calls a listener of the app's; one that throws is reported, not let loose on the protocol. */
-export function guard<T>(callback: (value: T) => void, value: T): void {
-  try {
-    callback(value);
-  } catch (error) {
-    reportError(error);
-  }
 }
 
 /** Why `value` cannot be structured-cloned, or undefined when it can (or there is no way to tell). */

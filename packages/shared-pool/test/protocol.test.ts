@@ -28,6 +28,31 @@ describe('a PoolClient over a MessagePort', () => {
     scene.close();
   });
 
+  it("reports an onChunk that throws and streams on: the app's listener never breaks the job", async () => {
+    const reported: unknown[] = [];
+    const original = globalThis.reportError;
+    globalThis.reportError = (error: unknown) => reported.push(error);
+    try {
+      const scene = sharedScene({ reply: 'one two', tokenMs: 10 });
+      const { client } = scene.tab('a');
+      await client.load();
+      const result = client.submit(
+        chat('hi', {
+          onChunk: () => {
+            throw new Error('listener bug');
+          },
+        }),
+      );
+      await run(50);
+      expect(await result).toMatchObject({ status: 'done', text: 'one two' });
+      expect(reported.length).toBeGreaterThan(0);
+      expect(reported.every((error) => (error as Error).message === 'listener bug')).toBe(true);
+      scene.close();
+    } finally {
+      globalThis.reportError = original;
+    }
+  });
+
   it('turns an abort into a cancel: the job resolves at once and the host stops its engine', async () => {
     const scene = sharedScene({ reply: 'a b c d e f g h', tokenMs: 10 });
     const { client } = scene.tab('a');

@@ -28,48 +28,73 @@ export class WebGPUUnavailableError extends EngineLoadError {
 }
 
 /**
- * The model needs the `shader-f16` WebGPU feature and this adapter lacks it.
- * `suggestion` is the f32 build of the same model to load instead.
- *
- * @example
- * if (error instanceof ShaderF16UnsupportedError) pool = makePool(error.suggestion);
+ * What WebLLM's errors that only the worker or the model cache throws share:
+ * one constructor that takes the message as worded where they are thrown (so
+ * a page that only rebuilds them from the worker's messages carries no
+ * wording), keeps the cause only when there is one and sets every other
+ * detail as an own field.
  */
-export class ShaderF16UnsupportedError extends EngineLoadError {
-  override name = 'ShaderF16UnsupportedError';
-  override readonly kind = 'device-feature';
+abstract class GPULoadError<Details extends object> extends EngineLoadError {
   override readonly device: ErrorDevice = 'gpu';
-  readonly model: string;
-  readonly suggestion: string;
 
-  constructor(model: string, suggestion: string, options?: { cause?: unknown }) {
-    super(
-      `The model "${model}" needs 16-bit float shaders (the WebGPU feature "shader-f16"), which this GPU or browser does not offer. Load the f32 build instead: "${suggestion}".`,
-      options,
-    );
-    this.model = model;
-    this.suggestion = suggestion;
+  constructor(message: string, { cause, ...fields }: Details & { cause?: unknown }) {
+    super(message, cause === undefined ? undefined : { cause });
+    Object.assign(this, fields);
   }
 }
 
 /**
+ * The model needs the `shader-f16` WebGPU feature and this adapter lacks it.
+ * `suggestion` is the f32 build of the same model to load instead. Built as
+ * `new ShaderF16UnsupportedError(message, { model, suggestion, cause })`.
+ *
+ * @example
+ * if (error instanceof ShaderF16UnsupportedError) pool = makePool(error.suggestion);
+ */
+export class ShaderF16UnsupportedError extends GPULoadError<{ model: string; suggestion: string }> {
+  override name = 'ShaderF16UnsupportedError';
+  override readonly kind = 'device-feature';
+  declare readonly model: string;
+  declare readonly suggestion: string;
+}
+
+/**
+ * The `ShaderF16UnsupportedError` for `model`, naming its f32 build `suggestion`.
+ *
+ * @example
+ * throw shaderF16Unsupported(record.model_id, f32Variant(record.model_id));
+ */
+export function shaderF16Unsupported(model: string, suggestion: string, cause?: unknown): ShaderF16UnsupportedError {
+  return new ShaderF16UnsupportedError(
+    `The model "${model}" needs 16-bit float shaders (the WebGPU feature "shader-f16"), which this GPU or browser does not offer. Load the f32 build instead: "${suggestion}".`,
+    { model, suggestion, cause },
+  );
+}
+
+/**
  * The model id is neither in WebLLM's prebuilt list nor in the `appConfig` given.
+ * Built as `new ModelNotFoundError(message, { model, cause })`.
  *
  * @example
  * webllmEngines({ model: 'no-such-model' }); // the pool's load fails with ModelNotFoundError
  */
-export class ModelNotFoundError extends EngineLoadError {
+export class ModelNotFoundError extends GPULoadError<{ model: string }> {
   override name = 'ModelNotFoundError';
   override readonly kind = 'model-not-found';
-  override readonly device: ErrorDevice = 'gpu';
-  readonly model: string;
+  declare readonly model: string;
+}
 
-  constructor(model: string, options?: { cause?: unknown }) {
-    super(
-      `The model "${model}" is not in WebLLM's prebuilt list nor in the appConfig given. Pick an id from modelCatalogue (or WebLLM's prebuiltAppConfig), or add a model record { model, model_id, model_lib } to appConfig.model_list.`,
-      options,
-    );
-    this.model = model;
-  }
+/**
+ * The `ModelNotFoundError` for `model`: what to pick instead.
+ *
+ * @example
+ * if (!record) throw modelNotFound(model);
+ */
+export function modelNotFound(model: string, cause?: unknown): ModelNotFoundError {
+  return new ModelNotFoundError(
+    `The model "${model}" is not in WebLLM's prebuilt list nor in the appConfig given. Pick an id from modelCatalogue (or WebLLM's prebuiltAppConfig), or add a model record { model, model_id, model_lib } to appConfig.model_list.`,
+    { model, cause },
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler/storage';
-import { ModelNotFoundError } from '../errors.js';
+import { modelNotFound } from '../errors.js';
 import { loadWebLLM } from '../loadWebLLM.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMSource } from '../types.js';
@@ -45,6 +45,6 @@ export async function deleteModel(model: string, options: ModelCacheOptions = {}
 async function resolve(model: string, options: ModelCacheOptions) {
   const webllm = await loadWebLLM(options.webllm);
   const appConfig = resolveAppConfig(options.appConfig ?? (webllm.prebuiltAppConfig as WebLLMAppConfig), options.cache);
-  if (!appConfig.model_list.some((r) => r.model_id === model)) throw new ModelNotFoundError(model);
+  if (!appConfig.model_list.some((r) => r.model_id === model)) throw modelNotFound(model);
   return { webllm, appConfig };
 }

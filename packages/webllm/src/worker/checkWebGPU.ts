@@ -1,5 +1,5 @@
 import { type GPULike, type WebGPUSupport, detectWebGPU } from '../detectWebGPU.js';
-import { ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
+import { WebGPUUnavailableError, shaderF16Unsupported } from '../errors.js';
 import { f32Variant, needsShaderF16 } from '../modelCatalogue.js';
 import type { WebLLMModelRecord } from '../types.js';
 
@@ -17,7 +17,7 @@ export async function checkWebGPU(record: WebLLMModelRecord, gpu: GPULike | null
   const support = await detectWebGPU({ gpu });
   if (!support.supported) throw new WebGPUUnavailableError(support.reason ?? 'no adapter.');
   if (needsShaderF16(record) && !support.shaderF16) {
-    throw new ShaderF16UnsupportedError(record.model_id, f32Variant(record.model_id));
+    throw shaderF16Unsupported(record.model_id, f32Variant(record.model_id));
   }
   return support;
 }

@@ -1,6 +1,6 @@
 import { InklingError, ModelFetchError, ModelUnreadableError, OutOfMemoryError } from '@inkling/scheduler';
 import { asError } from '@inkling/scheduler/engine';
-import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
+import { GPUDeviceLostError, WebGPUUnavailableError, modelNotFound, shaderF16Unsupported } from '../errors.js';
 import { f32Variant } from '../modelCatalogue.js';
 import type { WebLLMModelRecord } from '../types.js';
 
@@ -36,11 +36,11 @@ export function classifyLoadError(reason: unknown, model: string, record: WebLLM
   if (reason instanceof InklingError) return reason;
   const error = asError(reason);
   const { name, message } = error;
-  if (name === 'ModelNotFoundError') return new ModelNotFoundError(model, { cause: error });
+  if (name === 'ModelNotFoundError') return modelNotFound(model, error);
   if (name === 'WebGPUNotAvailableError' || name === 'WebGPUNotFoundError') {
     return new WebGPUUnavailableError(`the engine's worker found no WebGPU adapter (${message}).`, { cause: error });
   }
-  if (name === 'ShaderF16SupportError') return new ShaderF16UnsupportedError(model, f32Variant(model), { cause: error });
+  if (name === 'ShaderF16SupportError') return shaderF16Unsupported(model, f32Variant(model), error);
   if (name === 'DeviceLostError' || /out of memory|\bOOM\b|failed to allocate|allocation failed/i.test(message)) {
     const vramRequiredMB = record?.vram_required_MB;
     const need = vramRequiredMB ? ` (it needs about ${Math.round(vramRequiredMB)} MB of GPU memory)` : '';

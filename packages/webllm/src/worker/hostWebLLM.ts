@@ -4,7 +4,7 @@ import { webllmRequest } from './webllmRequest.js';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from '../detectWebGPU.js';
-import { ModelNotFoundError } from '../errors.js';
+import { modelNotFound } from '../errors.js';
 import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
 import { type LaneStream, type Lanes, installLanes, noLanes } from './laneEngine.js';
@@ -197,7 +197,7 @@ class EngineHost {
     const { model } = message;
     const appConfig = resolveAppConfig(message.appConfig ?? (this.#webllm.prebuiltAppConfig as WebLLMAppConfig), message.cache);
     const record = appConfig.model_list.find((r) => r.model_id === model);
-    if (!record) throw new ModelNotFoundError(model);
+    if (!record) throw modelNotFound(model);
     try {
       const support = message.checkWebGPU ? await checkWebGPU(record, this.#gpu) : undefined;
       const progress = new ProgressMapper();
