@@ -10,6 +10,7 @@ import {
   ServerError,
   ServerModelNotFoundError,
   type ServerResponseError,
+  type ServerResponseErrorOptions,
 } from './errors.js';
 
 /** The most of a server's error text kept in a message. */
@@ -51,13 +52,7 @@ export async function errorForResponse(
   const statusText = endpoint.redact(response.statusText);
   if (status === 401 || status === 403) {
     void response.body?.cancel().catch(() => {});
-    return new AuthenticationError(
-      status === 401
-        ? `The server at ${where} refused the API key (401 Unauthorized)${ref}. Check the apiKey (or the headers) given to openaiEngines().`
-        : `The server at ${where} does not allow this key to do that (403 Forbidden)${ref}. Check that the key may use model "${endpoint.model}".`,
-      status,
-      { cause: { status, statusText }, requestId },
-    );
+    return keyRefused(status, where, ref, endpoint.model, { cause: { status, statusText }, requestId });
   }
   const detail = await readDetail(response, context);
   const cause = { status, statusText, body: detail };
@@ -72,19 +67,7 @@ export async function errorForResponse(
   }
   const shed = interactive && (status === 429 || status === 503);
   if (status === 429 || waitRefused || shed) {
-    const wait = retryAfter === undefined ? '' : ` and asks to wait ${Math.ceil(retryAfter / 1000)} s`;
-    const busy = status === 429 ? 'is rate-limiting requests (429)' : `is busy (${status})`;
-    const advice = waitRefused
-      ? ', longer than maxRetryDelayMs allows. Try again then, or raise maxRetryDelayMs'
-      : shed
-        ? '. An interactive job is not retried (the next keystroke asks again); give the server more capacity'
-        : '. Try again later';
-    return new RateLimitError(
-      `The server at ${where} ${busy}${wait}${advice}, or lower "concurrency" in openaiEngines()${said}`,
-      status,
-      retryAfter,
-      options,
-    );
+    return rateLimited(where, status, retryAfter, waitRefused ? 'refused' : shed ? 'shed' : 'later', said, options);
   }
   if (status >= 500 || status === 408) {
     const advice = isRetryableStatus(status)
@@ -99,6 +82,52 @@ export async function errorForResponse(
   return new BadRequestError(
     `The server at ${where} rejected the request (${status}). Check the job's params (a parameter it does not take, a prompt longer than its context)${said}`,
     status,
+    options,
+  );
+}
+
+/** 401 (the key refused) or 403 (the key may not do this): the body is never read, some servers put the key in it. */
+function keyRefused(
+  status: 401 | 403,
+  where: string,
+  ref: string,
+  model: string,
+  options: ServerResponseErrorOptions,
+): AuthenticationError {
+  return new AuthenticationError(
+    status === 401
+      ? `The server at ${where} refused the API key (401 Unauthorized)${ref}. Check the apiKey (or the headers) given to openaiEngines().`
+      : `The server at ${where} does not allow this key to do that (403 Forbidden)${ref}. Check that the key may use model "${model}".`,
+    status,
+    options,
+  );
+}
+
+/**
+ * A busy or rate-limiting server, with the wait it asked for and what to do:
+ * wait then (`'refused'`: longer than the engine waits), give it more capacity
+ * (`'shed'`: an interactive job, not retried), or try again `'later'`.
+ */
+function rateLimited(
+  where: string,
+  status: number,
+  retryAfter: number | undefined,
+  why: 'refused' | 'shed' | 'later',
+  said: string,
+  options: ServerResponseErrorOptions,
+): RateLimitError {
+  const wait = retryAfter === undefined ? '' : ` and asks to wait ${Math.ceil(retryAfter / 1000)} s`;
+  const busy = status === 429 ? 'is rate-limiting requests (429)' : `is busy (${status})`;
+  const advice =
+    why === 'refused'
+      ? ', longer than maxRetryDelayMs allows. Try again then, or raise maxRetryDelayMs'
+      : why === 'shed'
+        ? '. An interactive job is not retried (the next keystroke asks again); give the server more capacity'
+        : '. Try again later';
+  return new RateLimitError(
+    `The server at ${where} ${busy}${wait}${advice}, or lower "concurrency" in openaiEngines()${said}`,
+    status,
+    retryAfter,
     options,
   );
 }

@@ -95,8 +95,7 @@ function validateAt(
   if (typeof value === 'object' && value !== null && depth >= MAX_JSON_DEPTH) {
     return fail(`nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  budget.left -= 1;
-  if (budget.left < 0) {
+  if (--budget.left < 0) {
     return fail(
       `checking this value takes more than ${MAX_CHECKS} steps (anyOf or oneOf of $refs branching at every level); simplify the schema.`,
     );

@@ -7,28 +7,40 @@ import { type FakeWorld, aborted, asMessages, sizeOf } from './fakeWorld.js';
 /** The fake `LanguageModel` (Prompt API) of `world`: sessions with a context, streamed replies, limits named as `options.limits` says. */
 export function fakeLanguageModel(world: FakeWorld): NonNullable<BuiltInAIGlobals['LanguageModel']> {
   const { options, stats } = world;
-  const contextWindow = options.contextWindow ?? 4096;
-  const reply = options.reply ?? (() => 'This is a built-in reply.');
+  const availability = (): Availability => (options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'));
 
-  class LanguageModel {
-    static availability(...args: unknown[]): Promise<Availability> {
+  const LanguageModel = sessionClass(world);
+  renameLimits(LanguageModel.prototype, options.limits ?? 'context');
+  addStatics(LanguageModel, {
+    availability(...args: unknown[]): Promise<Availability> {
       const problem = optionsProblem('LanguageModel', 'availability', args.length, args[0]);
       if (problem) return Promise.reject(problem);
-      return Promise.resolve(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'));
-    }
-
-    static create(...args: unknown[]): Promise<LanguageModel> {
+      return Promise.resolve(availability());
+    },
+    create(...args: unknown[]): Promise<InstanceType<typeof LanguageModel>> {
       const problem = optionsProblem('LanguageModel', 'create', args.length, args[0]);
       if (problem) return Promise.reject(problem);
       const createOptions = (args[0] ?? {}) as CreateMonitorOptions & { initialPrompts?: LanguageModelMessage[] };
-      return world.created(options.prompt === 'absent' ? 'unavailable' : (options.prompt ?? 'available'), createOptions, () => {
+      return world.created(availability(), createOptions, () => {
         stats.sessionsCreated += 1;
         return new LanguageModel(createOptions.initialPrompts ?? []);
       });
-    }
+    },
+  });
+  return LanguageModel as unknown as NonNullable<BuiltInAIGlobals['LanguageModel']>;
+}
 
+/**
+ * The class of `world`'s sessions, which `fakeLanguageModel` names the limits
+ * of and adds its statics to: a context that grows with each prompt and
+ * reply, appends and clones.
+ */
+function sessionClass(world: FakeWorld) {
+  const { options, stats } = world;
+  const contextWindow = options.contextWindow ?? 4096;
+
+  return class LanguageModel {
     #context: LanguageModelMessage[];
-    #destroyed = false;
 
     constructor(context: LanguageModelMessage[]) {
       this.#context = context.map((m) => ({ ...m }));
@@ -36,7 +48,7 @@ export function fakeLanguageModel(world: FakeWorld): NonNullable<BuiltInAIGlobal
     }
 
     get contextUsage(): number {
-      return this.#used();
+      return sizeOf(this.#context);
     }
 
     get contextWindow(): number {
@@ -44,11 +56,11 @@ export function fakeLanguageModel(world: FakeWorld): NonNullable<BuiltInAIGlobal
     }
 
     measureContextUsage(input: string | LanguageModelMessage[], o?: { signal?: AbortSignal }): Promise<number> {
-      return aborted(o?.signal) ?? this.#alive() ?? Promise.resolve(sizeOf(input));
+      return aborted(o?.signal) ?? alive(this) ?? Promise.resolve(sizeOf(input));
     }
 
     append(input: LanguageModelMessage[], o?: { signal?: AbortSignal }): Promise<void> {
-      const problem = aborted(o?.signal) ?? this.#alive();
+      const problem = aborted(o?.signal) ?? alive(this);
       if (problem) return problem;
       stats.appends += 1;
       this.#context.push(...asMessages(input));
@@ -56,49 +68,62 @@ export function fakeLanguageModel(world: FakeWorld): NonNullable<BuiltInAIGlobal
     }
 
     clone(o?: { signal?: AbortSignal }): Promise<LanguageModel> {
-      const problem = aborted(o?.signal) ?? this.#alive();
+      const problem = aborted(o?.signal) ?? alive(this);
       if (problem) return problem;
       stats.clones += 1;
-      return Promise.resolve(new LanguageModel(this.#context));
+      return Promise.resolve(new (this.constructor as typeof LanguageModel)(this.#context));
     }
 
     promptStreaming(
       input: string | LanguageModelMessage[],
       o?: { signal?: AbortSignal; responseConstraint?: unknown },
     ): ReadableStream<string> {
-      if (this.#destroyed) throw new DOMException('The session was destroyed.', 'InvalidStateError');
-      const messages = asMessages(input);
-      const requested = this.#used() + sizeOf(messages);
-      if (requested > contextWindow) {
-        throw quotaExceeded('The input is too large.', contextWindow, requested);
-      }
-      const context = [...this.#context, ...messages];
-      const constraint = o?.responseConstraint;
-      const text = constraint === undefined ? reply(context) : constrainedReply(constraint, reply(context));
-      stats.prompts.push({ input: messages, contextBefore: this.#used(), responseConstraint: constraint });
+      if (destroyed.has(this)) throw destroyedError();
+      const { text, context } = replyTo(world, this.#context, asMessages(input), o?.responseConstraint);
       return world.words(text, o?.signal, () => {
-        this.#context = [...context, { role: 'assistant', content: text }];
+        this.#context = context;
       });
     }
 
     destroy(): void {
-      if (this.#destroyed) return;
-      this.#destroyed = true;
+      if (destroyed.has(this)) return;
+      destroyed.add(this);
       world.live -= 1;
       stats.sessionsDestroyed += 1;
     }
+  };
+}
 
-    #used(): number {
-      return sizeOf(this.#context);
-    }
+/** Sessions whose `destroy()` was called: every call after is refused. */
+const destroyed = new WeakSet<object>();
+const destroyedError = (): DOMException => new DOMException('The session was destroyed.', 'InvalidStateError');
+/** The refusal of a call to `session` once it is destroyed, like Chrome's. */
+const alive = (session: object): Promise<never> | undefined => (destroyed.has(session) ? Promise.reject(destroyedError()) : undefined);
 
-    #alive(): Promise<never> | undefined {
-      return this.#destroyed ? Promise.reject(new DOMException('The session was destroyed.', 'InvalidStateError')) : undefined;
-    }
-  }
+/**
+ * The reply to `messages` after `context`, and the context once it is given,
+ * recorded in `stats.prompts`: a `QuotaExceededError` past the context window,
+ * `options.reply`'s text shaped by a response constraint.
+ */
+function replyTo(
+  world: FakeWorld,
+  context: LanguageModelMessage[],
+  messages: LanguageModelMessage[],
+  constraint: unknown,
+): { text: string; context: LanguageModelMessage[] } {
+  const contextWindow = world.options.contextWindow ?? 4096;
+  const reply = world.options.reply ?? (() => 'This is a built-in reply.');
+  const requested = sizeOf(context) + sizeOf(messages);
+  if (requested > contextWindow) throw quotaExceeded('The input is too large.', contextWindow, requested);
+  const asked = [...context, ...messages];
+  const text = constraint === undefined ? reply(asked) : constrainedReply(constraint, reply(asked));
+  world.stats.prompts.push({ input: messages, contextBefore: sizeOf(context), responseConstraint: constraint });
+  return { text, context: [...asked, { role: 'assistant', content: text }] };
+}
 
-  renameLimits(LanguageModel.prototype, options.limits ?? 'context');
-  return LanguageModel as unknown as NonNullable<BuiltInAIGlobals['LanguageModel']>;
+/** Adds `methods` to `target` the way a class declares its statics (not enumerable). */
+function addStatics(target: object, methods: Record<string, (...args: unknown[]) => unknown>): void {
+  for (const [name, value] of Object.entries(methods)) Object.defineProperty(target, name, { value, writable: true, configurable: true });
 }
 
 type QuotaErrorClass = new (message: string, options: { quota: number; requested: number }) => DOMException;

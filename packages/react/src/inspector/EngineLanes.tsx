@@ -1,4 +1,4 @@
-import type { InspectedJob, PoolInspection } from './core/inspectPool.js';
+import type { InspectedEngine, InspectedJob, PoolInspection } from './core/inspectPool.js';
 import { formatMs, ownerName, withoutOwner } from './core/format.js';
 import { laneRows } from './core/laneRows.js';
 import { OUTCOME_LABELS } from './core/outcomeLabels.js';
@@ -86,6 +86,88 @@ function Blocks({ jobs, start, range }: { jobs: readonly InspectedJob[]; start: 
   );
 }
 
+/** A loaded engine's row: its state (and lanes taken), the jobs it runs now, and its lane of `jobs`. */
+function EngineRow({
+  engine,
+  jobs,
+  start,
+  range,
+}: {
+  engine: InspectedEngine;
+  jobs: readonly InspectedJob[];
+  start: number;
+  range: number;
+}) {
+  return (
+    <tr data-state={engine.state}>
+      <th scope="row">{engine.index + 1}</th>
+      <td>
+        <span className="inkling-engine-state" data-state={engine.state}>
+          {engine.state}
+        </span>
+        {engine.concurrency > 1 ? (
+          <span className="inkling-engine-lanes">
+            {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes, 1 kept for interactive work
+          </span>
+        ) : null}
+      </td>
+      <td className="inkling-engine-jobs">
+        {engine.jobs.length === 0
+          ? '–'
+          : engine.jobs.map((job) => (
+              <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
+                <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}
+                {job.owner === undefined ? null : ` · ${ownerName(job.owner)}`}{' '}
+                <span className="inkling-priority" data-priority={job.priority}>
+                  {job.priority}
+                </span>{' '}
+                {job.tokens} tok
+              </span>
+            ))}
+      </td>
+      <td className="inkling-lane-cell" aria-hidden="true">
+        <Lane jobs={jobs} start={start} range={range} lanes={engine.concurrency} />
+      </td>
+    </tr>
+  );
+}
+
+/** The row of an engine the pool may load but has not (yet): it keeps the table's height as the pool grows. */
+function UnloadedRow({ index }: { index: number }) {
+  return (
+    <tr data-state="unloaded">
+      <th scope="row">{index + 1}</th>
+      <td>
+        <span className="inkling-engine-state" data-state="unloaded">
+          not loaded
+        </span>
+      </td>
+      <td className="inkling-engine-jobs">–</td>
+      <td className="inkling-lane-cell" aria-hidden="true">
+        <div className="inkling-lane" />
+      </td>
+    </tr>
+  );
+}
+
+/** What the lanes' colours mean: an outcome each, and the lighter prefill. */
+function LaneLegend() {
+  return (
+    <ul className="inkling-lane-legend" aria-hidden="true">
+      {LEGEND.map((outcome) => (
+        <li key={outcome}>
+          <span className="inkling-lane-swatch" data-outcome={outcome} />
+          {OUTCOME_LABELS[outcome]}
+        </li>
+      ))}
+      <li>
+        <span className="inkling-lane-swatch" data-part="prefill" />
+        prefill
+      </li>
+    </ul>
+  );
+}
+
 /**
  * A table of the pool's engines: state, the job each runs (id, task,
  * priority, tokens so far) and a lane with every job it ran in the last
@@ -126,70 +208,20 @@ export function EngineLanes({ inspection, windowMs, slots = 0 }: EngineLanesProp
             </tr>
           ) : null}
           {inspection.engines.map((engine) => (
-            <tr key={engine.index} data-state={engine.state}>
-              <th scope="row">{engine.index + 1}</th>
-              <td>
-                <span className="inkling-engine-state" data-state={engine.state}>
-                  {engine.state}
-                </span>
-                {engine.concurrency > 1 ? (
-                  <span className="inkling-engine-lanes">
-                    {Math.min(engine.jobs.length, engine.concurrency)} of {engine.concurrency} lanes, 1 kept for interactive work
-                  </span>
-                ) : null}
-              </td>
-              <td className="inkling-engine-jobs">
-                {engine.jobs.length === 0
-                  ? '–'
-                  : engine.jobs.map((job) => (
-                      <span key={job.id} className="inkling-job-chip" data-priority={job.priority}>
-                        <code>{withoutOwner(job.id, job.owner)}</code> {withoutOwner(job.task, job.owner)}
-                        {job.owner === undefined ? null : ` · ${ownerName(job.owner)}`}{' '}
-                        <span className="inkling-priority" data-priority={job.priority}>
-                          {job.priority}
-                        </span>{' '}
-                        {job.tokens} tok
-                      </span>
-                    ))}
-              </td>
-              <td className="inkling-lane-cell" aria-hidden="true">
-                <Lane
-                  jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)}
-                  start={start}
-                  range={range}
-                  lanes={engine.concurrency}
-                />
-              </td>
-            </tr>
+            <EngineRow
+              key={engine.index}
+              engine={engine}
+              jobs={inspection.jobs.filter((job) => job.engineIndex === engine.index && job.endAt >= start)}
+              start={start}
+              range={range}
+            />
           ))}
           {Array.from({ length: Math.max(0, slots - inspection.engines.length) }, (_, n) => inspection.engines.length + n).map((index) => (
-            <tr key={`slot-${index}`} data-state="unloaded">
-              <th scope="row">{index + 1}</th>
-              <td>
-                <span className="inkling-engine-state" data-state="unloaded">
-                  not loaded
-                </span>
-              </td>
-              <td className="inkling-engine-jobs">–</td>
-              <td className="inkling-lane-cell" aria-hidden="true">
-                <div className="inkling-lane" />
-              </td>
-            </tr>
+            <UnloadedRow key={`slot-${index}`} index={index} />
           ))}
         </tbody>
       </table>
-      <ul className="inkling-lane-legend" aria-hidden="true">
-        {LEGEND.map((outcome) => (
-          <li key={outcome}>
-            <span className="inkling-lane-swatch" data-outcome={outcome} />
-            {OUTCOME_LABELS[outcome]}
-          </li>
-        ))}
-        <li>
-          <span className="inkling-lane-swatch" data-part="prefill" />
-          prefill
-        </li>
-      </ul>
+      <LaneLegend />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { PoolInspection } from './core/inspectPool.js';
+import type { InspectedJob, PoolInspection } from './core/inspectPool.js';
 import { formatMs, formatRate, ownerName, withoutOwner } from './core/format.js';
 import { OUTCOME_LABELS } from './core/outcomeLabels.js';
 
@@ -56,46 +56,53 @@ export function JobTable({ inspection, maxJobs }: { inspection: PoolInspection; 
         {/* Keyed by row, not by job: a new job rewrites the rows' text instead of pushing every row down (a layout shift per job). */}
         {jobs.map((job, row) => (
           // oxlint-disable-next-line react/no-array-index-key -- the row is the identity here, see above
-          <tr key={row} data-job={job.id} data-outcome={job.outcome} data-priority={job.priority}>
-            <td>
-              <code title={job.id}>{withoutOwner(job.id, job.owner)}</code>
-            </td>
-            <td className="inkling-task" title={job.task} data-owner={job.owner}>
-              {withoutOwner(job.task, job.owner)}
-              {job.owner === undefined ? null : <span className="inkling-owner"> · {ownerName(job.owner)}</span>}
-            </td>
-            <td>
-              <span className="inkling-priority" data-priority={job.priority}>
-                {job.priority}
-              </span>
-              {job.preemptible ? (
-                <span className="inkling-preemptible" title="preemptible">
-                  {' '}
-                  ✂
-                </span>
-              ) : null}
-            </td>
-            <td>{job.engineIndex === undefined ? '–' : job.engineIndex + 1}</td>
-            <td>
-              <span className="inkling-outcome" data-outcome={job.outcome} title={job.error}>
-                {OUTCOME_LABELS[job.outcome]}
-              </span>
-              {job.outcome === 'cancelled' && job.cancelReason && job.cancelReason !== 'cancel' ? (
-                <span className="inkling-reason"> by {job.cancelReason}</span>
-              ) : null}
-            </td>
-            <td className="inkling-num">{formatMs(job.waitMs)}</td>
-            <td className="inkling-num">{formatMs(job.ttftMs)}</td>
-            <td className="inkling-num">{formatRate(job.tokensPerSecond)}</td>
-            <td className="inkling-num">{job.tokens}</td>
-            {cached ? (
-              <td className="inkling-num" data-cached={job.cachedTokens}>
-                {job.cachedTokens ?? '–'}
-              </td>
-            ) : null}
-          </tr>
+          <JobRow key={row} job={job} cached={cached} />
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** One job's row; `cached` adds the cell of prompt tokens its engine's cache held. */
+function JobRow({ job, cached }: { job: InspectedJob; cached: boolean }) {
+  return (
+    <tr data-job={job.id} data-outcome={job.outcome} data-priority={job.priority}>
+      <td>
+        <code title={job.id}>{withoutOwner(job.id, job.owner)}</code>
+      </td>
+      <td className="inkling-task" title={job.task} data-owner={job.owner}>
+        {withoutOwner(job.task, job.owner)}
+        {job.owner === undefined ? null : <span className="inkling-owner"> · {ownerName(job.owner)}</span>}
+      </td>
+      <td>
+        <span className="inkling-priority" data-priority={job.priority}>
+          {job.priority}
+        </span>
+        {job.preemptible ? (
+          <span className="inkling-preemptible" title="preemptible">
+            {' '}
+            ✂
+          </span>
+        ) : null}
+      </td>
+      <td>{job.engineIndex === undefined ? '–' : job.engineIndex + 1}</td>
+      <td>
+        <span className="inkling-outcome" data-outcome={job.outcome} title={job.error}>
+          {OUTCOME_LABELS[job.outcome]}
+        </span>
+        {job.outcome === 'cancelled' && job.cancelReason && job.cancelReason !== 'cancel' ? (
+          <span className="inkling-reason"> by {job.cancelReason}</span>
+        ) : null}
+      </td>
+      <td className="inkling-num">{formatMs(job.waitMs)}</td>
+      <td className="inkling-num">{formatMs(job.ttftMs)}</td>
+      <td className="inkling-num">{formatRate(job.tokensPerSecond)}</td>
+      <td className="inkling-num">{job.tokens}</td>
+      {cached ? (
+        <td className="inkling-num" data-cached={job.cachedTokens}>
+          {job.cachedTokens ?? '–'}
+        </td>
+      ) : null}
+    </tr>
   );
 }

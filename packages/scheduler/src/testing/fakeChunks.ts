@@ -1,5 +1,11 @@
 import { type ChunkMeta, streamChunk, usageChunk as closingChunk } from '../chunk.js';
-import type { ChatCompletionChunk, FinishReason, StreamingChatCompletionRequest } from '../types.js';
+import type {
+  ChatCompletionChunk,
+  CreateEmbeddingResponse,
+  EmbeddingCreateParams,
+  FinishReason,
+  StreamingChatCompletionRequest,
+} from '../types.js';
 
 /** A streamed chunk in WebLLM's shape, with `content` and the finish reason. */
 export function contentChunk(meta: ChunkMeta, content: string, finish: FinishReason | null): ChatCompletionChunk {
@@ -53,4 +59,16 @@ export function abortError(): Error {
   const error = new Error('The request was aborted.');
   error.name = 'AbortError';
   return error;
+}
+
+/** The fake's answer to an embeddings request: a vector per input from `embed`, a token per word. */
+export function embeddingList(request: EmbeddingCreateParams, embed: (input: string) => number[], model: string): CreateEmbeddingResponse {
+  const inputs = Array.isArray(request.input) ? request.input : [request.input];
+  const data = inputs.map((input, index) => ({
+    object: 'embedding' as const,
+    index,
+    embedding: embed(typeof input === 'string' ? input : JSON.stringify(input)),
+  }));
+  const tokens = inputs.reduce<number>((n, input) => n + splitWords(String(input)).length, 0);
+  return { object: 'list', model, data, usage: { prompt_tokens: tokens, total_tokens: tokens } };
 }

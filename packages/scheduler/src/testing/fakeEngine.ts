@@ -11,7 +11,7 @@ import type {
   ToolCall,
 } from '../types.js';
 import type { ChunkMeta } from '../chunk.js';
-import { abortError, contentChunk, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
+import { abortError, contentChunk, embeddingList, hashEmbedding, now, promptTokens, splitWords, usageChunk } from './fakeChunks.js';
 import type { FakeEngine, FakeEngineCall, FakeEngineOptions } from './fakeEngineTypes.js';
 import { Lock } from './lock.js';
 import { fakeToolCalls, jsonTokens, schemaInstance, seedOf } from './schemaInstance.js';
@@ -154,17 +154,11 @@ class FakeEngineImpl implements FakeEngine {
     };
     this.calls.push(call);
     const failure = this.#takeFailure(undefined);
-    if (failure !== undefined) {
-      call.state = 'failed';
-      call.error = failure;
-      throw failure;
-    }
+    if (failure !== undefined) failed(call, failure);
     try {
       await this.#maybeHang(call, undefined);
     } catch (error) {
-      call.state = 'failed';
-      call.error = error;
-      throw error;
+      failed(call, error);
     }
     let answer: string | undefined;
     let toolCalls: ToolCall[] | undefined;
@@ -180,9 +174,7 @@ class FakeEngineImpl implements FakeEngine {
       }
       toolCalls = fakeToolCalls(request);
     } catch (error) {
-      call.state = 'failed';
-      call.error = error;
-      throw error;
+      failed(call, error);
     }
     call.state = 'created';
     const generator = this.#generate(call, request, callOptions.signal, answer, toolCalls);
@@ -214,13 +206,7 @@ class FakeEngineImpl implements FakeEngine {
       const started = now();
       call.state = 'prefill';
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
-      const reply = this.#options.reply ?? DEFAULT_REPLY;
-      const tokens =
-        toolCalls !== undefined
-          ? []
-          : answer === undefined
-            ? (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply)
-            : jsonTokens(answer);
+      const tokens = this.#replyTokens(request, answer, toolCalls);
       const max = request.max_tokens ?? Number.POSITIVE_INFINITY;
       let finish: FinishReason = tokens.length > max ? 'length' : 'stop';
       const count = Math.min(tokens.length, max);
@@ -229,7 +215,7 @@ class FakeEngineImpl implements FakeEngine {
       for (let i = 0; i < count; i += 1) {
         await this.#maybeHang(call, i);
         if (i > 0) {
-          if (!this.#options.ignoreInterrupt && (this.#flag || (this.concurrency > 1 && signal?.aborted))) {
+          if (this.#interrupted(signal)) {
             finish = 'abort';
             if (legacy) this.#flag = false;
             break;
@@ -243,32 +229,41 @@ class FakeEngineImpl implements FakeEngine {
         if (call.interrupts > 0) call.tokensAfterInterrupt += 1;
         yield contentChunk(this.#meta(), tokens[i] ?? '', null);
       }
-      if (toolCalls !== undefined && finish !== 'abort') {
-        // WebLLM emits tool calls whole, in the chunk that ends the generation.
-        finish = 'tool_calls';
-        const chunk = contentChunk(this.#meta(), '', finish);
-        (chunk.choices[0] as { delta: { tool_calls?: ToolCall[] } }).delta.tool_calls = toolCalls;
-        call.finishReason = finish;
-        yield chunk;
-      } else {
-        call.finishReason = finish;
-        yield contentChunk(this.#meta(), '', finish);
-      }
+      call.finishReason = toolCalls !== undefined && finish !== 'abort' ? 'tool_calls' : finish;
+      yield this.#finalChunk(call.finishReason, toolCalls);
       const prompt = promptTokens(request);
       yield usageChunk(this.#meta(), { prompt, completion: call.tokens, started, firstAt });
       call.state = 'done';
       leftEarly = false;
     } catch (error) {
-      call.state = 'failed';
-      call.error = error;
       leftEarly = false;
-      throw error;
+      failed(call, error);
     } finally {
       this.#holders.delete(call);
       // Leaving a started stream early released the lock from 0.2.86 on;
       // before that it never did, and every later call waited for ever.
       if (!(legacy && leftEarly)) release();
     }
+  }
+
+  /** What the reply says, as the tokens it streams: none for tool calls, the schema's instance, or `reply` cut by `tokenize`. */
+  #replyTokens(request: StreamingChatCompletionRequest, answer: string | undefined, toolCalls: ToolCall[] | undefined): string[] {
+    if (toolCalls !== undefined) return [];
+    if (answer !== undefined) return jsonTokens(answer);
+    const reply = this.#options.reply ?? DEFAULT_REPLY;
+    return (this.#options.tokenize ?? splitWords)(typeof reply === 'function' ? reply(request) : reply);
+  }
+
+  /** Whether the decode loop stops here: the interrupt flag, or with several lanes the call's own signal (unless `ignoreInterrupt`). */
+  #interrupted(signal: AbortSignal | undefined): boolean {
+    return !this.#options.ignoreInterrupt && (this.#flag || (this.concurrency > 1 && signal?.aborted === true));
+  }
+
+  /** The chunk that ends a generation; WebLLM emits tool calls whole, in this chunk. */
+  #finalChunk(finish: FinishReason, toolCalls: ToolCall[] | undefined): ChatCompletionChunk {
+    const chunk = contentChunk(this.#meta(), '', finish);
+    if (finish === 'tool_calls') (chunk.choices[0] as { delta: { tool_calls?: ToolCall[] } }).delta.tool_calls = toolCalls;
+    return chunk;
   }
 
   async #createEmbeddings(request: EmbeddingCreateParams, callOptions: EngineCallOptions = {}): Promise<CreateEmbeddingResponse> {
@@ -284,27 +279,20 @@ class FakeEngineImpl implements FakeEngine {
       call.state = 'prefill';
       await this.#sleeper.sleep(this.#options.prefillMs ?? 0);
       if (this.concurrency > 1 && callOptions.signal?.aborted && !this.#options.ignoreInterrupt) throw abortError();
-      const inputs = Array.isArray(request.input) ? request.input : [request.input];
-      const embed = this.#options.embed ?? hashEmbedding;
-      const data = inputs.map((input, index) => ({
-        object: 'embedding' as const,
-        index,
-        embedding: embed(typeof input === 'string' ? input : JSON.stringify(input)),
-      }));
-      const tokens = inputs.reduce<number>((n, input) => n + splitWords(String(input)).length, 0);
+      const response = embeddingList(request, this.#options.embed ?? hashEmbedding, this.#options.model ?? 'fake-model');
       call.state = 'done';
-      return {
-        object: 'list',
-        model: this.#options.model ?? 'fake-model',
-        data,
-        usage: { prompt_tokens: tokens, total_tokens: tokens },
-      };
+      return response;
     } catch (error) {
-      call.state = 'failed';
-      call.error = error;
-      throw error;
+      failed(call, error);
     } finally {
       release();
     }
   }
+}
+
+/** Marks `call` failed with `error`, and throws it. */
+function failed(call: FakeEngineCall, error: unknown): never {
+  call.state = 'failed';
+  call.error = error;
+  throw error;
 }

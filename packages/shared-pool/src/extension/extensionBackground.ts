@@ -81,8 +81,8 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
       waiting.add(onReady);
     });
     try {
-      if (!(await exists())) await create();
-      if (await listens()) return;
+      if (!(await offscreenExists(api, url))) await createOffscreen(api, { url, reasons, justification });
+      if (await offscreenListens(api)) return;
       if (await ready) return;
     } catch (error) {
       if (error instanceof HostUnavailableError) throw error;
@@ -93,39 +93,6 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
     throw new HostUnavailableError(
       `The offscreen document ${url} did not say it was ready within ${readyTimeoutMs} ms: check that its script calls hostOffscreenPool() and loads without errors (inspect it from chrome://extensions).`,
     );
-  }
-
-  async function exists(): Promise<boolean> {
-    if (typeof api.runtime.getContexts === 'function') {
-      const contexts = await api.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [api.runtime.getURL(url)] });
-      return contexts.length > 0;
-    }
-    return (await api.offscreen?.hasDocument?.()) === true;
-  }
-
-  async function create(): Promise<void> {
-    if (typeof api.offscreen?.createDocument !== 'function') {
-      throw new HostUnavailableError(
-        'chrome.offscreen is missing: add "offscreen" to the manifest\'s "permissions" (Chrome 109 or later).',
-      );
-    }
-    try {
-      await api.offscreen.createDocument({ url, reasons, justification });
-    } catch (error) {
-      // Made meanwhile by another worker instance, or a call that did not go through ensureOffscreen.
-      if (/single offscreen/i.test(messageOf(error))) return;
-      throw new HostUnavailableError(`Could not create the offscreen document ${url}: ${messageOf(error)}`, { cause: error });
-    }
-  }
-
-  /** Whether a document answers the ping (one made before this worker started listens already). */
-  async function listens(): Promise<boolean> {
-    try {
-      const answer = await api.runtime.sendMessage({ inkling: 'offscreen-ping' });
-      return (answer as { ready?: unknown } | undefined)?.ready === true;
-    } catch {
-      return false;
-    }
   }
 
   const onMessage: RuntimeMessageListener = (message, _sender, sendResponse) => {
@@ -140,6 +107,39 @@ export function extensionBackground(options: ExtensionBackgroundOptions = {}): E
   };
   api.runtime.onMessage.addListener(onMessage);
   return { ensureOffscreen, stop: () => api.runtime.onMessage.removeListener(onMessage) };
+}
+
+/** Whether the offscreen document at `url` is open (`runtime.getContexts`, or `offscreen.hasDocument` before Chrome 116). */
+async function offscreenExists(api: ChromeLike, url: string): Promise<boolean> {
+  if (typeof api.runtime.getContexts === 'function') {
+    const contexts = await api.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [api.runtime.getURL(url)] });
+    return contexts.length > 0;
+  }
+  return (await api.offscreen?.hasDocument?.()) === true;
+}
+
+/** Opens the offscreen document; one made meanwhile counts as made. */
+async function createOffscreen(api: ChromeLike, document: { url: string; reasons: string[]; justification: string }): Promise<void> {
+  if (typeof api.offscreen?.createDocument !== 'function') {
+    throw new HostUnavailableError('chrome.offscreen is missing: add "offscreen" to the manifest\'s "permissions" (Chrome 109 or later).');
+  }
+  try {
+    await api.offscreen.createDocument(document);
+  } catch (error) {
+    // Made meanwhile by another worker instance, or a call that did not go through ensureOffscreen.
+    if (/single offscreen/i.test(messageOf(error))) return;
+    throw new HostUnavailableError(`Could not create the offscreen document ${document.url}: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+/** Whether a document answers the ping (one made before this worker started listens already). */
+async function offscreenListens(api: ChromeLike): Promise<boolean> {
+  try {
+    const answer = await api.runtime.sendMessage({ inkling: 'offscreen-ping' });
+    return (answer as { ready?: unknown } | undefined)?.ready === true;
+  } catch {
+    return false;
+  }
 }
 
 /** `extensionBackground`'s options, checked in this order. */

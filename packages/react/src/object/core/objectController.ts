@@ -207,19 +207,17 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
       event(undefined, ended.error);
       return;
     }
-    const fail = (error: ObjectValidationError, object: unknown = undefined) => {
+    const fail = (error: ObjectValidationError, object?: unknown) => {
       this.commit({ ...base, object: object as DeepPartial<T> | undefined, status: 'error', error }, 'now');
       event(object, error);
     };
     const depth = jsonDepth(result.text);
     if (depth > MAX_JSON_DEPTH) {
       fail(
-        new ObjectValidationError({
-          path: '',
-          value: result.text,
-          text: result.text,
-          message: `The model's answer nests objects and arrays ${depth} levels deep; the kit reads at most ${MAX_JSON_DEPTH}.`,
-        }),
+        unreadable(
+          result.text,
+          `The model's answer nests objects and arrays ${depth} levels deep; the kit reads at most ${MAX_JSON_DEPTH}.`,
+        ),
       );
       return;
     }
@@ -227,13 +225,9 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
     try {
       parsed = JSON.parse(result.text);
     } catch (cause) {
-      const error = new ObjectValidationError(
-        {
-          path: '',
-          value: result.text,
-          text: result.text,
-          message: `The model's answer is not JSON${result.finishReason === 'length' ? ' (it reached max_tokens before the object was finished: allow more tokens)' : ''}.`,
-        },
+      const error = unreadable(
+        result.text,
+        `The model's answer is not JSON${result.finishReason === 'length' ? ' (it reached max_tokens before the object was finished: allow more tokens)' : ''}.`,
         { cause },
       );
       this.commit({ ...base, status: 'error', error }, 'now');
@@ -249,17 +243,23 @@ export class ObjectController<T = unknown> extends Store<ObjectState<T>> {
     this.#validating = false;
     if ('problem' in check) {
       const { path, value, message } = check.problem;
-      const error = new ObjectValidationError({
-        path,
-        value,
-        text: result.text,
-        message: `The answer ${path ? `at ${path} ` : ''}does not match the schema: ${message}`,
-      });
-      this.commit({ ...base, object: parsed as DeepPartial<T>, status: 'error', error }, 'now');
-      event(parsed, error);
+      fail(
+        new ObjectValidationError({
+          path,
+          value,
+          text: result.text,
+          message: `The answer ${path ? `at ${path} ` : ''}does not match the schema: ${message}`,
+        }),
+        parsed,
+      );
       return;
     }
     this.commit({ ...base, object: check.value as DeepPartial<T>, status: 'done', error: null }, 'now');
     event(check.value, null);
   }
+}
+
+/** The error for an answer the kit cannot read as JSON: the whole text is the value, at path `''`. */
+function unreadable(text: string, message: string, options?: { cause?: unknown }): ObjectValidationError {
+  return new ObjectValidationError({ path: '', value: text, text, message }, options);
 }
