@@ -82,8 +82,13 @@ describe('a fresh Vite + React app with the packed packages', () => {
         .filter((path) => path !== './package.json' && !path.endsWith('.css'))
         .map((path) => `@inkling/${name}${path.slice(1)}`);
     });
-    // The worker's entry serves an engine on the worker's own scope: a page or Node has none (the browser test above runs it).
+    // The worker's entry serves an engine on a worker's own scope (the browser test above runs it); Node has none.
     const imported = entries.filter((entry) => entry !== '@inkling/webllm/worker');
+    expect(entries).toContain('@inkling/webllm/worker');
+    const outside = `await import('@inkling/webllm/worker').then(() => console.log('served'), (error) => console.log(error.name, error.message));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', outside], { cwd: root, encoding: 'utf8' })).toMatch(
+      /^InvalidOptionError .*import it from a worker's file/,
+    );
     const script = `for (const entry of ${JSON.stringify(imported)}) { const names = Object.keys(await import(entry)); if (names.length === 0) throw new Error(entry + ' exports nothing'); } console.log('imported');`;
     expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim()).toBe('imported');
     expect(imported).toEqual(expect.arrayContaining(['@inkling/scheduler/engine', '@inkling/scheduler/storage', '@inkling/react/core']));
