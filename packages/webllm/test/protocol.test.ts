@@ -10,7 +10,7 @@ import {
   WorkerCrashedError,
 } from '../src/index.js';
 import { isWorkerMessage } from '../src/protocol.js';
-import { fromWire } from '../src/page/wireError.js';
+import { fromWire } from '../src/wireError.js';
 
 describe("the worker protocol's errors and messages", () => {
   it.each([

@@ -3,7 +3,7 @@ import { CallChannel, ChunkQueue } from '@inkling/scheduler/engine';
 import type { WebLLMLoadProgress } from '../progressMapper.js';
 import { PROTOCOL, type StreamControl, type WorkerCall, type WorkerCalls, isWorkerMessage } from '../protocol.js';
 import type { WorkerLike } from '../types.js';
-import { fromWire } from './wireError.js';
+import { fromWire } from '../wireError.js';
 
 /**
  * The page's end of an engine worker: its calls go through the kit's

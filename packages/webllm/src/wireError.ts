@@ -1,6 +1,6 @@
 import { type ErrorClasses, FAILURE_ERRORS, type WireError, decodeError } from '@inkling/scheduler/engine';
 import { InvalidSchemaError } from '@inkling/scheduler';
-import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from '../errors.js';
+import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
 
 /** The typed errors a worker sends, by name: WebLLM's own and the failures every engine shares. */
 const TYPED_ERRORS: ErrorClasses = {
