@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { makeTinyGguf } from '@inkling/wllama/testing';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -72,6 +73,26 @@ describe('a fresh Vite + React app with the packed packages', () => {
     expect(error).toBeUndefined();
     expect(finish).toBe('stop');
     expect(text?.trim().length).toBeGreaterThan(0);
+  });
+
+  it('imports every entry of every installed package in Node (as a test or a server render would)', () => {
+    const entries = readdirSync(join(root, 'node_modules', '@inkling')).flatMap((name) => {
+      const { exports } = JSON.parse(readFileSync(join(root, 'node_modules', '@inkling', name, 'package.json'), 'utf8'));
+      return Object.keys(exports)
+        .filter((path) => path !== './package.json' && !path.endsWith('.css'))
+        .map((path) => `@inkling/${name}${path.slice(1)}`);
+    });
+    // The worker's entry serves an engine on a worker's own scope (the browser test above runs it); Node has none.
+    const imported = entries.filter((entry) => entry !== '@inkling/webllm/worker');
+    expect(entries).toContain('@inkling/webllm/worker');
+    const outside = `await import('@inkling/webllm/worker').then(() => console.log('served'), (error) => console.log(error.name, error.message));`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', outside], { cwd: root, encoding: 'utf8' })).toMatch(
+      /^InvalidOptionError .*import it from a worker's file/,
+    );
+    const script = `for (const entry of ${JSON.stringify(imported)}) { const names = Object.keys(await import(entry)); if (names.length === 0) throw new Error(entry + ' exports nothing'); } console.log('imported');`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim()).toBe('imported');
+    expect(imported).toEqual(expect.arrayContaining(['@inkling/scheduler/engine', '@inkling/scheduler/storage', '@inkling/react/core']));
+    expect(imported.length).toBeGreaterThanOrEqual(18);
   });
 
   it('installs one copy of @inkling/scheduler, which every package shares', () => {

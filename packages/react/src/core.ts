@@ -17,6 +17,10 @@ export { retainPool } from './base/core/poolLease.js';
 export { fetchEmbeddings } from './embeddings/core/fetchEmbeddings.js';
 export { createModelLoadSelector } from './model/core/modelLoadState.js';
 
+// Ghost text's flow as a pure machine: `stepGhost(state, event)` gives `{ state, effects }`,
+// `ghostStateOf(state)` the one public state. `GhostTextController` is its shell; another
+// binding (or a test) can drive the machine itself.
+export { GHOST_START, ghostStateOf, stepGhost } from './ghost/core/ghostMachine.js';
 export { GhostFigures } from './ghost/core/ghostFigures.js';
 export { ghostEvents } from './ghost/core/ghostTextEvents.js';
 export { pauseAfterRejections } from './ghost/core/pauseAfterRejections.js';
@@ -62,6 +66,9 @@ export type { InspectedEngine, InspectedJob, JobOutcome, PoolInspection } from '
 export type { GhostOverlayHandle } from './ghost/core/attachGhostOverlay.js';
 export type { GhostAcceptance, GhostTextState, GhostTextStatus } from './ghost/core/projectGhostText.js';
 export type { GhostRefusalRules } from './ghost/core/ghostRefusal.js';
+export type { GhostEffect, GhostMachine, GhostMachineEvent, GhostPhase, GhostSpeculation, GhostStep } from './ghost/core/ghostMachine.js';
+export type { GhostRequest } from './ghost/core/ghostRequest.js';
+export type { GhostContext } from './ghost/core/ghostContext.js';
 export type { SuggestionCacheLimits } from './ghost/core/suggestionCache.js';
 export type { GhostEventBase, GhostRejection, GhostSuggestionSource, GhostTextEvent } from './ghost/core/ghostTextEvent.js';
 export type {

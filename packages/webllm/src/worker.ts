@@ -10,6 +10,7 @@
  * // app
  * webllmEngines({ model, worker: () => new Worker(new URL('./my-engine-worker.ts', import.meta.url), { type: 'module' }) });
  */
+import './onlyInAWorker.js';
 import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { hostWebLLM } from './worker/hostWebLLM.js';
 

@@ -34,6 +34,7 @@ describe('the default worker', () => {
     const worker = workers[0]?.code ?? '';
     expect(worker).toContain('inkling-webllm-stub'); // WebLLM bundled in
     expect(worker).not.toContain('@mlc-ai/web-llm'); // no bare import left for the browser
+    expect(worker).toContain("import it from a worker's file"); // the scope check kept (package.json's sideEffects)
     const app = files.find((f) => /defaultWorkerApp-[\w-]+\.js$/.test(f.name))?.code ?? '';
     expect(app).toContain(workers[0]?.name);
     expect(app).not.toContain('data:');

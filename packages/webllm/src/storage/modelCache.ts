@@ -1,6 +1,6 @@
 import { defaultLocks, deleteUnlessInUse } from '@inkling/scheduler/storage';
 import { modelNotFound } from '../errors.js';
-import { loadWebLLM } from '../loadWebLLM.js';
+import { loadWebLLM } from './loadWebLLM.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { CacheBackend, WebLLMAppConfig, WebLLMSource } from '../types.js';
 import { webllmLockName } from './webllmRoom.js';

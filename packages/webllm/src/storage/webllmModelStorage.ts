@@ -10,7 +10,7 @@ import {
   storageRoom,
 } from '@inkling/scheduler/storage';
 import { type ModelStorage, type ModelStorageState, type StoredModel } from '@inkling/scheduler';
-import { loadWebLLM } from '../loadWebLLM.js';
+import { loadWebLLM } from './loadWebLLM.js';
 import type { ModelCacheOptions } from './modelCache.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMModule } from '../types.js';

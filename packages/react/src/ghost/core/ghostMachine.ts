@@ -89,9 +89,9 @@ export type GhostEffect =
   | { readonly type: 'speculate'; readonly from: GhostContext; readonly target: GhostContext }
   | { readonly type: 'countRefusal' };
 
-/** A step's result: the next machine and what the shell must do. */
+/** A step's result: the machine's next state and what the shell must do. */
 export interface GhostStep {
-  readonly machine: GhostMachine;
+  readonly state: GhostMachine;
   readonly effects: readonly GhostEffect[];
 }
 
@@ -110,7 +110,7 @@ const OFF: GhostPhase = { name: 'off' };
 const QUIET: GhostPhase = { name: 'quiet' };
 const STOP_CURRENT: readonly GhostEffect[] = [{ type: 'clearTimer' }, { type: 'stopCurrent' }];
 const SUPERSEDE_CURRENT: readonly GhostEffect[] = [{ type: 'clearTimer' }, { type: 'stopCurrent', superseded: true }];
-const same = (machine: GhostMachine): GhostStep => ({ machine, effects: [] });
+const same = (machine: GhostMachine): GhostStep => ({ state: machine, effects: [] });
 
 /**
  * The request whose reply the phase shows, if any.
@@ -137,13 +137,13 @@ function show(machine: GhostMachine, request: GhostRequest, effects: GhostEffect
   if (target && machine.context && !(next.next && sameContext(next.next.request, target))) {
     effects.push({ type: 'speculate', from: machine.context, target });
   }
-  return { machine: next, effects };
+  return { state: next, effects };
 }
 
 /** Stops everything and shows nothing. */
 function halt(machine: GhostMachine, context: GhostContext | null): GhostStep {
   const phase = machine.composing || !context ? OFF : QUIET;
-  return { machine: { ...machine, context, phase, next: null }, effects: [...STOP_CURRENT, { type: 'stopNext' }] };
+  return { state: { ...machine, context, phase, next: null }, effects: [...STOP_CURRENT, { type: 'stopNext' }] };
 }
 
 /** The text or caret moved: keep what still fits, else look in the cache (then the speculation, then debounce). */
@@ -159,12 +159,12 @@ function moved(machine: GhostMachine, context: GhostContext): GhostStep {
     next = null;
     effects.push({ type: 'stopNext' });
   }
-  if (!context.before.trim() || sameContext(machine.dismissed, context)) return { machine: { ...at, next, phase: QUIET }, effects };
+  if (!context.before.trim() || sameContext(machine.dismissed, context)) return { state: { ...at, next, phase: QUIET }, effects };
   const undismissed: GhostMachine = { ...at, next, dismissed: null };
   if (ghostRefusal(context, machine.selected, machine.refuse)) {
-    return { machine: { ...undismissed, phase: QUIET }, effects: [...effects, { type: 'countRefusal' }] };
+    return { state: { ...undismissed, phase: QUIET }, effects: [...effects, { type: 'countRefusal' }] };
   }
-  return { machine: { ...undismissed, phase: { name: 'looking', accepted } }, effects: [...effects, { type: 'lookUp', context }] };
+  return { state: { ...undismissed, phase: { name: 'looking', accepted } }, effects: [...effects, { type: 'lookUp', context }] };
 }
 
 /** The cache answered: show its hit, else take over the speculation, else ask (at once after a Tab) or wait. */
@@ -176,21 +176,21 @@ function found(machine: GhostMachine, hit: GhostRequest | undefined, accepted: b
     // It has said nothing yet: asked again, at interactive priority.
     if (!next.request.raw) return ask({ ...adopted }, context, [{ type: 'stopNext' }]);
     if (suggestionFor(next.request, context)) return show(adopted, next.request, [{ type: 'adoptNext' }]);
-    return { machine: { ...adopted, phase: { name: 'asking', request: next.request } }, effects: [{ type: 'adoptNext' }] };
+    return { state: { ...adopted, phase: { name: 'asking', request: next.request } }, effects: [{ type: 'adoptNext' }] };
   }
   if (paused) return same({ ...machine, phase: QUIET });
   if (accepted) return ask(machine, context, []); // a Tab is deliberate: no debounce
-  return { machine: { ...machine, phase: { name: 'debouncing' } }, effects: [{ type: 'startTimer' }] };
+  return { state: { ...machine, phase: { name: 'debouncing' } }, effects: [{ type: 'startTimer' }] };
 }
 
 function ask(machine: GhostMachine, context: GhostContext, effects: GhostEffect[]): GhostStep {
-  return { machine: { ...machine, phase: { name: 'asking', request: null } }, effects: [...effects, { type: 'ask', context }] };
+  return { state: { ...machine, phase: { name: 'asking', request: null } }, effects: [...effects, { type: 'ask', context }] };
 }
 
 /** A request said more, or ended well: show it while it fits, else move on as if the text had just changed. */
 function streamed(machine: GhostMachine, request: GhostRequest): GhostStep {
   const { context } = machine;
-  if (!context) return { machine, effects: [] };
+  if (!context) return { state: machine, effects: [] };
   if (suggestionFor(request, context)) return show(machine, request, []);
   return moved({ ...machine, phase: { name: 'asking', request } }, context);
 }
@@ -208,8 +208,9 @@ function withNext(machine: GhostMachine, id: number, raw?: string): GhostMachine
  * they answer back as events.
  *
  * @example
- * const { machine, effects } = stepGhost(GHOST_START, { type: 'moved', context: { before: 'Hi', after: '' }, selected: 0 });
- * // machine.phase: { name: 'looking', accepted: false }; effects end with { type: 'lookUp', … }
+ * const { state, effects } = stepGhost(GHOST_START, { type: 'moved', context: { before: 'Hi', after: '' }, selected: 0 });
+ * // state.phase: { name: 'looking', accepted: false }; effects end with { type: 'lookUp', … }
+ * ghostStateOf(state).status; // 'queued': the one public status, derived
  */
 export function stepGhost(machine: GhostMachine, event: GhostMachineEvent): GhostStep {
   const { phase } = machine;
@@ -259,7 +260,7 @@ export function stepGhost(machine: GhostMachine, event: GhostMachineEvent): Ghos
       return same({ ...machine, composing: false });
     case 'rebuilt': {
       if (event.current) return halt(machine, null);
-      if (event.next && machine.next) return { machine: { ...machine, next: null }, effects: [{ type: 'stopNext' }] };
+      if (event.next && machine.next) return { state: { ...machine, next: null }, effects: [{ type: 'stopNext' }] };
       return same(machine);
     }
     case 'halted':

@@ -212,7 +212,7 @@ export class GhostTextController extends Store<GhostTextState> {
   /** Steps the machine, runs what the step asks, and commits the state once the events it caused are stepped too. */
   #dispatch(event: GhostMachineEvent): void {
     const before = this.#machine;
-    const { machine, effects } = stepGhost(before, event);
+    const { state: machine, effects } = stepGhost(before, event);
     this.#machine = machine;
     this.#depth += 1;
     try {

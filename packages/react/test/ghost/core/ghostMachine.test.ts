@@ -225,9 +225,9 @@ const TABLE: [string, GhostMachine, GhostMachineEvent, GhostPhase['name'], strin
 describe('stepGhost', () => {
   it.each(TABLE)('%s', (_, from, event, phase, effects, status, suggestion) => {
     const step = stepGhost(from, event);
-    expect(step.machine.phase.name).toBe(phase);
+    expect(step.state.phase.name).toBe(phase);
     expect(step.effects.map((effect) => effect.type)).toEqual(effects);
-    expect(ghostStateOf(step.machine)).toMatchObject({ status, suggestion });
+    expect(ghostStateOf(step.state)).toMatchObject({ status, suggestion });
   });
 
   it('is pure: the machine it was given is unchanged, and the same step gives the same result', () => {
@@ -267,7 +267,7 @@ describe('stepGhost, driven by a world of jobs, a cache and a person', () => {
         const cache = new Map<string, string>();
         const dispatch = (event: GhostMachineEvent) => {
           const step = stepGhost(m, event);
-          m = step.machine;
+          m = step.state;
           for (const effect of step.effects) {
             if (effect.type === 'lookUp') {
               const { before, after } = effect.context;

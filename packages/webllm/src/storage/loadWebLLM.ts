@@ -1,5 +1,5 @@
-import { WebLLMUnavailableError } from './errors.js';
-import type { WebLLMModule, WebLLMSource } from './types.js';
+import { WebLLMUnavailableError } from '../errors.js';
+import type { WebLLMModule, WebLLMSource } from '../types.js';
 
 /**
  * The WebLLM module: the one given, or `@mlc-ai/web-llm` imported on first
