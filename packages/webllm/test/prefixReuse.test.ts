@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { checkPipeline, installPrefixReuse } from '../src/worker/prefixReuse.js';
+import { installPrefixReuse } from '../src/worker/prefixReuse.js';
+import { checkPipeline } from '../src/worker/prefixReuseCheck.js';
 
 /**
  * A pipeline with WebLLM 0.2.79's semantics where the hooks meet it, written

@@ -1,13 +1,11 @@
-import { type ChatCompletionChunk, type StreamingChatCompletionRequest } from '@inkling/scheduler';
-import { answerCall, encodeError, isCallMessage, isFinalChunk } from '@inkling/scheduler/engine';
-import { webllmRequest } from './webllmRequest.js';
+import { answerCall, encodeError, isCallMessage } from '@inkling/scheduler/engine';
 import { checkWebGPU, isSoftwareAdapter } from './checkWebGPU.js';
 import { classifyLoadError, classifyRunError } from './classifyError.js';
 import type { GPULike } from '../detectWebGPU.js';
 import { modelNotFound } from '../errors.js';
 import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
-import { type LaneStream, type Lanes, installLanes, noLanes } from './laneEngine.js';
+import { type Lanes, installLanes, noLanes } from './laneEngine.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
 import {
   type LoadAnswer,
@@ -20,6 +18,7 @@ import {
 } from '../protocol.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
+import { WorkerStreams } from './workerStreams.js';
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
@@ -48,29 +47,6 @@ export interface HostWebLLMOptions {
    * when a load starts.
    */
   gpu?: GPULike | null;
-}
-
-/**
- * One stream the page opened. WebLLM's generator runs a step only when the
- * page pulls (one `next()` per `pull`), so the worker never runs ahead of
- * the page: a cancel finds at most the step in flight.
- */
-interface StreamState {
-  readonly request: object;
-  /** WebLLM's stream, once the first pull started it. */
-  iterator?: AsyncIterator<ChatCompletionChunk>;
-  /** A `next()` is in flight. */
-  stepping: boolean;
-  /** The generation runs: started, and its last chunk was not the finish chunk. */
-  live: boolean;
-  /** The page asked it to stop (`interrupt`) or left it (`close`). */
-  stopping: boolean;
-  /** The page left: the stream is read to its end (so WebLLM's lock is freed) but nothing is sent. */
-  closed: boolean;
-  /** The stream runs on a lane (see `Lanes`), not on WebLLM's own path. */
-  lane?: LaneStream;
-  /** An `interactive` job's: on lanes its prefill goes before other new jobs'. */
-  urgent: boolean;
 }
 
 /**
@@ -126,7 +102,7 @@ class EngineHost {
   readonly #webllm: WebLLMEngineModule;
   readonly #gpu: GPULike | null | undefined;
   readonly #post: (message: WorkerMessage) => void;
-  readonly #streams = new Map<number, StreamState>();
+  readonly #streams: WorkerStreams;
   #engine: WebLLMEngineLike | undefined;
   #reuse: PrefixReuse = noPrefixReuse('no model is loaded');
   #lanes: Lanes = noLanes('no model is loaded');
@@ -135,6 +111,14 @@ class EngineHost {
     this.#webllm = webllm;
     this.#gpu = gpu;
     this.#post = post;
+    this.#streams = new WorkerStreams({
+      loaded: () => this.#loaded(),
+      engine: () => this.#engine,
+      lanes: () => this.#lanes,
+      reuse: () => this.#reuse,
+      post,
+      fail: (rid, reason) => this.#fail(rid, reason),
+    });
   }
 
   receive(message: PageMessage): void {
@@ -143,11 +127,11 @@ class EngineHost {
     if (typeof message !== 'object' || message === null || typeof message.rid !== 'number') return undefined;
     switch (message.t) {
       case 'pull':
-        return this.#pull(message.rid);
+        return this.#streams.pull(message.rid);
       case 'interrupt':
-        return this.#stop(message.rid, false);
+        return this.#streams.stop(message.rid, false);
       case 'close':
-        return this.#stop(message.rid, true);
+        return this.#streams.stop(message.rid, true);
       default:
         // A message of some other protocol: not ours to answer.
         return undefined;
@@ -160,14 +144,7 @@ class EngineHost {
         return this.#answer(rid, () => this.#load(rid, input as LoadSettings));
       case 'chat': {
         const { request, priority } = input as WorkerCalls['chat'];
-        this.#streams.set(rid, {
-          request,
-          stepping: false,
-          live: false,
-          stopping: false,
-          closed: false,
-          urgent: priority === 'interactive',
-        });
+        this.#streams.open(rid, request, priority === 'interactive');
         return undefined;
       }
       case 'embed':
@@ -244,96 +221,6 @@ class EngineHost {
       lanes: this.#lanes.count,
       ...(this.#lanes.reason === undefined ? {} : { lanesReason: this.#lanes.reason }),
     };
-  }
-
-  /** The page wants the stream's next chunk. */
-  #pull(id: number): void {
-    const state = this.#streams.get(id);
-    if (!state || state.stepping || state.closed) return;
-    void this.#advance(id, state);
-  }
-
-  /** One step for the page, or (once it left) every step to the end, unsent. */
-  async #advance(id: number, state: StreamState): Promise<void> {
-    state.stepping = true;
-    try {
-      for (;;) {
-        const step = await this.#next(state);
-        if (step.done) {
-          this.#streams.delete(id);
-          if (!state.closed) this.#post({ t: 'reply', rid: id });
-          return;
-        }
-        if (!state.closed) {
-          this.#post({ t: 'chunk', rid: id, chunk: step.value });
-          return;
-        }
-      }
-    } catch (reason) {
-      this.#streams.delete(id);
-      if (!state.closed) this.#fail(id, reason);
-    } finally {
-      state.stepping = false;
-    }
-  }
-
-  async #next(state: StreamState): Promise<IteratorResult<ChatCompletionChunk>> {
-    const engine = this.#loaded();
-    if (!state.iterator) {
-      // Stopped before it started: nothing ran, nothing to read.
-      if (state.stopping) return { done: true, value: undefined };
-      const asked = { ...(state.request as StreamingChatCompletionRequest), stream: true } as const;
-      if (this.#lanes.refuses(asked) === undefined) {
-        state.lane = this.#lanes.open(asked, { urgent: state.urgent });
-        state.iterator = state.lane;
-        state.live = true;
-        return this.#read(state, state.iterator);
-      }
-      this.#reuse.arm();
-      const request = webllmRequest(asked);
-      const stream = (await engine.chat.completions.create(request)) as AsyncIterable<ChatCompletionChunk>;
-      state.iterator = stream[Symbol.asyncIterator]();
-      state.live = true;
-    }
-    if (state.lane) return this.#read(state, state.lane);
-    // A stream the page left is read out by the worker alone: it stops the generation itself.
-    if (state.closed && state.live) engine.interruptGenerate();
-    const step = await this.#read(state, state.iterator);
-    if (!step.done && step.value.usage) {
-      const cached = this.#reuse.last?.cachedTokens;
-      if (cached !== undefined) step.value.usage.cachedTokens = cached;
-    }
-    return step;
-  }
-
-  async #read(state: StreamState, iterator: AsyncIterator<ChatCompletionChunk>): Promise<IteratorResult<ChatCompletionChunk>> {
-    const step = await iterator.next();
-    state.live = !step.done && !isFinalChunk(step.value);
-    return step;
-  }
-
-  #stop(id: number, close: boolean): void {
-    const state = this.#streams.get(id);
-    // Only a stream that is still open needs anything.
-    if (!state) return;
-    state.closed ||= close;
-    state.stopping = true;
-    if (!state.iterator) {
-      // Never started: a close forgets it; an interrupt ends it at the next pull.
-      if (close && !state.stepping) this.#streams.delete(id);
-      return;
-    }
-    // A lane stops alone: the others go on. A close frees it at once.
-    if (state.lane) {
-      if (!close) return state.lane.interrupt();
-      void state.lane.return();
-      if (!state.stepping) this.#streams.delete(id);
-      return;
-    }
-    // A running generation stops before its next step (the one in flight, if any, cannot be cut short).
-    if (state.live) this.#engine?.interruptGenerate();
-    // Left between two steps: read it to the end so WebLLM's lock is released.
-    if (close && !state.stepping) void this.#advance(id, state);
   }
 
   async #unload(): Promise<void> {
