@@ -33,6 +33,17 @@ export interface CallProgress {
 export type CallAnswer = CallReply | CallProgress;
 
 /**
+ * The asking side gave up call `rid` (`CallChannel.cancel`): the answering
+ * side stops it (`CallAnswers.cancel`); its reply, if one still comes, finds
+ * nothing. `reason` says why, when the protocol names reasons.
+ */
+export interface CallCancel {
+  readonly t: 'cancel';
+  readonly rid: number;
+  readonly reason?: string;
+}
+
+/**
  * The channel was closed (its `close()` ran) while the call waited, or the
  * call was made on a closed channel: nothing will answer it.
  *
@@ -69,6 +80,16 @@ export function isCallAnswer(data: unknown): data is CallAnswer {
 }
 
 /**
+ * Whether `data` cancels a call (`{ t: 'cancel', rid }`).
+ *
+ * @example
+ * if (isCallCancel(event.data)) answers.cancel(event.data.rid);
+ */
+export function isCallCancel(data: unknown): data is CallCancel {
+  return isRecord(data) && data.t === 'cancel' && typeof data.rid === 'number';
+}
+
+/**
  * Runs call `rid` on the answering side and sends its reply: the value, or
  * the error on the wire (`encode`, by default `encodeError`; give it a
  * function that types the error first). `run` may throw at once: that is
@@ -92,6 +113,65 @@ export async function answerCall(
     reply = { t: 'reply', rid, error: encode(reason) };
   }
   send(reply);
+}
+
+/**
+ * The answering side's calls that the asker may cancel: each runs with an
+ * `AbortSignal` of its own, which `cancel(rid)` (on the asker's
+ * `CallCancel`) or `cancelAll` aborts; its reply is still sent (the asker
+ * drops it). A call leaves once its reply is sent.
+ *
+ * @example
+ * const answers = new CallAnswers((reply) => port.postMessage(reply));
+ * port.onmessage = ({ data }) => {
+ *   if (isCallMessage(data)) void answers.answer(data.rid, (signal) => run(data.input, signal));
+ *   else if (isCallCancel(data)) answers.cancel(data.rid);
+ * };
+ */
+export class CallAnswers {
+  readonly #live = new Map<number, AbortController>();
+
+  /** `send` posts a reply; `encode` puts an error on the wire (default `encodeError`). */
+  constructor(
+    readonly send: (reply: CallReply) => void,
+    readonly encode: (reason: unknown) => WireError = encodeError,
+  ) {}
+
+  /** How many calls run. */
+  get size(): number {
+    return this.#live.size;
+  }
+
+  /** Whether call `rid` runs. */
+  has(rid: number): boolean {
+    return this.#live.has(rid);
+  }
+
+  /** Runs call `rid` with its own signal and sends its reply (see `answerCall`); never rejects. */
+  answer(rid: number, run: (signal: AbortSignal) => unknown): Promise<void> {
+    const controller = new AbortController();
+    this.#live.set(rid, controller);
+    return answerCall(
+      rid,
+      () => run(controller.signal),
+      (reply) => {
+        if (this.#live.get(rid) === controller) this.#live.delete(rid);
+        this.send(reply);
+      },
+      this.encode,
+    );
+  }
+
+  /** Aborts call `rid`'s signal with `reason`; false when no such call runs. */
+  cancel(rid: number, reason?: unknown): boolean {
+    this.#live.get(rid)?.abort(reason);
+    return this.#live.has(rid);
+  }
+
+  /** Aborts every running call. */
+  cancelAll(reason?: unknown): void {
+    for (const controller of [...this.#live.values()]) controller.abort(reason);
+  }
 }
 
 /** One call waiting for its reply. */
@@ -126,7 +206,7 @@ interface Waiting<Op extends string> extends PendingCall<Op>, CallOptions {
  * const engines = await channel.call('load', { model }, { onProgress: show });
  */
 export class CallChannel<Op extends string = string> {
-  readonly #send: (message: CallMessage<Op>) => void;
+  readonly #send: (message: CallMessage<Op> | CallCancel) => void;
   readonly #decode: (wire: WireError) => unknown;
   readonly #calls = new Map<number, Waiting<Op>>();
   #nextRid = 0;
@@ -136,7 +216,7 @@ export class CallChannel<Op extends string = string> {
    * `send` posts a call to the other side; `decode` rebuilds a reply's error
    * (default: `decodeError` with the scheduler's classes).
    */
-  constructor(send: (message: CallMessage<Op>) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
+  constructor(send: (message: CallMessage<Op> | CallCancel) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
     this.#send = send;
     this.#decode = options.decode ?? decodeError;
   }
@@ -191,9 +271,14 @@ export class CallChannel<Op extends string = string> {
     return [...this.#calls.values()];
   }
 
-  /** Sends every waiting call again, under its own number: for a new connection to the other side. */
-  resend(): void {
-    for (const { rid, op, input } of this.#calls.values()) this.#send({ t: 'call', rid, op, input });
+  /**
+   * Sends every waiting call again (those `only` picks, when given), under
+   * its own number: for a new connection to the other side.
+   */
+  resend(only?: (call: PendingCall<Op>) => boolean): void {
+    for (const call of this.#calls.values()) {
+      if (!only || only(call)) this.#send({ t: 'call', rid: call.rid, op: call.op, input: call.input });
+    }
   }
 
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
@@ -207,6 +292,17 @@ export class CallChannel<Op extends string = string> {
   /** Drops call `rid` unanswered (a stream its reader left); false when it was not waiting. */
   forget(rid: number): boolean {
     return this.#calls.delete(rid);
+  }
+
+  /**
+   * Gives up call `rid`: drops it unanswered (its promise stays pending) and
+   * tells the other side to stop it (`CallCancel`, with `reason` when
+   * given). False, and nothing sent, when it was not waiting.
+   */
+  cancel(rid: number, reason?: string): boolean {
+    const waiting = this.#calls.delete(rid);
+    if (waiting) this.#send(reason === undefined ? { t: 'cancel', rid } : { t: 'cancel', rid, reason });
+    return waiting;
   }
 
   /** Rejects every waiting call with `reason`; the channel stays open for new calls. */
