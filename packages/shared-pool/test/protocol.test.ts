@@ -201,13 +201,14 @@ describe('a host given bad messages', () => {
     port2.postMessage({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: undefined });
     port2.postMessage('not a protocol message');
     port2.postMessage({ t: 'nonsense' });
-    port2.postMessage({ t: 'submit', id: 'x', spec: null });
+    port2.postMessage({ t: 'call', op: 'submit', input: { id: 'x', spec: null } });
     await run(20);
-    const result = heard.find((m) => (m as { t?: string }).t === 'result') as {
-      result: { status: string; error: { name: string; message: string } };
+    const result = heard.find((m) => (m as { t?: string }).t === 'reply') as {
+      rid: number;
+      value: { status: string; error: { name: string; message: string } };
     };
-    expect(result.result).toMatchObject({ status: 'error', error: { name: 'InvalidJobError' } });
-    expect(result.result.error.message).toContain('needs a "ref" number, an "id" string and a "spec" object');
+    expect(result).toMatchObject({ rid: -1, value: { status: 'error', error: { name: 'InvalidJobError' } } });
+    expect(result.value.error.message).toContain('needs a "rid" number and an input with an "id" string and a "spec" object');
     const ok = client.submit(chat('still there?'));
     await run(20);
     expect(await ok).toMatchObject({ status: 'done', text: 'fine' });

@@ -1,0 +1,69 @@
+import { InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
+import { type ErrorClasses, checkDuration } from '@inkling/scheduler/engine';
+import type { HostUnavailableError } from './errors.js';
+import type { LockManagerLike, MessageEndpoint } from './messageEndpoint.js';
+import type { PresenceSource } from './presence.js';
+
+/** Options of `new PoolClient(...)`. */
+export interface PoolClientOptions {
+  /**
+   * Opens an endpoint to the host (a SharedWorker's port, a channel to the
+   * hosting tab). Called on first use, again after the host is lost, and
+   * again (after a pause, see `reconnect`) when the last endpoint closed or
+   * stayed silent before the host's welcome: then it gets that miss, as a
+   * `HostUnavailableError`, to choose another host by. Required.
+   */
+  connect: (lastMiss?: HostUnavailableError) => MessageEndpoint | Promise<MessageEndpoint>;
+  /**
+   * How to look for a host that does not answer. A connection that closes
+   * before the host's welcome, or gets none within `handshakeTimeoutMs`, is
+   * a miss; the next waits `delayMs`, doubled after each further miss up to
+   * `maxDelayMs`, each pause jittered to 50–100 % of that. After
+   * `giveUpAfterMs` of misses in a row, waiting jobs and calls end with a
+   * `HostUnavailableError` and the next call starts over. All in
+   * milliseconds, 0 to 2^31-1. Defaults: `delayMs` 100, `maxDelayMs` 2000,
+   * `handshakeTimeoutMs` 5000, `giveUpAfterMs` 15000; `random`
+   * `Math.random`.
+   */
+  reconnect?: {
+    delayMs?: number;
+    maxDelayMs?: number;
+    handshakeTimeoutMs?: number;
+    giveUpAfterMs?: number;
+    random?: () => number;
+  };
+  /** Timers for the handshake timeout and the pauses. Default: the global ones, looked up when used. */
+  timers?: PoolTimers;
+  /**
+   * Error classes to rebuild besides the scheduler's and `HostLostError`,
+   * keyed by their instances' `name`. Default: none.
+   */
+  errorClasses?: ErrorClasses;
+  /** This tab's visibility and focus. Default: `documentPresence()`. */
+  presence?: PresenceSource;
+  /** Web Locks, to learn of the host's death. Default: `navigator.locks`; `null` turns it off. */
+  locks?: LockManagerLike | null;
+  /** Clock for results the client makes itself. Default `performance.now`. */
+  now?: () => number;
+  /** Where `now` counts from, to put the host's times on this clock. Default `performance.timeOrigin`. */
+  timeOrigin?: number;
+}
+
+/** `reconnect` checked (`{}` when left out), or an `InvalidOptionError` for a bad option. */
+export function checkReconnect(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
+  const { reconnect, timers } = options;
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
+    throw new InvalidOptionError('PoolClient "timers" must have setTimeout and clearTimeout functions.');
+  }
+  if (reconnect === undefined) return {};
+  if (typeof reconnect !== 'object' || reconnect === null) {
+    throw new InvalidOptionError('PoolClient "reconnect" takes an object such as { delayMs: 100, giveUpAfterMs: 15000 }.');
+  }
+  for (const key of ['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'] as const) {
+    checkDuration(reconnect[key], `PoolClient "reconnect.${key}"`, { never: false });
+  }
+  if (reconnect.random !== undefined && typeof reconnect.random !== 'function') {
+    throw new InvalidOptionError('PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random.');
+  }
+  return reconnect;
+}
