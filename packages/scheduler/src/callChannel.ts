@@ -34,13 +34,15 @@ export type CallAnswer = CallReply | CallProgress;
 
 /**
  * The asking side gave up call `rid` (`CallChannel.cancel`): the answering
- * side stops it (`CallAnswers.cancel`); its reply, if one still comes, finds
- * nothing. `reason` says why, when the protocol names reasons.
+ * side stops it (`CallAnswers.cancel`) and its reply, if one still comes,
+ * finds nothing. `t` is `'close'`, the word the WebLLM worker has read since
+ * `inkling-webllm/4` for a stream its page left; `reason` says why, where
+ * the protocol names reasons.
  */
 export interface CallCancel {
-  readonly t: 'cancel';
+  readonly t: 'close';
   readonly rid: number;
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 /**
@@ -80,13 +82,13 @@ export function isCallAnswer(data: unknown): data is CallAnswer {
 }
 
 /**
- * Whether `data` cancels a call (`{ t: 'cancel', rid }`).
+ * Whether `data` cancels a call (`{ t: 'close', rid }`).
  *
  * @example
  * if (isCallCancel(event.data)) answers.cancel(event.data.rid);
  */
 export function isCallCancel(data: unknown): data is CallCancel {
-  return isRecord(data) && data.t === 'cancel' && typeof data.rid === 'number';
+  return isRecord(data) && data.t === 'close' && typeof data.rid === 'number';
 }
 
 /**
@@ -276,33 +278,25 @@ export class CallChannel<Op extends string = string> {
    * its own number: for a new connection to the other side.
    */
   resend(only?: (call: PendingCall<Op>) => boolean): void {
-    for (const call of this.#calls.values()) {
+    for (const call of this.#calls.values())
       if (!only || only(call)) this.#send({ t: 'call', rid: call.rid, op: call.op, input: call.input });
-    }
   }
 
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
   settle(rid: number, value: unknown): boolean {
-    const call = this.#calls.get(rid);
-    this.#calls.delete(rid);
-    call?.resolve(value);
-    return call !== undefined;
-  }
-
-  /** Drops call `rid` unanswered (a stream its reader left); false when it was not waiting. */
-  forget(rid: number): boolean {
+    // Its handlers run later, once it has left the map.
+    this.#calls.get(rid)?.resolve(value);
     return this.#calls.delete(rid);
   }
 
   /**
    * Gives up call `rid`: drops it unanswered (its promise stays pending) and
    * tells the other side to stop it (`CallCancel`, with `reason` when
-   * given). False, and nothing sent, when it was not waiting.
+   * given); a stream its reader left, a job its caller aborted. Nothing is
+   * sent when it was not waiting (answered, or cancelled already).
    */
-  cancel(rid: number, reason?: string): boolean {
-    const waiting = this.#calls.delete(rid);
-    if (waiting) this.#send(reason === undefined ? { t: 'cancel', rid } : { t: 'cancel', rid, reason });
-    return waiting;
+  cancel(rid: number, reason?: string): void {
+    if (this.#calls.delete(rid)) this.#send({ t: 'close', rid, reason });
   }
 
   /** Rejects every waiting call with `reason`; the channel stays open for new calls. */

@@ -174,6 +174,8 @@ export class PoolClient extends Subscribable implements Pool {
       this.#jobs.set(id, job);
       answer.then(
         (value) => {
+          // Undefined: it ended here first (see #finish).
+          if (!value) return;
           const result = decodeResult(value as WireResult, this.#classes);
           this.#finish(job, { ...result, id, ...shiftTimes(result, this.#link.clockOffset) });
         },
@@ -182,7 +184,8 @@ export class PoolClient extends Subscribable implements Pool {
       if (isAbortSignal(signal)) {
         const onAbort = () => {
           const cancelReason = abortReasonOf(signal);
-          if (this.#calls.cancel(rid, cancelReason === 'supersede' ? cancelReason : undefined)) this.#finish(job, { cancelReason });
+          this.#calls.cancel(rid, cancelReason === 'supersede' ? cancelReason : undefined);
+          this.#finish(job, { cancelReason });
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
@@ -283,12 +286,12 @@ export class PoolClient extends Subscribable implements Pool {
 
   /**
    * Resolves a job with the host's result, or here (cancel, abort, host lost:
-   * its call is dropped, a late reply finds nothing); false when it had already ended.
+   * its call is settled here, a late reply finds nothing); false when it had already ended.
    */
   #finish(job: RemoteJob, ending: JobResult | Parameters<typeof localResult>[2]): boolean {
     if (this.#jobs.get(job.id) !== job) return false;
     this.#jobs.delete(job.id);
-    this.#calls.forget(job.rid);
+    this.#calls.settle(job.rid, undefined);
     job.detach();
     job.resolve('status' in ending ? ending : localResult(job, this.#now(), ending));
     return true;

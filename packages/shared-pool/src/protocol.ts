@@ -10,7 +10,7 @@ import type { Presence } from './presence.js';
  * when the host speaks another (or, built before versions, none): builds that
  * differ would misread each other (`/2`: a settings call carries `input`, was
  * `patch`; `/3`: a job is a `submit` call, its chunks the call's progress,
- * its result the reply, an abort the kit's `CallCancel`). Raise it with any
+ * its result the reply, an abort the kit's `CallCancel`, `t: 'close'`). Raise it with any
  * change either side would misread.
  */
 export const PROTOCOL = 'inkling-pool/3';
@@ -71,22 +71,10 @@ export type HostMessage =
 
 /** True for a message a client sends; anything else on the endpoint is ignored. */
 // Pure: a client bundle that never reads it drops it (and a host bundle `isHostMessage`).
-export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', [
-  'hello',
-  'presence',
-  'call',
-  'cancel',
-  'bye',
-]);
+export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', ['hello', 'presence', 'call', 'close', 'bye']);
 
 /** True for a message the host sends; anything else on the endpoint is ignored. */
-export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', [
-  'welcome',
-  'refused',
-  'snapshot',
-  'progress',
-  'reply',
-]);
+export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', ['welcome', 'refused', 'snapshot', 'progress', 'reply']);
 
 /**
  * The separator between a client's id and its own ids, sessions and tasks on

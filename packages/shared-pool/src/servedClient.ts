@@ -162,7 +162,7 @@ export class ServedClient {
         if (message.op === 'submit') this.#take(message.rid, message.input);
         else void this.#call(message.rid, message.op, message.input);
         return;
-      case 'cancel':
+      case 'close':
         this.#jobs.cancel(message.rid, message.reason === 'supersede' ? SUPERSEDED : undefined);
         return;
       case 'bye':
@@ -183,7 +183,11 @@ export class ServedClient {
         ),
       );
     } else if (this.#jobs.has(rid)) {
-      this.#refuse(rid, id, new InvalidJobError(`A submit call reused "rid" ${rid} of a live job; each call needs its own, so nothing ran.`));
+      this.#refuse(
+        rid,
+        id,
+        new InvalidJobError(`A submit call reused "rid" ${rid} of a live job; each call needs its own, so nothing ran.`),
+      );
     } else if (this.#jobs.size >= this.host.limits.maxJobsPerClient) {
       const { maxJobsPerClient } = this.host.limits;
       this.#refuse(
