@@ -1,7 +1,6 @@
 import {
   type ChatCompletionChunk,
   type InklingError,
-  InvalidOptionError,
   type JobResult,
   type JobSpec,
   type Pool,
@@ -14,7 +13,7 @@ import { HostLostError, HostUnavailableError, PoolVersionError } from './errors.
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { platformLocks } from './messageEndpoint.js';
-import { type PoolClientOptions, checkReconnect } from './poolClientOptions.js';
+import { type PoolClientOptions, checkOptions, refuseOption } from './poolClientOptions.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage, SubmitInput } from './protocol.js';
 import { type RemoteJob, abortedAtOnce, localResult, refused, wireSpec } from './remoteJob.js';
@@ -60,23 +59,18 @@ export class PoolClient extends Subscribable implements Pool {
 
   constructor(options: PoolClientOptions) {
     super();
-    if (typeof options?.connect !== 'function') {
-      throw new InvalidOptionError(
-        'PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.',
-      );
-    }
-    this.#classes = options.errorClasses ?? {};
-    this.#calls = new CallChannel<CallOp>((message) => this.#post(message), { decode: (wire) => decodeError(wire, this.#classes) });
-    this.#presenceSource = options.presence ?? documentPresence();
-    this.#now = options.now ?? (() => performance.now());
-    const locks = options.locks === undefined ? platformLocks() : options.locks;
     const {
       delayMs = 100,
       maxDelayMs = 2000,
       handshakeTimeoutMs = 5000,
       giveUpAfterMs = 15_000,
       random = Math.random,
-    } = checkReconnect(options);
+    } = checkOptions(options);
+    this.#classes = options.errorClasses ?? {};
+    this.#calls = new CallChannel<CallOp>((message) => this.#post(message), { decode: (wire) => decodeError(wire, this.#classes) });
+    this.#presenceSource = options.presence ?? documentPresence();
+    this.#now = options.now ?? (() => performance.now());
+    const locks = options.locks === undefined ? platformLocks() : options.locks;
     const seeking = {
       timers: options.timers ?? globalTimers,
       now: this.#now,
@@ -250,9 +244,8 @@ export class PoolClient extends Subscribable implements Pool {
    * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
+    if (typeof patch !== 'object' || patch === null)
+      refuseOption('configure()', 'given an object of settings, e.g. { decodeSteps: 4 }', patch);
     this.#ensure();
     this.#config = { ...this.#config, ...patch };
     this.#call('configure', patch).catch(() => {});

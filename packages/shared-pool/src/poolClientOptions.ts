@@ -49,21 +49,31 @@ export interface PoolClientOptions {
   timeOrigin?: number;
 }
 
-/** `reconnect` checked (`{}` when left out), or an `InvalidOptionError` for a bad option. */
-export function checkReconnect(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
-  const { reconnect, timers } = options;
-  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
-    throw new InvalidOptionError('PoolClient "timers" must have setTimeout and clearTimeout functions.');
-  }
+/**
+ * Throws the house's `InvalidOptionError` sentence, `PoolClient <field> must
+ * be <want>; it got <type>.`, naming the value's type as `submit()` does:
+ * the kit's `mustBe` would bring its value printer to every client (+110 B).
+ */
+export function refuseOption(field: string, want: string, value: unknown): never {
+  throw new InvalidOptionError(`PoolClient ${field} must be ${want}; it got ${value === null ? 'null' : typeof value}.`);
+}
+
+/** `reconnect` checked (`{}` when left out), after `connect` and `timers`; an `InvalidOptionError` for a bad option. */
+export function checkOptions(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
+  const { connect, reconnect, timers } = options ?? {};
+  if (typeof connect !== 'function')
+    refuseOption('"connect"', 'a function that returns an endpoint to the host, e.g. () => sharedWorker.port', connect);
+  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function'))
+    refuseOption('"timers"', 'an object with setTimeout and clearTimeout functions', timers);
   if (reconnect === undefined) return {};
   if (typeof reconnect !== 'object' || reconnect === null) {
-    throw new InvalidOptionError('PoolClient "reconnect" takes an object such as { delayMs: 100, giveUpAfterMs: 15000 }.');
+    refuseOption('"reconnect"', 'an object such as { delayMs: 100, giveUpAfterMs: 15000 }', reconnect);
   }
   for (const key of ['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'] as const) {
     checkDuration(reconnect[key], `PoolClient "reconnect.${key}"`, { never: false });
   }
   if (reconnect.random !== undefined && typeof reconnect.random !== 'function') {
-    throw new InvalidOptionError('PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random.');
+    refuseOption('"reconnect.random"', 'a function returning a number from 0 to 1, like Math.random', reconnect.random);
   }
   return reconnect;
 }

@@ -175,7 +175,7 @@ describe('bad options', () => {
       /PoolHost "snapshotIntervalMs" must be a number of milliseconds/,
     );
     expect(() => new PoolHost({} as never)).toThrow(InvalidOptionError);
-    expect(() => new PoolClient({} as never)).toThrow(/needs a connect\(\) function/);
+    expect(() => new PoolClient({} as never)).toThrow('PoolClient "connect" must be a function that returns an endpoint');
     expect(() => new PoolHost(pool, { view: 'every' as never, locks: null })).toThrow(
       'PoolHost "view" must be "own" or "all"; it got "every".',
     );
