@@ -7,13 +7,13 @@ import {
   type PoolLoadProgress,
   Subscribable,
 } from '@inkling/scheduler';
-import { CallChannel, type ErrorClasses, abortReasonOf, globalTimers, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
+import { CallChannel, type ErrorClasses, abortReasonOf, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
 import { type WireResult, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError, PoolVersionError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
 import { platformLocks } from './messageEndpoint.js';
-import { type PoolClientOptions, checkOptions, refuseOption } from './poolClientOptions.js';
+import { type PoolClientOptions, checkOptions, refuseOption, seeking } from './poolClientOptions.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
 import type { CallOp, ClientMessage, HostMessage, SubmitInput } from './protocol.js';
 import { type RemoteJob, abortedAtOnce, localResult, refused, wireSpec } from './remoteJob.js';
@@ -59,30 +59,14 @@ export class PoolClient extends Subscribable implements Pool {
 
   constructor(options: PoolClientOptions) {
     super();
-    const {
-      delayMs = 100,
-      maxDelayMs = 2000,
-      handshakeTimeoutMs = 5000,
-      giveUpAfterMs = 15_000,
-      random = Math.random,
-    } = checkOptions(options);
+    const reconnect = checkOptions(options);
     this.#classes = options.errorClasses ?? {};
     this.#calls = new CallChannel<CallOp>((message) => this.#post(message), { decode: (wire) => decodeError(wire, this.#classes) });
     this.#presenceSource = options.presence ?? documentPresence();
     this.#now = options.now ?? (() => performance.now());
-    const locks = options.locks === undefined ? platformLocks() : options.locks;
-    const seeking = {
-      timers: options.timers ?? globalTimers,
-      now: this.#now,
-      random,
-      delayMs,
-      maxDelayMs,
-      handshakeTimeoutMs,
-      giveUpAfterMs,
-    };
     this.#link = new HostLink(
       options.connect,
-      locks,
+      options.locks === undefined ? platformLocks() : options.locks,
       options.timeOrigin ?? performance.timeOrigin,
       {
         replay: () => this.#replay(),
@@ -94,7 +78,7 @@ export class PoolClient extends Subscribable implements Pool {
           if (this.#busy()) this.#ensure();
         },
       },
-      seeking,
+      seeking(reconnect, options.timers, this.#now),
     );
   }
 
@@ -350,7 +334,8 @@ export class PoolClient extends Subscribable implements Pool {
 
   /** Whether anything here needs a host: a held model, jobs, calls, listeners. */
   #busy(): boolean {
-    return !this.#closed && (this.#holding || this.#jobs.size > 0 || this.#calls.size > 0 || this.hasListeners());
+    // Every live job waits in #calls.
+    return !this.#closed && (this.#holding || this.#calls.size > 0 || this.hasListeners());
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */

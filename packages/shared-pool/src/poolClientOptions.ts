@@ -1,5 +1,6 @@
 import { InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
-import { type ErrorClasses, checkDuration } from '@inkling/scheduler/engine';
+import { type ErrorClasses, checkDuration, globalTimers } from '@inkling/scheduler/engine';
+import type { Seeking } from './hostLink.js';
 import type { HostUnavailableError } from './errors.js';
 import type { LockManagerLike, MessageEndpoint } from './messageEndpoint.js';
 import type { PresenceSource } from './presence.js';
@@ -76,4 +77,14 @@ export function checkOptions(options: PoolClientOptions): NonNullable<PoolClient
     refuseOption('"reconnect.random"', 'a function returning a number from 0 to 1, like Math.random', reconnect.random);
   }
   return reconnect;
+}
+
+/** How the client's `HostLink` seeks a host: `reconnect` (checked) with its defaults filled in. */
+export function seeking(
+  reconnect: NonNullable<PoolClientOptions['reconnect']>,
+  timers: PoolTimers | undefined,
+  now: () => number,
+): Seeking {
+  const { delayMs = 100, maxDelayMs = 2000, handshakeTimeoutMs = 5000, giveUpAfterMs = 15_000, random = Math.random } = reconnect;
+  return { timers: timers ?? globalTimers, now, random, delayMs, maxDelayMs, handshakeTimeoutMs, giveUpAfterMs };
 }
