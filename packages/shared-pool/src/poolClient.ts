@@ -129,8 +129,7 @@ export class PoolClient extends Subscribable implements Pool {
     const { signal, onChunk } = given;
     if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now, abortReasonOf(signal)));
     return new Promise<JobResult>((resolve) => {
-      // Connect first: a new connection resends the calls already waiting, this one not yet among them.
-      this.#ensure();
+      this.#ensure(); // first: a new connection resends the calls waiting, this one not yet among them
       const { rid, answer } = this.#calls.open('submit', { id, spec: wire } satisfies SubmitInput, {
         onProgress: (chunk) => {
           job.text += chunkText(chunk as ChatCompletionChunk);
@@ -146,14 +145,12 @@ export class PoolClient extends Subscribable implements Pool {
         submittedAt: now,
         text: '',
         chunks: 0,
-        detach: () => {},
         resolve,
       };
       this.#jobs.set(id, job);
       answer.then(
         (value) => {
-          // Undefined: it ended here first (see #finish).
-          if (!value) return;
+          if (!value) return; // it ended here first (see #finish)
           const result = decodeResult(value as WireResult, this.#classes);
           this.#finish(job, { ...result, id, ...shiftTimes(result, this.#link.clockOffset) });
         },
@@ -269,7 +266,7 @@ export class PoolClient extends Subscribable implements Pool {
     if (this.#jobs.get(job.id) !== job) return false;
     this.#jobs.delete(job.id);
     this.#calls.settle(job.rid, undefined);
-    job.detach();
+    job.detach?.();
     job.resolve('status' in ending ? ending : localResult(job, this.#now(), ending));
     return true;
   }

@@ -21,7 +21,8 @@ export interface RemoteJob {
   text: string;
   /** Chunks received; a job with none is resubmitted to a new host for you. */
   chunks: number;
-  detach: () => void;
+  /** Unhooks its signal's abort listener, when it has one. */
+  detach?: () => void;
   readonly resolve: (result: JobResult) => void;
 }
 
