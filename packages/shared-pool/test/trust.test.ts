@@ -269,3 +269,38 @@ describe('a keystroke’s stale request across the port', () => {
     expect(scene.host.host.pool.getSnapshot().recent.map((record) => record.cancelReason)).toContain('supersede');
   });
 });
+
+describe('a job on the wire (the kit calls)', () => {
+  it('streams its chunks as its call’s progress and ends with the reply; a close stops it on the host with its reason', async () => {
+    const scene = sharedScene({ reply: 'a b c d e f g h', tokenMs: 10 }, { size: 1 });
+    const good = scene.tab('good');
+    await good.client.load();
+    const raw = rawClient(scene.host.host);
+    raw.submit(1, 'whole', spec('one', { stream: true }));
+    await run(300);
+    const progress = raw.heard.filter((m) => m.t === 'progress' && m.rid === 1) as unknown as { report: { choices: unknown[] } }[];
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress[0]!.report.choices).toBeDefined();
+    expect(raw.results()).toEqual([expect.objectContaining({ rid: 1, value: expect.objectContaining({ id: 'whole', status: 'done' }) })]);
+    raw.submit(2, 'replaced', spec('two', { stream: true }));
+    raw.submit(3, 'dropped', spec('three'));
+    await run(35);
+    raw.send({ t: 'close', rid: 2, reason: 'supersede' });
+    raw.send({ t: 'close', rid: 3 });
+    // A close for a call that is not running, or not a call at all, is nothing.
+    raw.send({ t: 'close', rid: 99 });
+    raw.send({ t: 'close', rid: 'x' });
+    await run(300);
+    const ends = raw.results().map((m) => [m.rid, m.value?.status, (m.value as { cancelReason?: string } | undefined)?.cancelReason]);
+    expect(ends).toEqual([
+      [1, 'done', undefined],
+      [2, 'cancelled', 'supersede'],
+      [3, 'cancelled', 'abort'],
+    ]);
+    const fine = good.client.submit(chat('still fine'));
+    await run(200);
+    expect(await fine).toMatchObject({ status: 'done' });
+    raw.close();
+    scene.close();
+  });
+});
