@@ -165,6 +165,19 @@ describe('a PoolClient over a MessagePort', () => {
   });
 });
 
+describe('a closed PoolClient', () => {
+  it('ends a job submitted after close() at once with the typed cancel error: nothing will answer it', async () => {
+    const scene = sharedScene({ reply: 'late' });
+    const { client } = scene.tab('a');
+    await client.load();
+    client.close();
+    const result = await client.submit(chat('too late'));
+    expect(result).toMatchObject({ status: 'error', error: { name: 'CallCancelledError', kind: 'cancelled' } });
+    expect(scene.host.pool.getSnapshot().jobs).toEqual([]);
+    scene.close();
+  });
+});
+
 describe('bad options', () => {
   it('are typed errors that name the option and the fix', async () => {
     const { EnginePool } = await import('@inkling/scheduler');
