@@ -1,6 +1,6 @@
 import { InklingError, type ErrorKind } from './errors.js';
 import { guard } from './reportError.js';
-import { type WireError, decodeError, encodeError } from './wireError.js';
+import { type WireError, decodeError } from './wireError.js';
 
 /**
  * A request across a worker's or a port's messages: `rid` numbers it on its
@@ -31,6 +31,19 @@ export interface CallProgress {
 
 /** What the answering side sends back for a call. */
 export type CallAnswer = CallReply | CallProgress;
+
+/**
+ * The asking side gave up call `rid` (`CallChannel.cancel`): the answering
+ * side stops it (`CallAnswers.cancel`) and its reply, if one still comes,
+ * finds nothing. `t` is `'close'`, the word the WebLLM worker has read since
+ * `inkling-webllm/4` for a stream its page left; `reason` says why, where
+ * the protocol names reasons.
+ */
+export interface CallCancel {
+  readonly t: 'close';
+  readonly rid: number;
+  readonly reason?: string | undefined;
+}
 
 /**
  * The channel was closed (its `close()` ran) while the call waited, or the
@@ -69,29 +82,13 @@ export function isCallAnswer(data: unknown): data is CallAnswer {
 }
 
 /**
- * Runs call `rid` on the answering side and sends its reply: the value, or
- * the error on the wire (`encode`, by default `encodeError`; give it a
- * function that types the error first). `run` may throw at once: that is
- * answered too. Settles once the reply is sent; never rejects.
+ * Whether `data` cancels a call (`{ t: 'close', rid }`).
  *
  * @example
- * port.onmessage = ({ data }) => {
- *   if (isCallMessage(data)) void answerCall(data.rid, () => engine.load(data.input), (reply) => port.postMessage(reply));
- * };
+ * if (isCallCancel(event.data)) answers.cancel(event.data.rid);
  */
-export async function answerCall(
-  rid: number,
-  run: () => unknown,
-  send: (reply: CallReply) => void,
-  encode: (reason: unknown) => WireError = encodeError,
-): Promise<void> {
-  let reply: CallReply;
-  try {
-    reply = { t: 'reply', rid, value: await run() };
-  } catch (reason) {
-    reply = { t: 'reply', rid, error: encode(reason) };
-  }
-  send(reply);
+export function isCallCancel(data: unknown): data is CallCancel {
+  return isRecord(data) && data.t === 'close' && typeof data.rid === 'number';
 }
 
 /** One call waiting for its reply. */
@@ -126,7 +123,7 @@ interface Waiting<Op extends string> extends PendingCall<Op>, CallOptions {
  * const engines = await channel.call('load', { model }, { onProgress: show });
  */
 export class CallChannel<Op extends string = string> {
-  readonly #send: (message: CallMessage<Op>) => void;
+  readonly #send: (message: CallMessage<Op> | CallCancel) => void;
   readonly #decode: (wire: WireError) => unknown;
   readonly #calls = new Map<number, Waiting<Op>>();
   #nextRid = 0;
@@ -136,7 +133,7 @@ export class CallChannel<Op extends string = string> {
    * `send` posts a call to the other side; `decode` rebuilds a reply's error
    * (default: `decodeError` with the scheduler's classes).
    */
-  constructor(send: (message: CallMessage<Op>) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
+  constructor(send: (message: CallMessage<Op> | CallCancel) => void, options: { decode?: (wire: WireError) => unknown } = {}) {
     this.#send = send;
     this.#decode = options.decode ?? decodeError;
   }
@@ -191,22 +188,30 @@ export class CallChannel<Op extends string = string> {
     return [...this.#calls.values()];
   }
 
-  /** Sends every waiting call again, under its own number: for a new connection to the other side. */
-  resend(): void {
-    for (const { rid, op, input } of this.#calls.values()) this.#send({ t: 'call', rid, op, input });
+  /**
+   * Sends every waiting call again (those `only` picks, when given), under
+   * its own number: for a new connection to the other side.
+   */
+  resend(only?: (call: PendingCall<Op>) => boolean): void {
+    for (const call of this.#calls.values())
+      if (!only || only(call)) this.#send({ t: 'call', rid: call.rid, op: call.op, input: call.input });
   }
 
   /** Ends call `rid` here with `value` (no reply will come); false when it was not waiting. */
   settle(rid: number, value: unknown): boolean {
-    const call = this.#calls.get(rid);
-    this.#calls.delete(rid);
-    call?.resolve(value);
-    return call !== undefined;
+    // Its handlers run later, once it has left the map.
+    this.#calls.get(rid)?.resolve(value);
+    return this.#calls.delete(rid);
   }
 
-  /** Drops call `rid` unanswered (a stream its reader left); false when it was not waiting. */
-  forget(rid: number): boolean {
-    return this.#calls.delete(rid);
+  /**
+   * Gives up call `rid`: drops it unanswered (its promise stays pending) and
+   * tells the other side to stop it (`CallCancel`, with `reason` when
+   * given); a stream its reader left, a job its caller aborted. Nothing is
+   * sent when it was not waiting (answered, or cancelled already).
+   */
+  cancel(rid: number, reason?: string): void {
+    if (this.#calls.delete(rid)) this.#send({ t: 'close', rid, reason });
   }
 
   /** Rejects every waiting call with `reason`; the channel stays open for new calls. */

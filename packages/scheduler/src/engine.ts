@@ -42,8 +42,9 @@ export type { CallHandle } from './callsInFlight.js';
 export { ChunkQueue } from './chunkQueue.js';
 
 // Request and answer across a boundary: one pending-call map, one message shape.
-export { CallCancelledError, CallChannel, answerCall, isCallAnswer, isCallMessage } from './callChannel.js';
-export type { CallAnswer, CallMessage, CallOptions, CallProgress, CallReply, PendingCall } from './callChannel.js';
+export { CallCancelledError, CallChannel, isCallAnswer, isCallCancel, isCallMessage } from './callChannel.js';
+export { CallAnswers, answerCall } from './callAnswers.js';
+export type { CallAnswer, CallCancel, CallMessage, CallOptions, CallProgress, CallReply, PendingCall } from './callChannel.js';
 
 // Option rules: a table of checks instead of if-chains.
 export {

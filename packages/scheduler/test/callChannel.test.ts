@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { InklingError } from '../src/index.js';
 import {
+  CallAnswers,
+  type CallCancel,
   CallCancelledError,
   CallChannel,
   type CallMessage,
@@ -10,12 +12,13 @@ import {
   decodeError,
   encodeError,
   isCallAnswer,
+  isCallCancel,
   isCallMessage,
 } from '../src/engine.js';
 
 /** A channel whose calls land in `sent`, and the answering side's replies, as they would cross. */
 function wired() {
-  const sent: CallMessage[] = [];
+  const sent: (CallMessage | CallCancel)[] = [];
   const channel = new CallChannel((message) => sent.push(structuredClone(message)));
   const answer = (rid: number, run: () => unknown) => answerCall(rid, run, (reply: CallReply) => channel.receive(structuredClone(reply)));
   return { sent, channel, answer };
@@ -43,7 +46,7 @@ describe('CallChannel', () => {
     class ModelGoneError extends InklingError {
       override name = 'ModelGoneError';
     }
-    const sent: CallMessage[] = [];
+    const sent: (CallMessage | CallCancel)[] = [];
     const channel = new CallChannel((message) => sent.push(message), {
       decode: (wire) => decodeError(wire, { ModelGoneError }),
     });
@@ -136,6 +139,9 @@ describe('CallChannel', () => {
       [3, 'chat'],
     ]);
     sent.length = 0;
+    channel.resend((call) => call.op === 'chat');
+    expect(sent).toEqual([{ t: 'call', rid: 3, op: 'chat', input: { messages: [] } }]);
+    sent.length = 0;
     channel.resend();
     expect(sent).toEqual([
       { t: 'call', rid: 1, op: 'load', input: { model: 'tiny' } },
@@ -144,7 +150,8 @@ describe('CallChannel', () => {
     ]);
     expect(channel.settle(2, 0)).toBe(true);
     await expect(configure).resolves.toBe(0);
-    expect(channel.forget(stream.rid)).toBe(true);
+    channel.cancel(stream.rid);
+    expect(sent.at(-1)).toEqual({ t: 'close', rid: stream.rid });
     expect(channel.receive({ t: 'reply', rid: 3 })).toBe(false);
     expect(channel.size).toBe(1);
     channel.receive({ t: 'reply', rid: 1, value: 1 });
@@ -160,5 +167,78 @@ describe('CallChannel', () => {
     expect(isCallAnswer({ t: 'progress', rid: 1, report: {} })).toBe(true);
     expect(isCallAnswer({ kind: 'return', uuid: 'x' })).toBe(false);
     expect(isCallAnswer(null)).toBe(false);
+  });
+});
+
+/** An asking channel and an answering `CallAnswers`, their messages crossing as clones. */
+function both() {
+  const sent: (CallMessage | CallCancel)[] = [];
+  let answers: CallAnswers | undefined;
+  const runs = new Map<number, AbortSignal>();
+  const channel = new CallChannel((message) => {
+    const data = structuredClone(message);
+    sent.push(data);
+    if (isCallMessage(data)) {
+      void answers!.answer(data.rid, (signal) => {
+        runs.set(data.rid, signal);
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve(`stopped: ${String(signal.reason)}`)));
+      });
+    } else if (isCallCancel(data)) answers!.cancel(data.rid, data.reason);
+  });
+  const replies: CallReply[] = [];
+  answers = new CallAnswers((reply) => {
+    replies.push(reply);
+    channel.receive(structuredClone(reply));
+  });
+  return { sent, channel, answers, runs, replies };
+}
+
+describe('a call cancelled across the channel', () => {
+  it("stops the answering side's run with the reason, and drops the reply that still comes", async () => {
+    const { sent, channel, answers, runs, replies } = both();
+    const { rid, answer } = channel.open('chat', { messages: [] });
+    let settled = false;
+    void answer.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    expect(answers.size).toBe(1);
+    expect(answers.has(rid)).toBe(true);
+    channel.cancel(rid, 'supersede');
+    expect(sent.at(-1)).toEqual({ t: 'close', rid, reason: 'supersede' });
+    expect(runs.get(rid)?.aborted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The run ended and its reply was sent, but the asker had let the call go.
+    expect(replies).toEqual([{ t: 'reply', rid, value: 'stopped: supersede' }]);
+    expect(settled).toBe(false);
+    expect(channel.size).toBe(0);
+    expect(answers.size).toBe(0);
+    // A second cancel, or one for a call never made, sends nothing.
+    const count = sent.length;
+    channel.cancel(rid);
+    channel.cancel(99);
+    expect(sent).toHaveLength(count);
+    expect(answers.cancel(rid)).toBe(false);
+  });
+
+  it('sends a cancel without a reason when none is given; cancelAll stops every run', async () => {
+    const { sent, channel, answers, runs } = both();
+    const one = channel.open('chat', 1);
+    channel.open('chat', 2);
+    channel.cancel(one.rid);
+    expect(sent.at(-1)).toEqual({ t: 'close', rid: one.rid });
+    expect(runs.get(one.rid)?.reason).toBeInstanceOf(DOMException);
+    answers.cancelAll('gone');
+    expect(runs.get(2)?.reason).toBe('gone');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(answers.size).toBe(0);
+  });
+
+  it('tells a cancel from anything else on the port', () => {
+    expect(isCallCancel({ t: 'close', rid: 3 })).toBe(true);
+    expect(isCallCancel({ t: 'close', key: 'x' })).toBe(false);
+    expect(isCallCancel({ t: 'cancel', rid: 3 })).toBe(false);
+    expect(isCallCancel({ t: 'call', rid: 3, op: 'x' })).toBe(false);
+    expect(isCallCancel(undefined)).toBe(false);
   });
 });

@@ -10,8 +10,8 @@ export interface HostLinkEvents {
   replay(): void;
   /** The presence the hello carries. */
   presence(): Presence;
-  /** A message from the host, other than the welcome. */
-  message(message: Exclude<HostMessage, { t: 'welcome' }>): void;
+  /** A message from the host, other than the welcome (or a refusal). */
+  message(message: Exclude<HostMessage, { t: 'welcome' | 'refused' }>): void;
   /** The host died (its lock was freed, its endpoint closed, or it refused a message). */
   lost(): void;
   /** No host could be reached (`connect` threw or rejected, or no host answered within the bound). */

@@ -1,83 +1,32 @@
 import {
   type ChatCompletionChunk,
-  InvalidOptionError,
-  type PoolTimers,
+  type InklingError,
   type JobResult,
   type JobSpec,
   type Pool,
   type PoolLoadProgress,
   Subscribable,
 } from '@inkling/scheduler';
-import {
-  CallChannel,
-  type ErrorClasses,
-  abortReasonOf,
-  checkDuration,
-  globalTimers,
-  chunkText,
-  guard,
-  isAbortSignal,
-} from '@inkling/scheduler/engine';
-import { decodeError, decodeResult, decodeStatus } from './errorCodec.js';
+import { CallChannel, type ErrorClasses, abortReasonOf, chunkText, isAbortSignal } from '@inkling/scheduler/engine';
+import { type WireResult, decodeError, decodeResult, decodeStatus } from './errorCodec.js';
 import { HostLostError, HostUnavailableError, PoolVersionError } from './errors.js';
 import { emptyStatus, localView, shiftTimes } from './localView.js';
 import { HostLink } from './hostLink.js';
-import { type LockManagerLike, type MessageEndpoint, platformLocks } from './messageEndpoint.js';
+import { platformLocks } from './messageEndpoint.js';
+import { type PoolClientOptions, checkOptions, refuseOption, seeking } from './poolClientOptions.js';
 import { type Presence, type PresenceSource, documentPresence } from './presence.js';
-import type { CallOp, ClientMessage, HostMessage } from './protocol.js';
+import type { CallOp, ClientMessage, HostMessage, SubmitInput } from './protocol.js';
 import { type RemoteJob, abortedAtOnce, localResult, refused, wireSpec } from './remoteJob.js';
 import type { SharedPoolStatus } from './clientView.js';
 
-/** Options of `new PoolClient(...)`. */
-export interface PoolClientOptions {
-  /**
-   * Opens an endpoint to the host (a SharedWorker's port, a channel to the
-   * hosting tab). Called on first use, again after the host is lost, and
-   * again (after a pause, see `reconnect`) when the last endpoint closed or
-   * stayed silent before the host's welcome: then it gets that miss, as a
-   * `HostUnavailableError`, to choose another host by. Required.
-   */
-  connect: (lastMiss?: HostUnavailableError) => MessageEndpoint | Promise<MessageEndpoint>;
-  /**
-   * How to look for a host that does not answer. A connection that closes
-   * before the host's welcome, or gets none within `handshakeTimeoutMs`, is
-   * a miss; the next waits `delayMs`, doubled after each further miss up to
-   * `maxDelayMs`, each pause jittered to 50–100 % of that. After
-   * `giveUpAfterMs` of misses in a row, waiting jobs and calls end with a
-   * `HostUnavailableError` and the next call starts over. All in
-   * milliseconds, 0 to 2^31-1. Defaults: `delayMs` 100, `maxDelayMs` 2000,
-   * `handshakeTimeoutMs` 5000, `giveUpAfterMs` 15000; `random`
-   * `Math.random`.
-   */
-  reconnect?: {
-    delayMs?: number;
-    maxDelayMs?: number;
-    handshakeTimeoutMs?: number;
-    giveUpAfterMs?: number;
-    random?: () => number;
-  };
-  /** Timers for the handshake timeout and the pauses. Default: the global ones, looked up when used. */
-  timers?: PoolTimers;
-  /**
-   * Error classes to rebuild besides the scheduler's and `HostLostError`,
-   * keyed by their instances' `name`. Default: none.
-   */
-  errorClasses?: ErrorClasses;
-  /** This tab's visibility and focus. Default: `documentPresence()`. */
-  presence?: PresenceSource;
-  /** Web Locks, to learn of the host's death. Default: `navigator.locks`; `null` turns it off. */
-  locks?: LockManagerLike | null;
-  /** Clock for results the client makes itself. Default `performance.now`. */
-  now?: () => number;
-  /** Where `now` counts from, to put the host's times on this clock. Default `performance.timeOrigin`. */
-  timeOrigin?: number;
-}
+export type { PoolClientOptions } from './poolClientOptions.js';
 
 /**
  * A `Pool` whose engines live elsewhere (a SharedWorker, another tab, an
  * offscreen document), reached over a `MessageEndpoint` served by `PoolHost`.
- * Hand it to `<PoolProvider pool>` like an `EnginePool`. Chunks stream as
- * messages, an `AbortSignal` becomes an abort, errors keep their classes,
+ * Hand it to `<PoolProvider pool>` like an `EnginePool`. Each job is a call
+ * on the kit's `CallChannel` (its chunks the call's progress, its result the
+ * reply, an `AbortSignal`'s abort the call's cancel), errors keep their classes,
  * and the snapshot arrives at most once a frame: this tab's jobs in full and
  * the other tabs' as counts per band (`SharedPoolStatus.others`), or every
  * tab's jobs (`owner` says whose) where the host gives this tab the full
@@ -94,10 +43,9 @@ export class PoolClient extends Subscribable implements Pool {
   readonly #classes: ErrorClasses;
   readonly #presenceSource: PresenceSource;
   readonly #now: () => number;
-  /** Live jobs by the app's id (unique among live ones), and by their wire `ref`. */
+  /** Live jobs by the app's id (unique among live ones); each waits in `#calls` under its `rid`. */
   readonly #jobs = new Map<string, RemoteJob>();
-  readonly #refs = new Map<number, RemoteJob>();
-  /** Settings calls waiting for the host's reply. */
+  /** Jobs and settings calls waiting for the host's reply. */
   readonly #calls: CallChannel<CallOp>;
   readonly #link: HostLink;
   #snapshot: SharedPoolStatus = emptyStatus('idle');
@@ -106,41 +54,19 @@ export class PoolClient extends Subscribable implements Pool {
   #holding = false;
   #config: Record<string, unknown> | undefined;
   #nextJob = 0;
-  #nextRef = 0;
   #losses = 0;
   #closed = false;
 
   constructor(options: PoolClientOptions) {
     super();
-    if (typeof options?.connect !== 'function') {
-      throw new InvalidOptionError(
-        'PoolClient needs a connect() function that returns an endpoint to the host, e.g. () => sharedWorker.port.',
-      );
-    }
+    const reconnect = checkOptions(options);
     this.#classes = options.errorClasses ?? {};
     this.#calls = new CallChannel<CallOp>((message) => this.#post(message), { decode: (wire) => decodeError(wire, this.#classes) });
     this.#presenceSource = options.presence ?? documentPresence();
     this.#now = options.now ?? (() => performance.now());
-    const locks = options.locks === undefined ? platformLocks() : options.locks;
-    const {
-      delayMs = 100,
-      maxDelayMs = 2000,
-      handshakeTimeoutMs = 5000,
-      giveUpAfterMs = 15_000,
-      random = Math.random,
-    } = checkReconnect(options);
-    const seeking = {
-      timers: options.timers ?? globalTimers,
-      now: this.#now,
-      random,
-      delayMs,
-      maxDelayMs,
-      handshakeTimeoutMs,
-      giveUpAfterMs,
-    };
     this.#link = new HostLink(
       options.connect,
-      locks,
+      options.locks === undefined ? platformLocks() : options.locks,
       options.timeOrigin ?? performance.timeOrigin,
       {
         replay: () => this.#replay(),
@@ -152,7 +78,7 @@ export class PoolClient extends Subscribable implements Pool {
           if (this.#busy()) this.#ensure();
         },
       },
-      seeking,
+      seeking(reconnect, options.timers, this.#now),
     );
   }
 
@@ -203,32 +129,42 @@ export class PoolClient extends Subscribable implements Pool {
     const { signal, onChunk } = given;
     if (isAbortSignal(signal) && signal.aborted) return Promise.resolve(abortedAtOnce(id, now, abortReasonOf(signal)));
     return new Promise<JobResult>((resolve) => {
+      this.#ensure(); // first: a new connection resends the calls waiting, this one not yet among them
+      const { rid, answer } = this.#calls.open('submit', { id, spec: wire } satisfies SubmitInput, {
+        onProgress: (chunk) => {
+          job.text += chunkText(chunk as ChatCompletionChunk);
+          job.chunks += 1;
+          job.onChunk?.(chunk as ChatCompletionChunk);
+        },
+      });
       const job: RemoteJob = {
-        ref: ++this.#nextRef,
+        rid,
         id,
         session: typeof given.session === 'string' ? given.session : undefined,
-        wire,
         onChunk: typeof onChunk === 'function' ? (onChunk as (chunk: ChatCompletionChunk) => void) : undefined,
         submittedAt: now,
         text: '',
         chunks: 0,
-        detach: () => {},
         resolve,
       };
+      this.#jobs.set(id, job);
+      answer.then(
+        (value) => {
+          if (!value) return; // it ended here first (see #finish)
+          const result = decodeResult(value as WireResult, this.#classes);
+          this.#finish(job, { ...result, id, ...shiftTimes(result, this.#link.clockOffset) });
+        },
+        (error: InklingError) => this.#finish(job, { error }),
+      );
       if (isAbortSignal(signal)) {
         const onAbort = () => {
           const cancelReason = abortReasonOf(signal);
-          if (this.#finish(job, { cancelReason }))
-            this.#post(cancelReason === 'supersede' ? { t: 'abort', ref: job.ref, superseded: true } : { t: 'abort', ref: job.ref });
+          this.#calls.cancel(rid, cancelReason === 'supersede' ? cancelReason : undefined);
+          this.#finish(job, { cancelReason });
         };
         signal.addEventListener('abort', onAbort, { once: true });
         job.detach = () => signal.removeEventListener('abort', onAbort);
       }
-      // Connect first: a new connection replays every job already in #jobs.
-      this.#ensure();
-      this.#jobs.set(id, job);
-      this.#refs.set(job.ref, job);
-      this.#post({ t: 'submit', ref: job.ref, id, spec: wire });
     });
   }
 
@@ -247,7 +183,7 @@ export class PoolClient extends Subscribable implements Pool {
       if (job.id !== idOrSession && job.session !== idOrSession) continue;
       if (this.#finish(job, { cancelReason: 'cancel' })) matched += 1;
     }
-    if (matched > 0) this.#post({ t: 'cancel', key: idOrSession });
+    if (matched > 0) this.#call('cancel', idOrSession).catch(() => {});
     return matched;
   }
 
@@ -289,9 +225,8 @@ export class PoolClient extends Subscribable implements Pool {
    * pool.configure({ decodeSteps: 4 });
    */
   configure(patch: Record<string, unknown>): number {
-    if (typeof patch !== 'object' || patch === null) {
-      throw new InvalidOptionError('configure() takes an object of settings, e.g. { decodeSteps: 4 }.');
-    }
+    if (typeof patch !== 'object' || patch === null)
+      refuseOption('configure()', 'given an object of settings, e.g. { decodeSteps: 4 }', patch);
     this.#ensure();
     this.#config = { ...this.#config, ...patch };
     this.#call('configure', patch).catch(() => {});
@@ -318,17 +253,20 @@ export class PoolClient extends Subscribable implements Pool {
 
   // ----------------------------------------------------------------- internals
 
-  #call(op: CallOp, patch?: Record<string, unknown>, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
+  #call(op: CallOp, input?: unknown, onProgress?: (report: PoolLoadProgress) => void): Promise<unknown> {
     this.#ensure(); // before the call is recorded: a new connection replays recorded ones
-    return this.#calls.call(op, patch, onProgress && { onProgress: onProgress as (report: unknown) => void });
+    return this.#calls.call(op, input, onProgress && { onProgress: onProgress as (report: unknown) => void });
   }
 
-  /** Resolves a job with the host's result, or here (cancel, abort, host lost); false when it had already ended. */
+  /**
+   * Resolves a job with the host's result, or here (cancel, abort, host lost:
+   * its call is settled here, a late reply finds nothing); false when it had already ended.
+   */
   #finish(job: RemoteJob, ending: JobResult | Parameters<typeof localResult>[2]): boolean {
     if (this.#jobs.get(job.id) !== job) return false;
     this.#jobs.delete(job.id);
-    this.#refs.delete(job.ref);
-    job.detach();
+    this.#calls.settle(job.rid, undefined);
+    job.detach?.();
     job.resolve('status' in ending ? ending : localResult(job, this.#now(), ending));
     return true;
   }
@@ -343,43 +281,19 @@ export class PoolClient extends Subscribable implements Pool {
     this.#link.ensure();
   }
 
-  /** What a new host must hear first: the model held, settings, work it never started. */
+  /** What a new host must hear first: the model held, settings, then the jobs it never started. */
   #replay(): void {
-    this.#calls.resend();
+    this.#calls.resend((call) => call.op !== 'submit');
     if (this.#holding && !this.#calls.pending().some((call) => call.op === 'load')) {
       this.#call('load').catch(() => {});
     }
     if (this.#config) this.#call('configure', this.#config).catch(() => {});
-    for (const job of this.#jobs.values()) this.#post({ t: 'submit', ref: job.ref, id: job.id, spec: job.wire });
+    this.#calls.resend((call) => call.op === 'submit');
   }
 
-  #receive(message: Exclude<HostMessage, { t: 'welcome' }>): void {
-    const offset = this.#link.clockOffset;
-    switch (message.t) {
-      case 'chunk': {
-        const job = this.#refs.get(message.ref);
-        if (!job) return;
-        job.text += chunkText(message.chunk);
-        job.chunks += 1;
-        const { onChunk } = job;
-        if (onChunk) guard(() => onChunk(message.chunk));
-        return;
-      }
-      case 'result': {
-        const job = this.#refs.get(message.ref);
-        if (!job) return;
-        const result = decodeResult(message.result, this.#classes);
-        this.#finish(job, { ...result, id: job.id, ...shiftTimes(result, offset) });
-        return;
-      }
-      case 'snapshot':
-        this.#show(localView(decodeStatus(message.status, this.#classes), this.#link.clientId ?? '', offset));
-        return;
-      case 'progress':
-      case 'reply':
-        this.#calls.receive(message);
-        return;
-    }
+  #receive(message: Exclude<HostMessage, { t: 'welcome' | 'refused' }>): void {
+    if (message.t !== 'snapshot') this.#calls.receive(message);
+    else this.#show(localView(decodeStatus(message.status, this.#classes), this.#link.clientId ?? '', this.#link.clockOffset));
   }
 
   #show(status: SharedPoolStatus): void {
@@ -407,8 +321,9 @@ export class PoolClient extends Subscribable implements Pool {
       "The shared pool's host went away (its worker or tab was closed, or it crashed) while this job ran. Its text so far is kept; send it again: a new host is starting.",
     );
     for (const job of [...this.#jobs.values()]) if (job.chunks > 0) this.#finish(job, { error });
+    // Jobs that streamed nothing wait on, to go to the next host; settings calls (but a load) end here.
     for (const call of this.#calls.pending()) {
-      if (call.op !== 'load') this.#calls.settle(call.rid, call.op === 'configure' ? 0 : undefined);
+      if (call.op !== 'load' && call.op !== 'submit') this.#calls.settle(call.rid, call.op === 'configure' ? 0 : undefined);
     }
     this.#show(emptyStatus(this.#holding ? 'loading' : 'idle'));
     if (this.#busy()) this.#ensure();
@@ -416,7 +331,8 @@ export class PoolClient extends Subscribable implements Pool {
 
   /** Whether anything here needs a host: a held model, jobs, calls, listeners. */
   #busy(): boolean {
-    return !this.#closed && (this.#holding || this.#jobs.size > 0 || this.#calls.size > 0 || this.hasListeners());
+    // Every live job waits in #calls.
+    return !this.#closed && (this.#holding || this.#calls.size > 0 || this.hasListeners());
   }
 
   /** No host could be reached: everything waiting ends with the reason; the next call tries again. */
@@ -431,22 +347,4 @@ export class PoolClient extends Subscribable implements Pool {
     this.#calls.rejectAll(error);
     this.#show({ ...emptyStatus('error'), error });
   }
-}
-
-function checkReconnect(options: PoolClientOptions): NonNullable<PoolClientOptions['reconnect']> {
-  const { reconnect, timers } = options;
-  if (timers !== undefined && (typeof timers?.setTimeout !== 'function' || typeof timers.clearTimeout !== 'function')) {
-    throw new InvalidOptionError('PoolClient "timers" must have setTimeout and clearTimeout functions.');
-  }
-  if (reconnect === undefined) return {};
-  if (typeof reconnect !== 'object' || reconnect === null) {
-    throw new InvalidOptionError('PoolClient "reconnect" takes an object such as { delayMs: 100, giveUpAfterMs: 15000 }.');
-  }
-  for (const key of ['delayMs', 'maxDelayMs', 'handshakeTimeoutMs', 'giveUpAfterMs'] as const) {
-    checkDuration(reconnect[key], `PoolClient "reconnect.${key}"`, { never: false });
-  }
-  if (reconnect.random !== undefined && typeof reconnect.random !== 'function') {
-    throw new InvalidOptionError('PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random.');
-  }
-  return reconnect;
 }

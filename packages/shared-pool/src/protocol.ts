@@ -1,6 +1,6 @@
-import { type ChatCompletionChunk, type JobSpec } from '@inkling/scheduler';
-import { type CallMessage, type CallProgress, type CallReply, messageMatcher } from '@inkling/scheduler/engine';
-import type { WireResult, WireStatus } from './errorCodec.js';
+import { type JobSpec } from '@inkling/scheduler';
+import { type CallCancel, type CallMessage, type CallProgress, type CallReply, messageMatcher } from '@inkling/scheduler/engine';
+import type { WireStatus } from './errorCodec.js';
 import type { Presence } from './presence.js';
 
 /**
@@ -9,37 +9,47 @@ import type { Presence } from './presence.js';
  * of another version (`refused`), and a client ends with a `PoolVersionError`
  * when the host speaks another (or, built before versions, none): builds that
  * differ would misread each other (`/2`: a settings call carries `input`, was
- * `patch`). Raise it with any change either side would misread.
+ * `patch`; `/3`: a job is a `submit` call, its chunks the call's progress,
+ * its result the reply, an abort the kit's `CallCancel`, `t: 'close'`). Raise it with any
+ * change either side would misread.
  */
-export const PROTOCOL = 'inkling-pool/2';
+export const PROTOCOL = 'inkling-pool/3';
 
 /**
- * A job spec as it crosses: no `signal` (an abort becomes an `abort`
- * message), no `onChunk` (`stream` asks for `chunk` messages instead), no
- * `owner` (the host sets it to the client's id).
+ * A job spec as it crosses: no `signal` (an abort becomes a `cancel` of its
+ * call), no `onChunk` (`stream` asks for its chunks as the call's progress
+ * instead), no `owner` (the host sets it to the client's id).
  */
 export type WireSpec = Omit<JobSpec, 'signal' | 'onChunk' | 'owner'> & { readonly stream: boolean };
 
 /**
- * The settings calls a client makes (the kit's `CallMessage`: `input` is
- * `configure`'s patch), each answered by a `reply` (`CallReply`), a load's
- * progress by `progress` (`CallProgress`) before it.
+ * What a client asks of the host, each a kit call (`CallMessage`) answered
+ * by a `reply` (`CallReply`), the same one `Pool` method each:
+ * - `submit`: `input` is a `SubmitInput`; the job's chunks come as its
+ *   `progress` (`CallProgress`, when `spec.stream`), its result (a
+ *   `WireResult`, refusals too) as the reply's `value`; the client stops it
+ *   with the kit's `CallCancel` (`reason: 'supersede'` when superseded). The
+ *   call's `rid`, never reused on one connection, names the job on the wire:
+ *   the app's `id` may come back after a `cancel()`, and an answer to the job
+ *   it named before must never reach the new one.
+ * - `cancel`: `input` is the id or session to cancel.
+ * - `load` (its progress as `progress` before the reply), `unload`,
+ *   `configure` (`input` is the patch).
  */
-export type CallOp = 'load' | 'unload' | 'configure';
+export type CallOp = 'submit' | 'cancel' | 'load' | 'unload' | 'configure';
 
-/**
- * What a client (a tab) sends to the host. A job crosses under `ref`, a
- * number the client gives each submission and never reuses on one
- * connection: the app's `id` may come back after a `cancel()`, and an answer
- * to the job it named before must never reach the new one.
- */
+/** What a `submit` call carries: the app's id and the spec. */
+export interface SubmitInput {
+  readonly id: string;
+  readonly spec: WireSpec;
+}
+
+/** What a client (a tab) sends to the host. */
 export type ClientMessage =
   | { readonly t: 'hello'; readonly protocol: string; readonly presence: Presence; readonly lock: string | undefined }
   | { readonly t: 'presence'; readonly presence: Presence }
-  | { readonly t: 'submit'; readonly ref: number; readonly id: string; readonly spec: WireSpec }
-  | { readonly t: 'abort'; readonly ref: number; readonly superseded?: true }
-  | { readonly t: 'cancel'; readonly key: string }
   | CallMessage<CallOp>
+  | CallCancel
   | { readonly t: 'bye' };
 
 /** What the host sends to one client. */
@@ -55,34 +65,16 @@ export type HostMessage =
     }
   /** The answer to a `hello` of another `PROTOCOL`: this host will not serve it, and closes. */
   | { readonly t: 'refused'; readonly protocol: string }
-  | { readonly t: 'chunk'; readonly ref: number; readonly chunk: ChatCompletionChunk }
-  | { readonly t: 'result'; readonly ref: number; readonly result: WireResult }
   | { readonly t: 'snapshot'; readonly status: WireStatus }
   | CallProgress
   | CallReply;
 
 /** True for a message a client sends; anything else on the endpoint is ignored. */
 // Pure: a client bundle that never reads it drops it (and a host bundle `isHostMessage`).
-export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', [
-  'hello',
-  'presence',
-  'submit',
-  'abort',
-  'cancel',
-  'call',
-  'bye',
-]);
+export const isClientMessage = /* @__PURE__ */ messageMatcher<ClientMessage>('t', ['hello', 'presence', 'call', 'close', 'bye']);
 
 /** True for a message the host sends; anything else on the endpoint is ignored. */
-export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', [
-  'welcome',
-  'refused',
-  'chunk',
-  'result',
-  'snapshot',
-  'progress',
-  'reply',
-]);
+export const isHostMessage = /* @__PURE__ */ messageMatcher<HostMessage>('t', ['welcome', 'refused', 'snapshot', 'progress', 'reply']);
 
 /**
  * The separator between a client's id and its own ids, sessions and tasks on

@@ -11,18 +11,18 @@ import type { WireSpec } from './protocol.js';
 
 /** A job a client sent to the host and has not had answered. */
 export interface RemoteJob {
-  /** This submission's number on the wire: never reused by this client, so a late answer to a cancelled job finds nothing. */
-  readonly ref: number;
+  /** Its `submit` call's number: never reused by this client, so a late answer to a cancelled job finds nothing. */
+  readonly rid: number;
   readonly id: string;
   readonly session: string | undefined;
-  readonly wire: WireSpec;
   readonly onChunk: ((chunk: ChatCompletionChunk) => void) | undefined;
   readonly submittedAt: number;
   /** Content streamed so far: kept when the host is lost. */
   text: string;
   /** Chunks received; a job with none is resubmitted to a new host for you. */
   chunks: number;
-  detach: () => void;
+  /** Unhooks its signal's abort listener, when it has one. */
+  detach?: () => void;
   readonly resolve: (result: JobResult) => void;
 }
 

@@ -1,12 +1,12 @@
 import { type ChatCompletionChunk, InvalidJobError, type JobSpec, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { SUPERSEDED, answerCall, jobResult } from '@inkling/scheduler/engine';
+import { CallAnswers, SUPERSEDED, answerCall, jobResult } from '@inkling/scheduler/engine';
 import { type ResolvedClientLimits, longKey, overLimits, settingsTooBig } from './clientLimits.js';
 import { type PoolView, ownView } from './clientView.js';
 import { type WireStatus, encodeResult, encodeStatus } from './errorCodec.js';
 import { ClientLimitError } from './errors.js';
 import { type MessageEndpoint, post } from './messageEndpoint.js';
 import type { Presence } from './presence.js';
-import { type ClientMessage, type HostMessage, PROTOCOL, type WireSpec, isClientMessage, scoped } from './protocol.js';
+import { type ClientMessage, type HostMessage, PROTOCOL, type SubmitInput, type WireSpec, isClientMessage, scoped } from './protocol.js';
 import { tabPriority } from './tabPriority.js';
 
 /** What a served client needs from the host that serves it. */
@@ -31,8 +31,9 @@ export interface ClientHost {
 
 /**
  * One client (a tab) of a shared host: its jobs, scoped under its id so
- * that ids, sessions and tasks never meet another tab's, and kept by the
- * `ref` of each submission (an app's id may come back after a cancel); its
+ * that ids, sessions and tasks never meet another tab's, each answered as
+ * the kit's call under its `rid` (an app's id may come back after a cancel),
+ * stopped by the client's `CallCancel`; its
  * presence, which sets the band of its jobs; its snapshot pushes, at most
  * one per `snapshotIntervalMs`, only when the snapshot changed, cut to its
  * `view`. Everything it sends is bounded by the host's `limits`: what is
@@ -46,8 +47,8 @@ export interface ClientHost {
 export class ServedClient {
   readonly id: string;
   #presence: Presence = { visible: true, focused: true };
-  /** Live jobs by the client's `ref`. */
-  readonly #jobs = new Map<number, AbortController>();
+  /** Live jobs, by their `submit` call's `rid`. */
+  readonly #jobs = new CallAnswers((reply) => this.#send(reply));
   #pushed: PoolStatus | undefined;
   #lastPushAt = Number.NEGATIVE_INFINITY;
   #timer: unknown;
@@ -92,8 +93,7 @@ export class ServedClient {
     if (this.#timer !== undefined) this.host.timers.clearTimeout(this.#timer);
     this.#unwatch();
     this.endpoint.close?.();
-    for (const controller of this.#jobs.values()) controller.abort();
-    this.#jobs.clear();
+    this.#jobs.cancelAll();
     void this.host.hold(this, false);
     this.host.drop(this);
   }
@@ -158,18 +158,12 @@ export class ServedClient {
       case 'presence':
         this.#see(message.presence);
         return;
-      case 'submit':
-        this.#take(message);
-        return;
-      case 'abort':
-        this.#jobs.get(message.ref)?.abort(message.superseded === true ? SUPERSEDED : undefined);
-        return;
-      case 'cancel':
-        if (typeof message.key === 'string' && !longKey('key', message.key, this.host.limits))
-          this.host.pool.cancel(scoped(this.id, message.key));
-        return;
       case 'call':
-        void this.#call(message.rid, message.op, message.input);
+        if (message.op === 'submit') this.#take(message.rid, message.input);
+        else void this.#call(message.rid, message.op, message.input);
+        return;
+      case 'close':
+        this.#jobs.cancel(message.rid, message.reason === 'supersede' ? SUPERSEDED : undefined);
         return;
       case 'bye':
         this.close();
@@ -177,25 +171,27 @@ export class ServedClient {
     }
   }
 
-  /** A submit message checked at the door: well formed, a fresh `ref`, within the limits. */
-  #take(message: Extract<ClientMessage, { t: 'submit' }>): void {
-    const { ref, id, spec } = message;
-    if (!Number.isSafeInteger(ref) || typeof id !== 'string' || typeof spec !== 'object' || spec === null) {
+  /** A `submit` call checked at the door: well formed, a fresh `rid`, within the limits. */
+  #take(rid: number, input: unknown): void {
+    const { id, spec } = (input ?? {}) as Partial<SubmitInput>;
+    if (!Number.isSafeInteger(rid) || typeof id !== 'string' || typeof spec !== 'object' || spec === null) {
       this.#refuse(
-        ref,
+        rid,
         id,
-        new InvalidJobError('A submit message needs a "ref" number, an "id" string and a "spec" object; this one had not, so nothing ran.'),
+        new InvalidJobError(
+          'A submit call needs a "rid" number and an input with an "id" string and a "spec" object; this one had not, so nothing ran.',
+        ),
       );
-    } else if (this.#jobs.has(ref)) {
+    } else if (this.#jobs.has(rid)) {
       this.#refuse(
-        ref,
+        rid,
         id,
-        new InvalidJobError(`A submit message reused "ref" ${ref} of a live job; each submission needs its own, so nothing ran.`),
+        new InvalidJobError(`A submit call reused "rid" ${rid} of a live job; each call needs its own, so nothing ran.`),
       );
     } else if (this.#jobs.size >= this.host.limits.maxJobsPerClient) {
       const { maxJobsPerClient } = this.host.limits;
       this.#refuse(
-        ref,
+        rid,
         id,
         new ClientLimitError(
           `This client has ${maxJobsPerClient} jobs queued or running, the most this shared pool takes from one (PoolHost "limits.maxJobsPerClient"). Wait for some to finish.`,
@@ -203,30 +199,28 @@ export class ServedClient {
       );
     } else {
       const problem = longKey('id', id, this.host.limits) ?? overLimits(spec as unknown as Record<string, unknown>, this.host.limits);
-      if (problem) this.#refuse(ref, id, new ClientLimitError(problem));
-      else this.#submit(ref, id, spec);
+      if (problem) this.#refuse(rid, id, new ClientLimitError(problem));
+      else this.#submit(rid, id, spec);
     }
   }
 
-  #submit(ref: number, id: string, wire: WireSpec): void {
+  #submit(rid: number, id: string, wire: WireSpec): void {
     const { stream, ...spec } = wire;
-    const controller = new AbortController();
     const scope = (key: unknown) => (typeof key === 'string' && key !== '' ? scoped(this.id, key) : key);
-    const job = {
-      ...spec,
-      id: scoped(this.id, id),
-      task: scope(spec.task),
-      session: scope(spec.session),
-      priority: tabPriority(spec.priority, this.#presence),
-      owner: this.id,
-      signal: controller.signal,
-      ...(stream === true && { onChunk: (chunk: ChatCompletionChunk) => this.#send({ t: 'chunk', ref, chunk }) }),
-    } as JobSpec;
-    this.#jobs.set(ref, controller);
-    void this.host.pool.submit(job).then((result) => {
-      this.#jobs.delete(ref);
-      this.#send({ t: 'result', ref, result: encodeResult({ ...result, id }) });
-    });
+    void this.#jobs.answer(rid, (signal) =>
+      this.host.pool
+        .submit({
+          ...spec,
+          id: scoped(this.id, id),
+          task: scope(spec.task),
+          session: scope(spec.session),
+          priority: tabPriority(spec.priority, this.#presence),
+          owner: this.id,
+          signal,
+          ...(stream === true && { onChunk: (chunk: ChatCompletionChunk) => this.#send({ t: 'progress', rid, report: chunk }) }),
+        } as JobSpec)
+        .then((result) => encodeResult({ ...result, id })),
+    );
   }
 
   /** Takes a presence the client reported; anything not shaped like one leaves the last one. */
@@ -236,15 +230,18 @@ export class ServedClient {
   }
 
   /** Answers a job it will not run with an error result; nothing else is touched. */
-  #refuse(ref: unknown, id: unknown, error: InvalidJobError): void {
+  #refuse(rid: unknown, id: unknown, error: InvalidJobError): void {
     const now = this.host.now();
     // The app's id goes back only when it is short: a refusal never echoes what was too big.
     const key = typeof id === 'string' && id.length <= this.host.limits.maxKeyLength ? id : '';
     const result = jobResult({ id: key, status: 'error', submittedAt: now, finishedAt: now, error });
-    this.#send({ t: 'result', ref: Number.isSafeInteger(ref) ? (ref as number) : -1, result: encodeResult(result) });
+    this.#send({ t: 'reply', rid: Number.isSafeInteger(rid) ? (rid as number) : -1, value: encodeResult(result) });
   }
 
-  /** Answers a settings call; the snapshot goes ahead of the reply, so a tab that awaited `load()` sees the pool ready. */
+  /**
+   * Answers a call other than a job (`load`, `unload`, `configure`, `cancel`);
+   * the snapshot goes ahead of the reply, so a tab that awaited `load()` sees the pool ready.
+   */
   #call(rid: number, op: string, input: unknown): Promise<void> {
     return answerCall(
       rid,
@@ -254,8 +251,11 @@ export class ServedClient {
           return this.host.pool.load((report) => this.#send({ t: 'progress', rid, report }));
         }
         if (op === 'unload') {
-          for (const controller of this.#jobs.values()) controller.abort();
+          this.#jobs.cancelAll();
           return this.host.hold(this, false);
+        }
+        if (op === 'cancel') {
+          return typeof input === 'string' && !longKey('key', input, this.host.limits) ? this.host.pool.cancel(scoped(this.id, input)) : 0;
         }
         const problem = settingsTooBig(input, this.host.limits);
         if (problem) throw new ClientLimitError(problem);

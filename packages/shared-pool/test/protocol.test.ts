@@ -165,6 +165,19 @@ describe('a PoolClient over a MessagePort', () => {
   });
 });
 
+describe('a closed PoolClient', () => {
+  it('ends a job submitted after close() at once with the typed cancel error: nothing will answer it', async () => {
+    const scene = sharedScene({ reply: 'late' });
+    const { client } = scene.tab('a');
+    await client.load();
+    client.close();
+    const result = await client.submit(chat('too late'));
+    expect(result).toMatchObject({ status: 'error', error: { name: 'CallCancelledError', kind: 'cancelled' } });
+    expect(scene.host.pool.getSnapshot().jobs).toEqual([]);
+    scene.close();
+  });
+});
+
 describe('bad options', () => {
   it('are typed errors that name the option and the fix', async () => {
     const { EnginePool } = await import('@inkling/scheduler');
@@ -175,7 +188,7 @@ describe('bad options', () => {
       /PoolHost "snapshotIntervalMs" must be a number of milliseconds/,
     );
     expect(() => new PoolHost({} as never)).toThrow(InvalidOptionError);
-    expect(() => new PoolClient({} as never)).toThrow(/needs a connect\(\) function/);
+    expect(() => new PoolClient({} as never)).toThrow('PoolClient "connect" must be a function that returns an endpoint');
     expect(() => new PoolHost(pool, { view: 'every' as never, locks: null })).toThrow(
       'PoolHost "view" must be "own" or "all"; it got "every".',
     );
@@ -201,13 +214,14 @@ describe('a host given bad messages', () => {
     port2.postMessage({ t: 'hello', protocol: PROTOCOL, presence: { visible: true, focused: true }, lock: undefined });
     port2.postMessage('not a protocol message');
     port2.postMessage({ t: 'nonsense' });
-    port2.postMessage({ t: 'submit', id: 'x', spec: null });
+    port2.postMessage({ t: 'call', op: 'submit', input: { id: 'x', spec: null } });
     await run(20);
-    const result = heard.find((m) => (m as { t?: string }).t === 'result') as {
-      result: { status: string; error: { name: string; message: string } };
+    const result = heard.find((m) => (m as { t?: string }).t === 'reply') as {
+      rid: number;
+      value: { status: string; error: { name: string; message: string } };
     };
-    expect(result.result).toMatchObject({ status: 'error', error: { name: 'InvalidJobError' } });
-    expect(result.result.error.message).toContain('needs a "ref" number, an "id" string and a "spec" object');
+    expect(result).toMatchObject({ rid: -1, value: { status: 'error', error: { name: 'InvalidJobError' } } });
+    expect(result.value.error.message).toContain('needs a "rid" number and an input with an "id" string and a "spec" object');
     const ok = client.submit(chat('still there?'));
     await run(20);
     expect(await ok).toMatchObject({ status: 'done', text: 'fine' });

@@ -130,4 +130,33 @@ describe('looking for a host that is not there', () => {
     expect(() => new PoolClient({ connect: anyPort, reconnect: { giveUpAfterMs: 'soon' as never } })).toThrow(/reconnect\.giveUpAfterMs/);
     expect(() => new PoolClient({ connect: anyPort, timers: {} as never })).toThrow(/"timers"/);
   });
+
+  it('says what each bad option must be and what it got, in the house sentence', () => {
+    const cases: [() => unknown, string][] = [
+      [
+        () => new PoolClient(undefined as never),
+        'PoolClient "connect" must be a function that returns an endpoint to the host, e.g. () => sharedWorker.port; it got undefined.',
+      ],
+      [
+        () => new PoolClient({ connect: anyPort, timers: {} as never }),
+        'PoolClient "timers" must be an object with setTimeout and clearTimeout functions; it got object.',
+      ],
+      [
+        () => new PoolClient({ connect: anyPort, reconnect: null as never }),
+        'PoolClient "reconnect" must be an object such as { delayMs: 100, giveUpAfterMs: 15000 }; it got null.',
+      ],
+      [
+        () => new PoolClient({ connect: anyPort, reconnect: { random: 0.5 as never } }),
+        'PoolClient "reconnect.random" must be a function returning a number from 0 to 1, like Math.random; it got number.',
+      ],
+      [
+        () => new PoolClient({ connect: anyPort, locks: null }).configure('fast' as never),
+        'PoolClient configure() must be given an object of settings, e.g. { decodeSteps: 4 }; it got string.',
+      ],
+    ];
+    for (const [make, message] of cases) {
+      expect(make).toThrow(InvalidOptionError);
+      expect(make).toThrow(message);
+    }
+  });
 });

@@ -8,7 +8,12 @@ import { PROTOCOL } from '../src/protocol.js';
 beforeEach(useFakeClock);
 afterEach(() => vi.useRealTimers());
 
-type Heard = { t: string; ref?: number; result?: { id: string; status: string; error?: { name: string; message: string } } };
+type Heard = {
+  t: string;
+  rid?: number;
+  value?: { id: string; status: string; error?: { name: string; message: string } };
+  error?: { name: string };
+};
 
 /** A client that speaks the wire protocol by hand, as a hostile page could. */
 function rawClient(host: PoolHost) {
@@ -21,7 +26,10 @@ function rawClient(host: PoolHost) {
   return {
     heard,
     send: (message: Record<string, unknown>) => port2.postMessage(message),
-    results: () => heard.filter((m) => m.t === 'result'),
+    /** A job, as the kit's `submit` call. */
+    submit: (rid: number, id: string, spec: unknown) => port2.postMessage({ t: 'call', rid, op: 'submit', input: { id, spec } }),
+    /** The replies that are job results. */
+    results: () => heard.filter((m) => m.t === 'reply' && m.value !== undefined && 'status' in m.value),
     close: () => port2.close(),
   };
 }
@@ -143,14 +151,14 @@ describe('what a host takes from one client', () => {
     const messages = Array.from({ length: 5 }, () => ({ role: 'user', content: 'hi' }));
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 100; i += 1) deep = { deep };
-    bad.send({ t: 'submit', ref: 1, id: 'many', spec: { params: { messages }, stream: false } });
-    bad.send({ t: 'submit', ref: 2, id: 'long', spec: spec('y'.repeat(1001)) });
-    bad.send({ t: 'submit', ref: 3, id: 'deep', spec: { ...spec('z'), params: { ...chat('z').params, deep } } });
-    bad.send({ t: 'submit', ref: 4, id: 'one', spec: spec('1') });
-    bad.send({ t: 'submit', ref: 5, id: 'two', spec: spec('2') });
-    bad.send({ t: 'submit', ref: 6, id: 'three', spec: spec('3') });
+    bad.submit(1, 'many', { params: { messages }, stream: false });
+    bad.submit(2, 'long', spec('y'.repeat(1001)));
+    bad.submit(3, 'deep', { ...spec('z'), params: { ...chat('z').params, deep } });
+    bad.submit(4, 'one', spec('1'));
+    bad.submit(5, 'two', spec('2'));
+    bad.submit(6, 'three', spec('3'));
     await run(10);
-    const refused = bad.results().map((m) => [m.ref, m.result?.error?.name, m.result?.error?.message]);
+    const refused = bad.results().map((m) => [m.rid, m.value?.error?.name, m.value?.error?.message]);
     expect(refused).toEqual([
       [1, 'ClientLimitError', expect.stringContaining('has 5 messages; this shared pool takes at most 4')],
       [2, 'ClientLimitError', expect.stringContaining('more than 1000 characters')],
@@ -164,8 +172,8 @@ describe('what a host takes from one client', () => {
     expect(
       bad
         .results()
-        .filter((m) => m.result?.status === 'done')
-        .map((m) => m.ref),
+        .filter((m) => m.value?.status === 'done')
+        .map((m) => m.rid),
     ).toEqual([4, 5]);
     expect(() => new PoolHost(new EnginePool({ createEngine: fakeEngines() }), { limits: { maxKeyLength: 0 }, locks: null })).toThrow(
       'PoolHost "limits.maxKeyLength" must be a whole number of characters, 1 or more; it got 0.',
@@ -173,7 +181,7 @@ describe('what a host takes from one client', () => {
     // Settings for the engines are bounded the same way; the refusal is that client's reply alone.
     bad.send({ t: 'call', rid: 9, op: 'configure', input: { note: 'z'.repeat(1001) } });
     await run(5);
-    expect(bad.heard.find((m) => m.t === 'reply')).toMatchObject({ rid: 9, error: { name: 'ClientLimitError' } });
+    expect(bad.heard.find((m) => m.t === 'reply' && m.rid === 9)).toMatchObject({ error: { name: 'ClientLimitError' } });
     bad.close();
     scene.close();
   });
@@ -197,26 +205,26 @@ describe('a client that says hello again', () => {
 });
 
 describe('a client that goes', () => {
-  it('takes every job with it: the same id, or the same ref, submitted twice, then bye', async () => {
+  it('takes every job with it: the same id, or the same rid, submitted twice, then bye', async () => {
     const scene = sharedScene({ reply: 'w1 w2 w3 w4 w5 w6 w7 w8 w9', tokenMs: 10 }, { size: 2 });
     const good = scene.tab('good');
     await good.client.load();
     const bad = rawClient(scene.host.host);
-    bad.send({ t: 'submit', ref: 1, id: 'x', spec: spec('first', { task: 'one' }) });
-    bad.send({ t: 'submit', ref: 2, id: 'x', spec: spec('second', { task: 'two' }) });
-    bad.send({ t: 'submit', ref: 3, id: 'y', spec: spec('third', { task: 'three' }) });
-    bad.send({ t: 'submit', ref: 3, id: 'z', spec: spec('fourth', { task: 'four' }) });
+    bad.submit(1, 'x', spec('first', { task: 'one' }));
+    bad.submit(2, 'x', spec('second', { task: 'two' }));
+    bad.submit(3, 'y', spec('third', { task: 'three' }));
+    bad.submit(3, 'z', spec('fourth', { task: 'four' }));
     await run(15);
     bad.send({ t: 'bye' });
     await run(10);
     expect(scene.host.pool.getSnapshot().jobs).toEqual([]);
     for (const engine of scene.host.createEngine.engines) for (const call of engine.calls) expect(call.tokens).toBeLessThan(9);
-    // The second "x" was refused by the pool (a live id), the second ref 3 at the door.
-    const refused = bad.results().map((m) => [m.ref, m.result?.error?.message]);
+    // The second "x" was refused by the pool (a live id), the second rid 3 at the door.
+    const refused = bad.results().map((m) => [m.rid, m.value?.error?.message]);
     expect(refused).toEqual(
       expect.arrayContaining([
         [2, expect.stringContaining('already')],
-        [3, expect.stringContaining('reused "ref" 3 of a live job')],
+        [3, expect.stringContaining('reused "rid" 3 of a live job')],
       ]),
     );
     bad.close();
@@ -259,5 +267,40 @@ describe('a keystroke’s stale request across the port', () => {
     expect((await job).cancelReason).toBe('supersede');
     await run(30);
     expect(scene.host.host.pool.getSnapshot().recent.map((record) => record.cancelReason)).toContain('supersede');
+  });
+});
+
+describe('a job on the wire (the kit calls)', () => {
+  it('streams its chunks as its call’s progress and ends with the reply; a close stops it on the host with its reason', async () => {
+    const scene = sharedScene({ reply: 'a b c d e f g h', tokenMs: 10 }, { size: 1 });
+    const good = scene.tab('good');
+    await good.client.load();
+    const raw = rawClient(scene.host.host);
+    raw.submit(1, 'whole', spec('one', { stream: true }));
+    await run(300);
+    const progress = raw.heard.filter((m) => m.t === 'progress' && m.rid === 1) as unknown as { report: { choices: unknown[] } }[];
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress[0]!.report.choices).toBeDefined();
+    expect(raw.results()).toEqual([expect.objectContaining({ rid: 1, value: expect.objectContaining({ id: 'whole', status: 'done' }) })]);
+    raw.submit(2, 'replaced', spec('two', { stream: true }));
+    raw.submit(3, 'dropped', spec('three'));
+    await run(35);
+    raw.send({ t: 'close', rid: 2, reason: 'supersede' });
+    raw.send({ t: 'close', rid: 3 });
+    // A close for a call that is not running, or not a call at all, is nothing.
+    raw.send({ t: 'close', rid: 99 });
+    raw.send({ t: 'close', rid: 'x' });
+    await run(300);
+    const ends = raw.results().map((m) => [m.rid, m.value?.status, (m.value as { cancelReason?: string } | undefined)?.cancelReason]);
+    expect(ends).toEqual([
+      [1, 'done', undefined],
+      [2, 'cancelled', 'supersede'],
+      [3, 'cancelled', 'abort'],
+    ]);
+    const fine = good.client.submit(chat('still fine'));
+    await run(200);
+    expect(await fine).toMatchObject({ status: 'done' });
+    raw.close();
+    scene.close();
   });
 });

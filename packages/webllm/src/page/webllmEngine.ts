@@ -95,9 +95,10 @@ export class WebLLMEngine implements Engine {
       [Symbol.asyncIterator]: () => ({
         // Failures arrive typed: the worker's (`classifyRunError`), or the worker's death.
         next: () => chunks.next(),
-        // Left early: the worker reads the rest to the end, so WebLLM's lock is freed.
+        // Left early: the worker reads the rest to the end, so WebLLM's lock is freed
+        // (a stream already answered is no call of the channel's: nothing is sent).
         return: async () => {
-          if (!chunks.ended) client.notify({ t: 'close', rid: id });
+          client.cancel(id);
           chunks.end();
           return { done: true, value: undefined };
         },

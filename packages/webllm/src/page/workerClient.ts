@@ -121,12 +121,19 @@ export class WorkerClient {
     return { id: rid, chunks };
   }
 
-  /** Sends a message that has no answer (`pull`, `interrupt`, `close` of stream `rid`). */
-  notify(message: StreamControl): void {
-    // A stream left is no longer waited for: its reply, if any, is dropped.
-    if (message.t === 'close') this.#channel.forget(message.rid);
+  /** Sends a message that has no answer (`pull`, `interrupt` of stream `rid`). */
+  notify(message: StreamControl & { t: 'pull' | 'interrupt' }): void {
     // oxlint-disable-next-line unicorn/require-post-message-target-origin
     if (!this.#channel.closed) this.#worker.postMessage(message);
+  }
+
+  /**
+   * Leaves stream `rid`: the channel's cancel, whose `close` tells the worker
+   * to read it to its end unsent; its reply, if any, is dropped, and a stream
+   * already answered sends nothing.
+   */
+  cancel(rid: number): void {
+    this.#channel.cancel(rid);
   }
 
   #receive(data: unknown): void {
