@@ -10,6 +10,7 @@
  * // app
  * webllmEngines({ model, worker: () => new Worker(new URL('./my-engine-worker.ts', import.meta.url), { type: 'module' }) });
  */
+// oxlint-disable-next-line import/no-unassigned-import -- its side effect is the point: the scope check runs before WebLLM's module does
 import './onlyInAWorker.js';
 import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { hostWebLLM } from './worker/hostWebLLM.js';
