@@ -18,8 +18,8 @@ export function unknownKey(values: object, rules: readonly Rule[], prefix: strin
   const key = Object.keys(values).find((name) => !known.includes(name) && (values as Record<string, unknown>)[name] !== undefined);
   if (key === undefined) return undefined;
   let near: string | undefined;
-  // Close: at most 2 edits, fewer than half the key's letters, case aside.
-  let best = Math.min(3, (key.length + 1) >> 1);
+  // Close, case aside: fewer edits than half the key's letters, and at most 2 (3 from 8 letters: "maxRetry").
+  let best = Math.min(key.length > 7 ? 4 : 3, (key.length + 1) >> 1);
   for (const name of known) {
     const edits = distance(key.toLowerCase(), name.toLowerCase());
     if (edits < best) [near, best] = [name, edits];
@@ -27,14 +27,21 @@ export function unknownKey(values: object, rules: readonly Rule[], prefix: strin
   return `${prefix}has no option ${JSON.stringify(key)}${near ? ` (did you mean "${near}"?)` : ''}: remove or rename it. Its options: ${known.join(', ')}.`;
 }
 
-/** Levenshtein distance: the fewest one-letter insertions, deletions and substitutions from `a` to `b`. */
+/**
+ * Edit distance: the fewest one-letter insertions, deletions, substitutions and
+ * swaps of two neighbours ("veiw") from `a` to `b`.
+ */
 function distance(a: string, b: string): number {
+  let before: number[] = [];
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 0; i < a.length; i++) {
     const next = [i + 1];
-    for (let j = 0; j < b.length; j++)
-      next.push(Math.min((row[j + 1] as number) + 1, (next[j] as number) + 1, (row[j] as number) + +(a[i] !== b[j])));
-    row = next;
+    for (let j = 0; j < b.length; j++) {
+      let edits = Math.min((row[j + 1] as number) + 1, (next[j] as number) + 1, (row[j] as number) + +(a[i] !== b[j]));
+      if (i && j && a[i] === b[j - 1] && a[i - 1] === b[j]) edits = Math.min(edits, (before[j - 1] as number) + 1);
+      next.push(edits);
+    }
+    [before, row] = [row, next];
   }
   return row[b.length] as number;
 }

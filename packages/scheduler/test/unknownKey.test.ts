@@ -25,8 +25,9 @@ describe('unknownKey', () => {
     );
   });
 
-  it('suggests across letter case, and the closest of several near keys', () => {
+  it('suggests across letter case and swapped neighbours, and the closest of several near keys', () => {
     expect(unknownKey({ baseUrl: 'x' }, rules, 'f() ')).toContain('(did you mean "baseURL"?)');
+    expect(unknownKey({ veiw: 1 }, rules, 'f() ', ['view'])).toContain('(did you mean "view"?)');
     expect(unknownKey({ lanez: 1 }, [...rules, ['planes', optional(isString), 'x']], 'f() ')).toContain('(did you mean "lanes"?)');
   });
 
@@ -36,6 +37,8 @@ describe('unknownKey', () => {
     // One edit in a three-letter key is a typo; two make another word.
     expect(unknownKey({ gpx: 1 }, rules, 'f() ', ['gpu', 'fim'])).toContain('(did you mean "gpu"?)');
     expect(unknownKey({ fum: 1, gpu: 1 }, rules, 'f() ', ['gpu', 'fix'])).not.toContain('did you mean');
+    expect(unknownKey({ maxRetry: 1 }, rules, 'f() ', ['maxRetries'])).toContain('(did you mean "maxRetries"?)');
+    expect(unknownKey({ model: 1 }, rules, 'f() ', ['modeSwitch'])).not.toContain('did you mean');
   });
 
   it('lists a field checked by two rules once', () => {

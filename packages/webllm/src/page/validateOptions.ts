@@ -1,5 +1,16 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { type Rule, firstProblem, isBoolean, isFunction, isObject, isText, mustBe, optional, wholeNumber } from '@inkling/scheduler/engine';
+import {
+  type Rule,
+  firstProblem,
+  isBoolean,
+  isFunction,
+  isObject,
+  isText,
+  mustBe,
+  optional,
+  unknownKey,
+  wholeNumber,
+} from '@inkling/scheduler/engine';
 
 /** `webllmEngines`' options, checked in this order. */
 const RULES: readonly Rule[] = [
@@ -25,8 +36,11 @@ const RULES: readonly Rule[] = [
   ],
 ];
 
+/** `webllmEngines`' options no rule checks (WebLLM's own, or typed enough). */
+const MORE = ['cache', 'engineConfig', 'chatOptions', 'gpu', 'timers', 'storage'];
+
 /**
- * Throws an `InvalidOptionError` naming the first wrong option of `webllmEngines`
+ * Throws an `InvalidOptionError` naming the first unknown or wrong option of `webllmEngines`
  * (`WebLLMEnginesOptions`; typed `unknown` here so this file imports nothing back).
  *
  * @example
@@ -34,7 +48,7 @@ const RULES: readonly Rule[] = [
  */
 export function validateOptions(options: unknown): void {
   const problem = isObject(options)
-    ? firstProblem(options, RULES, 'webllmEngines() ')
+    ? (unknownKey(options, RULES, 'webllmEngines() ', MORE) ?? firstProblem(options, RULES, 'webllmEngines() '))
     : mustBe('webllmEngines() options', 'an object such as { model: "Qwen2.5-0.5B-Instruct-q4f32_1-MLC" }', options);
   if (problem) throw new InvalidOptionError(problem);
 }
