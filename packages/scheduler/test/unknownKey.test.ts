@@ -7,11 +7,10 @@ describe('unknownKey', () => {
   const rules: Rule[] = [
     ['lanes', optional(wholeNumber(1)), 'a whole number, 1 or more'],
     ['baseURL', optional(isString), 'a URL'],
-    ['params.model', optional(isString), 'a model id'],
   ];
 
-  it('passes keys a rule or the extra list names, nested rules by their top key', () => {
-    expect(unknownKey({ lanes: 2, baseURL: 'x', params: { model: 'm' }, gpu: null }, rules, 'f() ', ['gpu'])).toBeUndefined();
+  it('passes keys a rule or the extra list names', () => {
+    expect(unknownKey({ lanes: 2, baseURL: 'x', params: { model: 'm' }, gpu: null }, rules, 'f() ', ['gpu', 'params'])).toBeUndefined();
     expect(unknownKey({}, rules, 'f() ')).toBeUndefined();
   });
 
@@ -21,19 +20,18 @@ describe('unknownKey', () => {
 
   it('names the unknown key, the close known one and every known key', () => {
     expect(unknownKey({ lanes: 2, lane: 4 }, rules, 'webllmEngines() ', ['gpu'])).toBe(
-      'webllmEngines() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: lanes, baseURL, params, gpu.',
+      'webllmEngines() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: lanes, baseURL, gpu.',
     );
   });
 
-  it('suggests across letter case and swapped neighbours, and the closest of several near keys', () => {
+  it('suggests across letter case and swapped neighbours', () => {
     expect(unknownKey({ baseUrl: 'x' }, rules, 'f() ')).toContain('(did you mean "baseURL"?)');
     expect(unknownKey({ veiw: 1 }, rules, 'f() ', ['view'])).toContain('(did you mean "view"?)');
-    expect(unknownKey({ lanez: 1 }, [...rules, ['planes', optional(isString), 'x']], 'f() ')).toContain('(did you mean "lanes"?)');
   });
 
   it('suggests nothing when no known key is close', () => {
     const problem = unknownKey({ pick: 'gpu' }, rules, 'f() ');
-    expect(problem).toBe('f() has no option "pick": remove or rename it. Its options: lanes, baseURL, params.');
+    expect(problem).toBe('f() has no option "pick": remove or rename it. Its options: lanes, baseURL.');
     // One edit in a three-letter key is a typo; two make another word.
     expect(unknownKey({ gpx: 1 }, rules, 'f() ', ['gpu', 'fim'])).toContain('(did you mean "gpu"?)');
     expect(unknownKey({ fum: 1, gpu: 1 }, rules, 'f() ', ['gpu', 'fix'])).not.toContain('did you mean');
@@ -42,7 +40,7 @@ describe('unknownKey', () => {
   });
 
   it('lists a field checked by two rules once', () => {
-    expect(unknownKey({ x: 1 }, [...rules, ['lanes', () => true, 'x']], 'f() ')).toMatch(/options: lanes, baseURL, params\.$/);
+    expect(unknownKey({ x: 1 }, [...rules, ['lanes', () => true, 'x']], 'f() ')).toMatch(/options: lanes, baseURL\.$/);
   });
 });
 
