@@ -2,7 +2,7 @@ import { EnginePool, InvalidOptionError } from '@inkling/scheduler';
 import { fakeEngines } from '@inkling/scheduler/testing';
 import { describe, expect, it } from 'vitest';
 import { type ExtensionBackgroundOptions, extensionBackground } from '../src/extension/index.js';
-import { type PoolHostOptions, PoolHost, hostSharedWorker } from '../src/index.js';
+import { type PoolHostOptions, type SharedPoolOptions, PoolHost, hostSharedWorker, sharedPool } from '../src/index.js';
 import { fakeExtension } from './fakeChrome.js';
 
 const scope = { addEventListener: () => {} };
@@ -63,5 +63,37 @@ describe('an option the shared pool does not take', () => {
       timers: { setTimeout, clearTimeout },
     };
     expect(() => extensionBackground(all)).not.toThrow();
+  });
+});
+
+describe('an option sharedPool or a limit does not take', () => {
+  it('sharedPool names it and the near one, and takes every option it documents', () => {
+    expect(refusal(() => sharedPool({ name: 'notes', pool: { createEngine: fakeEngines() }, mod: 'tab' } as never))).toBe(
+      'sharedPool() has no option "mod" (did you mean "mode"?): remove or rename it. Its options: name, worker, pool, mode, errorClasses, presence, locks, openChannel, reconnect, view, limits.',
+    );
+    const all: Required<SharedPoolOptions> = {
+      name: 'notes',
+      worker: () => ({ port: new MessageChannel().port1 }),
+      pool: { createEngine: fakeEngines() },
+      mode: 'auto',
+      errorClasses: {},
+      presence: { get: () => ({ visible: true, focused: true }), subscribe: () => () => {} },
+      locks: { request: async () => undefined } as never,
+      openChannel: () => ({ postMessage: () => {}, addEventListener: () => {}, removeEventListener: () => {}, close: () => {} }) as never,
+      reconnect: { delayMs: 10 },
+      view: 'own',
+      limits: {},
+    };
+    expect(() => sharedPool(all)).not.toThrow();
+  });
+
+  it('a limit PoolHost does not take is named with the near one', () => {
+    const pool = new EnginePool({ createEngine: fakeEngines() });
+    expect(refusal(() => new PoolHost(pool, { locks: null, limits: { maxJobs: 5 } as never }))).toBe(
+      'PoolHost "limits" has no option "maxJobs": remove or rename it. Its options: maxKeyLength, maxMessages, maxSpecChars, maxJobsPerClient.',
+    );
+    expect(refusal(() => new PoolHost(pool, { locks: null, limits: { maxMessage: 5 } as never }))).toContain(
+      '(did you mean "maxMessages"?)',
+    );
   });
 });
