@@ -188,7 +188,7 @@ describe('webllmEngines: loading', () => {
   it('refuses an option it does not take, naming the near one and every one it takes', () => {
     expect(() => webllmEngines({ model: 'x', lane: 4 } as never)).toThrow(InvalidOptionError);
     expect(() => webllmEngines({ model: 'x', lane: 4 } as never)).toThrow(
-      'webllmEngines() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: model, worker, webllm, prefixReuse, lanes, sizeBytes, appConfig, cache, engineConfig, chatOptions, gpu, timers, storage.',
+      'webllmEngines() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: model, worker, prefixReuse, lanes, sizeBytes, appConfig, cache, engineConfig, chatOptions, gpu, timers, storage.',
     );
     expect(() => webllmEngines({ model: 'x', pick: 'gpu' } as never)).toThrow(/^webllmEngines\(\) has no option "pick": remove/);
     // A misspelt required option reads as the typo it is, not as "model" missing.
