@@ -29,7 +29,7 @@ export interface BuiltInEnginesOptions {
  * });
  */
 export function builtInEngines(options: BuiltInEnginesOptions = {}): CreateEngine {
-  checkOptions(options, BUILT_IN_RULES, 'builtInEngines');
+  checkOptions(options, BUILT_IN_RULES, 'builtInEngines', ['globals']);
   const { globals } = options;
   const prompt = options.prompt === false ? undefined : promptEngines({ globals, ...options.prompt });
   const translation = options.translation === false ? undefined : translatorEngines({ globals, ...options.translation });

@@ -8,6 +8,7 @@ import {
   isTimers,
   mustBe,
   optional,
+  unknownKey,
   wholeNumber,
 } from '@inkling/scheduler/engine';
 
@@ -45,14 +46,17 @@ export const BUILT_IN_RULES: readonly Rule[] = ['prompt', 'translation'].map((pa
 ]);
 
 /**
- * Throws an `InvalidOptionError` naming the first option of `options` that
- * breaks `rules`, as `` `${factory}() "field" must be …; it got …` ``.
+ * Throws an `InvalidOptionError` naming the first option of `options` that no
+ * rule and none of `more` names (a typo), or else the first that breaks
+ * `rules`, as `` `${factory}() "field" must be …; it got …` ``.
  *
  * @example
  * checkOptions({ maxSessions: 0 }, PROMPT_RULES, 'promptEngines');
  * // throws: promptEngines() "maxSessions" must be a whole number, 1 or more; it got 0.
  */
-export function checkOptions(options: unknown, rules: readonly Rule[], factory: string): void {
-  const problem = isObject(options) ? firstProblem(options, rules, `${factory}() `) : mustBe(`${factory}() options`, 'an object', options);
+export function checkOptions(options: unknown, rules: readonly Rule[], factory: string, more?: readonly string[]): void {
+  const problem = isObject(options)
+    ? (unknownKey(options, rules, `${factory}() `, more) ?? firstProblem(options, rules, `${factory}() `))
+    : mustBe(`${factory}() options`, 'an object', options);
   if (problem) throw new InvalidOptionError(problem);
 }

@@ -1,6 +1,13 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { builtInEngines, promptEngines, translatorEngines } from '../src/index.js';
+import {
+  type BuiltInEnginesOptions,
+  type PromptEnginesOptions,
+  type TranslatorEnginesOptions,
+  builtInEngines,
+  promptEngines,
+  translatorEngines,
+} from '../src/index.js';
 import { createFakeBuiltInAI } from '../src/testing/index.js';
 
 const timers = { setTimeout, clearTimeout };
@@ -79,5 +86,34 @@ describe('builtInEngines() checks its parts', () => {
   it('takes a part left out, given, or false', () => {
     expect(typeof builtInEngines({ prompt: false, translation: { languages: [] } })).toBe('function');
     expect(typeof builtInEngines({ prompt: {} })).toBe('function');
+  });
+});
+
+describe('every factory refuses an option it does not take', () => {
+  it.each([
+    [() => promptEngines({ maxSession: 2 } as never), 'promptEngines() has no option "maxSession" (did you mean "maxSessions"?)'],
+    [() => translatorEngines({ language: [] } as never), 'translatorEngines() has no option "language" (did you mean "languages"?)'],
+    [() => builtInEngines({ translations: {} } as never), 'builtInEngines() has no option "translations" (did you mean "translation"?)'],
+    // A part's options are its engines': the typo is named by the part's factory.
+    [
+      () => builtInEngines({ prompt: { createOption: {} } } as never),
+      'promptEngines() has no option "createOption" (did you mean "createOptions"?)',
+    ],
+    [
+      () => promptEngines({ pick: 'gpu' } as never),
+      'promptEngines() has no option "pick": remove or rename it. Its options: createOptions, maxSessions, downloadStallMs, globals, timers.',
+    ],
+  ])('%#: %s', (make, message) => {
+    expect(refusal(make)).toContain(message);
+  });
+
+  it('takes every option each documents, and an unknown key left undefined', () => {
+    const { globals } = createFakeBuiltInAI();
+    const shared = { downloadStallMs: 10, globals, timers };
+    const prompt: Required<PromptEnginesOptions> = { ...shared, createOptions: {}, maxSessions: 1 };
+    const translation: Required<TranslatorEnginesOptions> = { ...shared, languages: [] };
+    const both: Required<BuiltInEnginesOptions> = { prompt, translation, globals };
+    expect(typeof builtInEngines(both)).toBe('function');
+    expect(typeof promptEngines({ maxSession: undefined } as never)).toBe('function');
   });
 });

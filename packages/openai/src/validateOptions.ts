@@ -10,6 +10,7 @@ import {
   isTimers,
   oneOf,
   optional,
+  unknownKey,
   wholeNumber,
 } from '@inkling/scheduler/engine';
 import { HEADER_NAME, resolvePriority } from './serverPriority.js';
@@ -83,7 +84,8 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
- * Throws an `InvalidOptionError` that names the first wrong option of `openaiEngines`.
+ * Throws an `InvalidOptionError` that names the first unknown or wrong option of
+ * `openaiEngines` (`priority` is checked apart).
  *
  * @example
  * validateOptions({ baseURL: 'localhost', model: 'm' }); // throws: "baseURL" must be the server's API base with its /v1...
@@ -94,7 +96,7 @@ export function validateOptions(options: OpenAIEnginesOptions): void {
       "openaiEngines() takes an options object, e.g. openaiEngines({ baseURL: 'http://localhost:8000/v1', model: 'Qwen/Qwen2.5-7B-Instruct' }).",
     );
   }
-  const problem = firstProblem(options, RULES, 'openaiEngines() ');
+  const problem = unknownKey(options, RULES, 'openaiEngines() ', ['priority']) ?? firstProblem(options, RULES, 'openaiEngines() ');
   if (problem) throw new InvalidOptionError(problem);
   resolvePriority(options.priority);
 }

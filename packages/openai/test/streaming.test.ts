@@ -1,6 +1,6 @@
 import { EnginePool, type ChatCompletionChunk, type Engine, InvalidOptionError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openaiEngines } from '../src/index.js';
+import { type OpenAIEnginesOptions, openaiEngines } from '../src/index.js';
 import { type Routes, type TestServer, USAGE, chunk, json, openStream, send, startServer, streamReply } from './openaiServer.js';
 
 let current: TestServer | undefined;
@@ -234,6 +234,43 @@ describe('openaiEngines options', () => {
     expect(optionMessage({ priority: { field: 'p', map: { interactive: 0, high: 1, normal: 2 } } })).toMatch(
       /"priority.map" .*"low" is undefined/,
     );
+  });
+
+  it('refuses an option it does not take, naming the near one (case aside) and never a value', () => {
+    expect(optionMessage({ baseUrl: 'http://h/v1' })).toMatch(
+      /^openaiEngines\(\) has no option "baseUrl" \(did you mean "baseURL"\?\): remove or rename it\. Its options: baseURL, model, apiKey, headers, concurrency, .*, priority\.$/,
+    );
+    expect(optionMessage({ maxRetry: 2 })).toContain('has no option "maxRetry" (did you mean "maxRetries"?)');
+    expect(optionMessage({ api_key: 'sk-secret' })).not.toContain('sk-secret');
+    expect(optionMessage({ lanes: undefined })).toBe('no error');
+  });
+
+  it('takes every option it documents', () => {
+    const all: Required<OpenAIEnginesOptions> = {
+      baseURL: 'http://h/v1',
+      model: 'm',
+      apiKey: 'k',
+      headers: { 'X-Team': 'a' },
+      fetch: async () => new Response(),
+      concurrency: 2,
+      maxRetries: 1,
+      maxRetryDelayMs: 10,
+      connectTimeoutMs: 10,
+      stallTimeoutMs: 10,
+      maxEventBytes: 100,
+      maxResponseBytes: 1000,
+      maxResponseMs: 10,
+      timers: { setTimeout, clearTimeout },
+      random: Math.random,
+      now: Date.now,
+      priority: 'vllm',
+      sessionAffinity: { promptCacheKey: true },
+      slots: 'auto',
+      cacheSalt: 's',
+      reserveLane: true,
+      fim: 'infill',
+    };
+    expect(optionMessage(all)).toBe('no error');
   });
 
   it('exposes concurrency (default 8) so the pool gives the engine that many lanes', async () => {

@@ -62,6 +62,7 @@ export {
   show,
   wholeNumber,
 } from './rules.js';
+export { unknownKey } from './unknownKey.js';
 export { MAX_TIMER_MS, checkDuration, durationRule } from './duration.js';
 export { isAbortSignal } from './isAbortSignal.js';
 export { SUPERSEDED, abortReasonOf } from './abortReason.js';

@@ -2,6 +2,7 @@ import { durationRule } from './duration.js';
 import { InvalidOptionError } from './errors.js';
 import { type Rule, firstProblem, isFunction, isObject, isBoolean, isTimers, mustBe, oneOf, optional, wholeNumber } from './rules.js';
 import { POOL_SCHEDULES } from './fifoPolicy.js';
+import { unknownKey } from './unknownKey.js';
 
 /** `EnginePoolOptions.idleTimeoutMs` when left out. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
@@ -28,11 +29,12 @@ const RULES: readonly Rule[] = [
 /**
  * Checks every option of `new EnginePool()` at once, so a mistake fails where
  * it was made rather than at the first `submit()`. Throws an
- * `InvalidOptionError` that names the first wrong option.
+ * `InvalidOptionError` that names the first wrong option, or an option it
+ * does not take (a typo: `sise`).
  */
 export function validatePoolOptions(options: unknown): void {
   const problem = isObject(options)
-    ? firstProblem(options, RULES, 'EnginePool ')
+    ? (unknownKey(options, RULES, 'EnginePool ') ?? firstProblem(options, RULES, 'EnginePool '))
     : mustBe('new EnginePool() options', 'an object, e.g. { createEngine }', options);
   if (problem) throw new InvalidOptionError(problem);
 }

@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { type Rule, firstProblem, isObject, optional, wholeNumber } from '@inkling/scheduler/engine';
+import { type Rule, firstProblem, isObject, optional, unknownKey, wholeNumber } from '@inkling/scheduler/engine';
 
 /**
  * What a host takes from one client, at most. A client is another tab, or
@@ -41,13 +41,16 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
- * The limits with their defaults, or an `InvalidOptionError` saying which is wrong.
+ * The limits with their defaults, or an `InvalidOptionError` saying which is
+ * wrong or not a limit.
  *
  * @example
  * clientLimits({ maxKeyLength: 64 }).maxMessages; // 1000
  */
 export function clientLimits(limits: ClientLimits | undefined): ResolvedClientLimits {
-  const problem = firstProblem({ limits }, RULES, 'PoolHost ');
+  const problem =
+    firstProblem({ limits }, RULES, 'PoolHost ') ??
+    unknownKey({ ...limits }, [], 'PoolHost "limits" ', ['maxKeyLength', 'maxMessages', 'maxSpecChars', 'maxJobsPerClient']);
   if (problem) throw new InvalidOptionError(problem);
   return Object.freeze({
     maxKeyLength: limits?.maxKeyLength ?? 256,

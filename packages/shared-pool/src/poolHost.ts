@@ -1,5 +1,5 @@
 import { InvalidOptionError, type Pool, type PoolStatus, type PoolTimers } from '@inkling/scheduler';
-import { type Rule, durationRule, firstProblem, globalTimers, isTimers, oneOf, optional } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, globalTimers, isTimers, oneOf, optional, unknownKey } from '@inkling/scheduler/engine';
 import { type ClientLimits, clientLimits } from './clientLimits.js';
 import type { PoolView } from './clientView.js';
 import { type WireStatus, encodeStatus } from './errorCodec.js';
@@ -165,7 +165,9 @@ function checkOptions(pool: Pool, options: PoolHostOptions): void {
       'PoolHost serves a pool: pass an EnginePool (or any Pool), e.g. new PoolHost(new EnginePool({ createEngine })).',
     );
   }
-  const problem = firstProblem(options, HOST_RULES, 'PoolHost ');
+  const problem =
+    unknownKey(options, HOST_RULES, 'PoolHost ', ['locks', 'hostId', 'now', 'timeOrigin', 'limits']) ??
+    firstProblem(options, HOST_RULES, 'PoolHost ');
   if (problem) throw new InvalidOptionError(problem);
 }
 

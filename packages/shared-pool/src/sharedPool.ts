@@ -1,7 +1,7 @@
 import { type EnginePoolOptions, InvalidOptionError } from '@inkling/scheduler';
 import { type BroadcastChannelLike, type OpenChannel, broadcastClientEndpoint } from './broadcastEndpoints.js';
 import { channelName, electTabHost } from './electTabHost.js';
-import type { ErrorClasses } from '@inkling/scheduler/engine';
+import { type ErrorClasses, unknownKey } from '@inkling/scheduler/engine';
 import { HostUnavailableError } from './errors.js';
 import { type LockManagerLike, type MessageEndpoint, platformLocks, post } from './messageEndpoint.js';
 import { PoolClient, type PoolClientOptions } from './poolClient.js';
@@ -102,6 +102,21 @@ export class SharedPool extends PoolClient {
   }
 }
 
+/** Every option of `sharedPool` (it has no rule table: its checks depend on one another). */
+const SHARED_POOL_OPTIONS = [
+  'name',
+  'worker',
+  'pool',
+  'mode',
+  'errorClasses',
+  'presence',
+  'locks',
+  'openChannel',
+  'reconnect',
+  'view',
+  'limits',
+];
+
 /**
  * One pool per origin and name, for the page: a `Pool` to hand to
  * `<PoolProvider>`. With a SharedWorker the engines live in it (see
@@ -122,6 +137,8 @@ export function sharedPool(options: SharedPoolOptions): SharedPool {
   if (typeof options?.name !== 'string' || options.name === '') {
     throw new InvalidOptionError('sharedPool() needs a name: tabs that use the same name share one pool, e.g. { name: "notes" }.');
   }
+  const unknown = unknownKey(options, [], 'sharedPool() ', SHARED_POOL_OPTIONS);
+  if (unknown) throw new InvalidOptionError(unknown);
   const { name, worker, mode = 'auto' } = options;
   const hasSharedWorker = typeof (globalThis as { SharedWorker?: unknown }).SharedWorker === 'function';
   let current: SharedPoolMode = mode === 'auto' ? (worker && hasSharedWorker ? 'shared-worker' : 'tab') : mode;

@@ -8,6 +8,7 @@ import {
   OutOfMemoryError,
   ShaderF16UnsupportedError,
   WebGPUUnavailableError,
+  type WebLLMEnginesOptions,
   WorkerCrashedError,
   webllmEngines,
 } from '../src/index.js';
@@ -182,6 +183,35 @@ describe('webllmEngines: loading', () => {
     expect(() => webllmEngines({ model: 'x', appConfig: {} as never })).toThrow(/model_list/);
     expect(() => webllmEngines({ model: 'x', lanes: 0 })).toThrow('webllmEngines() "lanes" must be a whole number from 1 to 64; it got 0.');
     expect(() => webllmEngines({ model: 'x', prefixReuse: 'no' as never })).toThrow('"prefixReuse" must be true or false; it got "no".');
+  });
+
+  it('refuses an option it does not take, naming the near one and every one it takes', () => {
+    expect(() => webllmEngines({ model: 'x', lane: 4 } as never)).toThrow(InvalidOptionError);
+    expect(() => webllmEngines({ model: 'x', lane: 4 } as never)).toThrow(
+      'webllmEngines() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: model, worker, prefixReuse, lanes, sizeBytes, appConfig, cache, engineConfig, chatOptions, gpu, timers, storage.',
+    );
+    expect(() => webllmEngines({ model: 'x', pick: 'gpu' } as never)).toThrow(/^webllmEngines\(\) has no option "pick": remove/);
+    // A misspelt required option reads as the typo it is, not as "model" missing.
+    expect(() => webllmEngines({ modle: 'x' } as never)).toThrow('has no option "modle" (did you mean "model"?)');
+  });
+
+  it('takes every option it documents, and an unknown key left undefined', () => {
+    const all: Required<WebLLMEnginesOptions> = {
+      model: 'x',
+      appConfig: { model_list: [] } as never,
+      cache: 'indexeddb',
+      engineConfig: {},
+      chatOptions: {},
+      worker: () => silentWorker() as never,
+      gpu: null,
+      prefixReuse: false,
+      lanes: 2,
+      timers: { setTimeout, clearTimeout },
+      sizeBytes: 1,
+      storage: {} as never,
+    };
+    expect(typeof webllmEngines(all)).toBe('function');
+    expect(typeof webllmEngines({ model: 'x', lane: undefined } as never)).toBe('function');
   });
 });
 

@@ -1,5 +1,15 @@
 import { InvalidOptionError } from '@inkling/scheduler';
-import { type Rule, durationRule, firstProblem, isFunction, isObject, oneOf, optional, wholeNumber } from '@inkling/scheduler/engine';
+import {
+  type Rule,
+  durationRule,
+  firstProblem,
+  isFunction,
+  isObject,
+  oneOf,
+  optional,
+  unknownKey,
+  wholeNumber,
+} from '@inkling/scheduler/engine';
 import type { WllamaEnginesOptions } from './types.js';
 
 const isGgufUrl = (value: unknown): boolean => typeof value === 'string' && /\.gguf(\?.*)?$/i.test(value);
@@ -37,8 +47,11 @@ const RULES: readonly Rule[] = [
   ],
 ];
 
+/** `wllamaEngines`' options no rule checks. */
+const MORE = ['embeddings', 'verbose', 'timers'];
+
 /**
- * Throws an `InvalidOptionError` naming the first wrong option of `wllamaEngines`.
+ * Throws an `InvalidOptionError` naming the first unknown or wrong option of `wllamaEngines`.
  *
  * @example
  * validateOptions({ model: 'x.bin', wasmUrl }); // throws: "model" must be the URL of a .gguf file...
@@ -47,6 +60,6 @@ export function validateOptions(options: WllamaEnginesOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError('wllamaEngines() takes an options object, e.g. wllamaEngines({ model: defaultCpuModel().url, wasmUrl }).');
   }
-  const problem = firstProblem(options, RULES, 'wllamaEngines() ');
+  const problem = unknownKey(options, RULES, 'wllamaEngines() ', MORE) ?? firstProblem(options, RULES, 'wllamaEngines() ');
   if (problem) throw new InvalidOptionError(problem);
 }

@@ -1,6 +1,6 @@
 import { InvalidOptionError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
-import { wllamaEngines } from '../src/index.js';
+import { type WllamaEnginesOptions, wllamaEngines } from '../src/index.js';
 
 const ok = { model: 'https://example.test/m.gguf', wasmUrl: '/wllama.wasm' };
 
@@ -30,6 +30,36 @@ describe('wllamaEngines options', () => {
     expect(typeof wllamaEngines({ ...ok, model: 'https://example.test/m.gguf?download=true' })).toBe('function');
     expect(typeof wllamaEngines({ ...ok, promptCacheLimitMiB: Number.POSITIVE_INFINITY })).toBe('function');
     expect(typeof wllamaEngines({ ...ok, promptCacheLimitMiB: 64.5 })).toBe('function');
+  });
+
+  it('refuses an option it does not take, naming the near one', () => {
+    expect(() => wllamaEngines({ ...ok, thread: 2 } as never)).toThrow(InvalidOptionError);
+    expect(() => wllamaEngines({ ...ok, thread: 2 } as never)).toThrow(
+      /^wllamaEngines\(\) has no option "thread" \(did you mean "threads"\?\): remove or rename it\. Its options: model, wasmUrl, .*, embeddings, verbose, timers\.$/,
+    );
+    expect(() => wllamaEngines({ ...ok, wasmURL: '/w.wasm' } as never)).toThrow('has no option "wasmURL" (did you mean "wasmUrl"?)');
+  });
+
+  it('takes every option it documents, and an unknown key left undefined', () => {
+    const all: Required<WllamaEnginesOptions> = {
+      ...ok,
+      embeddings: false,
+      pooling: 'mean',
+      contextSize: 512,
+      threads: 1,
+      seed: 1,
+      fetchTimeoutMs: 10,
+      loadParams: {},
+      fetch: async () => new Response(),
+      verbose: false,
+      storage: false,
+      sizeBytes: 1,
+      sha256: '0'.repeat(64),
+      timers: { setTimeout, clearTimeout },
+      promptCacheLimitMiB: 64,
+    };
+    expect(typeof wllamaEngines(all)).toBe('function');
+    expect(typeof wllamaEngines({ ...ok, thread: undefined } as never)).toBe('function');
   });
 
   it('takes no options object with a sentence that shows one', () => {

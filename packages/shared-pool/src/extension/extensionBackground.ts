@@ -1,5 +1,5 @@
 import { InvalidOptionError, type PoolTimers } from '@inkling/scheduler';
-import { type Rule, durationRule, firstProblem, globalTimers, isText, optional } from '@inkling/scheduler/engine';
+import { type Rule, durationRule, firstProblem, globalTimers, isText, optional, unknownKey } from '@inkling/scheduler/engine';
 import { HostUnavailableError } from '../errors.js';
 import { type ChromeLike, type RuntimeMessageListener, chromeApi } from './chromeApi.js';
 import { type EnsureAnswer, extensionMessage, messageOf } from './messages.js';
@@ -157,6 +157,8 @@ function checkOptions(options: ExtensionBackgroundOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidOptionError("extensionBackground() takes an options object such as { url: 'offscreen.html' }.");
   }
-  const problem = firstProblem(options, RULES, 'extensionBackground ');
+  const problem =
+    unknownKey(options, RULES, 'extensionBackground ', ['justification', 'chrome', 'timers']) ??
+    firstProblem(options, RULES, 'extensionBackground ');
   if (problem) throw new InvalidOptionError(problem);
 }
