@@ -121,8 +121,8 @@ export function noGrammars(reason: string): LaneGrammars {
  * const row = grammars.forJob(request); // undefined for an unconstrained request
  */
 export async function startGrammars(load: () => Promise<XGrammar>, pipeline: GrammarPipeline): Promise<LaneGrammars> {
-  const { tokenizer } = pipeline;
-  if (typeof tokenizer.getVocabSize !== 'function' || typeof tokenizer.idToToken !== 'function')
+  const tokenizer = (pipeline as Partial<GrammarPipeline> | undefined)?.tokenizer;
+  if (typeof tokenizer?.getVocabSize !== 'function' || typeof tokenizer.idToToken !== 'function')
     return noGrammars('the tokenizer does not list its vocabulary');
   try {
     const xg = await load();
