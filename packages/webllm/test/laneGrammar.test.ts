@@ -19,7 +19,10 @@ const schema = {
   required: ['ok', 'n'],
   additionalProperties: false,
 };
-const asking = (s: unknown) => ({ messages: [], response_format: { type: 'json_schema' as const, json_schema: { name: 'x', schema: s as never } } });
+const asking = (s: unknown) => ({
+  messages: [],
+  response_format: { type: 'json_schema' as const, json_schema: { name: 'x', schema: s as never } },
+});
 
 /** Logits that favour tokens by a fixed pseudo-random order per step (what a random-weights model does). */
 function noisyRow(step: number, length = 24): Float32Array {
