@@ -68,11 +68,11 @@ type Tuple = { tuple: number[] };
 export const JSON_ALPHABET = '\u0000{}":, \ntruefalsnok0123xy|';
 
 /** Logits that depend only on a sequence's tokens (a hash), spread enough to have one largest. */
-export function logitsOf(tokens: readonly number[], VOCAB = ALPHABET.length): Float32Array {
+export function logitsOf(tokens: readonly number[], vocab = VOCAB): Float32Array {
   let h = 2_166_136_261;
   for (const t of tokens) h = Math.imul(h ^ (t + 1), 16_777_619) >>> 0;
-  const row = new Float32Array(VOCAB);
-  for (let v = 0; v < VOCAB; v += 1) {
+  const row = new Float32Array(vocab);
+  for (let v = 0; v < vocab; v += 1) {
     const x = Math.imul(h ^ (v * 2_654_435_761), 2_246_822_519) >>> 0;
     row[v] = (x % 10_000) / 1000;
   }
@@ -118,7 +118,7 @@ export function fakeLanePipeline(
   } = {},
 ) {
   const alphabet = options.alphabet ?? ALPHABET;
-  const vocab = alphabet.length;
+  const vocab = options.alphabet?.length ?? VOCAB;
   const kv = new Map<number, number[]>();
   const forks: Array<{ parent: number; child: number; at: number }> = [];
   const forwards: Forward[] = [];

@@ -70,7 +70,7 @@ describe('lanes: JSON-schema jobs', () => {
   it('masks every row of a constrained job: unconstrained, the same prompt does not write JSON', async () => {
     const { lanes } = await lanesOf(2);
     const free = await read(lanes.open(ask('give json', { max_tokens: 40 })));
-    expect(() => JSON.parse(free.text)).toThrow();
+    expect(() => JSON.parse(free.text)).toThrow(SyntaxError);
     const sampled = await read(lanes.open(json('give json', schema, { temperature: 1, seed: 3 })));
     expectValid(sampled.text);
   });
