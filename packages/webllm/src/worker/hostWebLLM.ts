@@ -8,7 +8,6 @@ import { installGreedyPick } from './greedyPick.js';
 import { type Lanes, installLanes, noLanes } from './laneEngine.js';
 import { type GrammarPipeline, type XGrammar, noGrammars, startGrammars } from './laneGrammar.js';
 import { checkLanePipeline } from './lanePipeline.js';
-import { loadXGrammar } from './loadXGrammar.js';
 import { pipelineOf } from './webllmPipeline.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
 import {
@@ -53,10 +52,12 @@ export interface HostWebLLMOptions {
   gpu?: GPULike | null;
   /**
    * Where the lanes' JSON-schema jobs get xgrammar: a function that imports
-   * it, or `null` for none (such jobs then run on WebLLM's own one-sequence
-   * path, one at a time). Default: `@mlc-ai/web-xgrammar`, imported when an
-   * engine of lanes loads (its wasm is inside the package: nothing is fetched
-   * from elsewhere).
+   * it, called when an engine of lanes loads; `loadXGrammar` from
+   * `@inkling/webllm/xgrammar` imports `@mlc-ai/web-xgrammar` (its wasm is
+   * inside the package: nothing is fetched from elsewhere), and
+   * `@inkling/webllm/worker` passes it. Default: none, and JSON-schema jobs
+   * run on WebLLM's own one-sequence path, one at a time. (The page's entry
+   * never imports xgrammar: only a worker that asks for it.)
    */
   xgrammar?: (() => Promise<XGrammar>) | null;
 }
@@ -123,7 +124,7 @@ class EngineHost {
   constructor(webllm: WebLLMEngineModule, options: HostWebLLMOptions, post: (message: WorkerMessage) => void) {
     this.#webllm = webllm;
     this.#gpu = options.gpu;
-    this.#xgrammar = options.xgrammar === undefined ? loadXGrammar : options.xgrammar;
+    this.#xgrammar = options.xgrammar ?? null;
     this.#post = post;
     this.#streams = new WorkerStreams({
       loaded: () => this.#loaded(),
@@ -215,7 +216,7 @@ class EngineHost {
         asked > 1 && checkLanePipeline(pipeline) === undefined
           ? this.#xgrammar
             ? await startGrammars(this.#xgrammar, pipeline as GrammarPipeline)
-            : noGrammars('xgrammar turned off (xgrammar: null)')
+            : noGrammars('this worker gives no xgrammar (hostWebLLM without its xgrammar option)')
           : noGrammars('no lanes');
       // `lanes: N` is N jobs of any band at once; the engine opens one sequence more, the lane the pool
       // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
