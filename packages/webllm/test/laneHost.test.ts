@@ -1,4 +1,4 @@
-import { EnginePool } from '@inkling/scheduler';
+import { EnginePool, InvalidSchemaError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JSON_ALPHABET, fakeLanePipeline } from './fakeLanePipeline.js';
 import { fakeWebLLM, until } from './helpers.js';
@@ -89,6 +89,16 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     // One engine, both on its lanes in the same steps (before, the second waited for a second engine).
     expect(pool.getSnapshot().engines).toHaveLength(1);
     expect(fakes[0]!.forwards.some((f) => f.fn === 'batch_decode' && f.seqs.length === 2)).toBe(true);
+    // A schema the lanes cannot use fails that job alone, typed across the worker boundary; its neighbour finishes.
+    const bad = { type: 'json_schema' as const, json_schema: { schema: { type: 'strnig' } as never } };
+    const [failed, fine] = await Promise.all([
+      pool.submit({ task: 'bad', params: { ...ask('json bad'), max_tokens: 40, response_format: bad } }),
+      pool.submit({ task: 'fine', params: { ...ask('json fine'), max_tokens: 40, response_format: schema } }),
+    ]);
+    expect(failed.status).toBe('error');
+    expect(failed.error).toBeInstanceOf(InvalidSchemaError);
+    expect(fine.status).toBe('done');
+    expect(typeof (JSON.parse(fine.text) as { ok: unknown }).ok).toBe('boolean');
   });
 
   it('a second JSON-schema job loads a second engine instead of waiting on a lane for WebLLM’s one-sequence path', async () => {
