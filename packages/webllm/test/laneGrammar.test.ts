@@ -1,4 +1,4 @@
-import { InvalidSchemaError } from '@inkling/scheduler';
+import { InvalidSchemaError, UnsupportedConstraintError } from '@inkling/scheduler';
 import { describe, expect, it } from 'vitest';
 import { type GrammarPipeline, type XGrammar, applyBitmask, startGrammars } from '../src/worker/laneGrammar.js';
 import { nodeXGrammar } from './nodeXGrammar.js';
@@ -115,7 +115,7 @@ describe('startGrammars', () => {
     const rows = [grammars.forJob(asking(schema))!, grammars.forJob(asking({ ...schema }))!];
     await Promise.all(rows.map((row) => row.prepared));
     expect(compiles).toBe(1);
-    grammars.forJob(asking({ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }));
+    await grammars.forJob(asking({ type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] }))!.prepared;
     expect(compiles).toBe(2);
     expect(grammars.forJob({ messages: [] })).toBeUndefined();
     expect(grammars.forJob({ messages: [], response_format: { type: 'text' } } as never)).toBeUndefined();
@@ -152,5 +152,28 @@ describe('startGrammars', () => {
     expect(failed.forJob(asking(schema))).toBeUndefined();
     const blind = await startGrammars(nodeXGrammar, pipeline({ tokenizer: {} }));
     expect(blind.reason).toBe('the tokenizer does not list its vocabulary');
+  });
+
+  it('reads the vocabulary at the first constrained job, not at load; where it cannot, that job fails typed', async () => {
+    let reads = 0;
+    const grammars = await startGrammars(
+      nodeXGrammar,
+      pipeline({
+        tokenizer: {
+          getVocabSize: () => VOCAB.length,
+          idToToken: (id) => {
+            reads += 1;
+            if (id === 5) throw new Error('no token 5');
+            return VOCAB[id]!;
+          },
+        },
+      }),
+    );
+    expect(grammars.active).toBe(true);
+    expect(reads).toBe(0);
+    const row = grammars.forJob(asking(schema))!;
+    const error = await row.prepared.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedConstraintError);
+    expect((error as Error).message).toMatch(/vocabulary \(no token 5\)/);
   });
 });

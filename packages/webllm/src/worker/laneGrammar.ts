@@ -13,7 +13,7 @@
  * WebLLM's own path writes, and a weak model cannot spin on blanks.
  */
 
-import { type ChatCompletionRequest, InvalidSchemaError } from '@inkling/scheduler';
+import { type ChatCompletionRequest, InvalidSchemaError, UnsupportedConstraintError } from '@inkling/scheduler';
 import { requestedSchema } from '@inkling/scheduler/engine';
 
 /** Something xgrammar made that holds wasm memory. */
@@ -112,9 +112,12 @@ export function noGrammars(reason: string): LaneGrammars {
 }
 
 /**
- * The grammars of one engine's lanes: xgrammar's tokenizer info from the
- * pipeline's vocabulary, and a compiler over it. Never throws: where
- * xgrammar fails to load, it says why (`active` false).
+ * The grammars of one engine's lanes: xgrammar loaded and its wasm checked
+ * now (a tokenizer info of no tokens); the real one, from the pipeline's
+ * whole vocabulary, and the compiler over it are made at the first
+ * constrained job (about a second for Qwen's 151,646 tokens, which an engine
+ * that never sees a schema does not pay). Never throws: where xgrammar fails
+ * to load, it says why (`active` false).
  *
  * @example
  * const grammars = await startGrammars(() => import('@mlc-ai/web-xgrammar'), pipeline);
@@ -126,35 +129,41 @@ export async function startGrammars(load: () => Promise<XGrammar>, pipeline: Gra
     return noGrammars('the tokenizer does not list its vocabulary');
   try {
     const xg = await load();
-    const size = tokenizer.getVocabSize();
-    const table: string[] = [];
-    for (let id = 0; id < size; id += 1) table.push(tokenizer.idToToken(id));
-    const info = await xg.TokenizerInfo.createTokenizerInfo(
-      table,
-      pipeline.token_postproc_method ?? 'raw',
-      pipeline.prepend_space_in_encode ?? false,
-      Math.max(size, pipeline.fullVocabSize ?? 0),
-      pipeline.stopTokens,
-    );
-    const compiler = await xg.GrammarCompiler.createGrammarCompiler(info);
-    return new Grammars(xg, info, compiler);
+    (await xg.TokenizerInfo.createTokenizerInfo([])).dispose();
+    return new Grammars(xg, () => compilerFor(xg, pipeline));
   } catch (error) {
     return noGrammars(`xgrammar did not load (${describe(error)})`);
   }
+}
+
+/** xgrammar's tokenizer info of the pipeline's vocabulary (as WebLLM makes its own), and a compiler over it. */
+async function compilerFor(xg: XGrammar, pipeline: GrammarPipeline): Promise<{ info: XGrammarHandle; compiler: XGrammarCompiler }> {
+  const tokenizer = pipeline.tokenizer as Required<GrammarPipeline['tokenizer']>;
+  const size = tokenizer.getVocabSize();
+  const table: string[] = [];
+  for (let id = 0; id < size; id += 1) table.push(tokenizer.idToToken(id));
+  const info = await xg.TokenizerInfo.createTokenizerInfo(
+    table,
+    pipeline.token_postproc_method ?? 'raw',
+    pipeline.prepend_space_in_encode ?? false,
+    Math.max(size, pipeline.fullVocabSize ?? 0),
+    pipeline.stopTokens,
+  );
+  return { info, compiler: await xg.GrammarCompiler.createGrammarCompiler(info) };
 }
 
 class Grammars implements LaneGrammars {
   readonly active = true;
   readonly reason = undefined;
   readonly #xg: XGrammar;
-  readonly #info: XGrammarHandle;
-  readonly #compiler: XGrammarCompiler;
+  readonly #start: () => Promise<{ info: XGrammarHandle; compiler: XGrammarCompiler }>;
+  /** The tokenizer info and compiler, once the first constrained job asked. */
+  #tools: Promise<{ info: XGrammarHandle; compiler: XGrammarCompiler }> | undefined;
   readonly #compiled = new Map<string, Promise<XGrammarHandle>>();
 
-  constructor(xg: XGrammar, info: XGrammarHandle, compiler: XGrammarCompiler) {
+  constructor(xg: XGrammar, start: () => Promise<{ info: XGrammarHandle; compiler: XGrammarCompiler }>) {
     this.#xg = xg;
-    this.#info = info;
-    this.#compiler = compiler;
+    this.#start = start;
   }
 
   forJob(request: ChatCompletionRequest): RowGrammar | undefined {
@@ -175,8 +184,13 @@ class Grammars implements LaneGrammars {
         () => undefined,
       );
     this.#compiled.clear();
-    this.#compiler.dispose();
-    this.#info.dispose();
+    void this.#tools?.then(
+      ({ info, compiler }) => {
+        compiler.dispose();
+        info.dispose();
+      },
+      () => undefined,
+    );
   }
 
   /** The compiled grammar of `constraint`, from the cache or compiled now (a failure is typed: `InvalidSchemaError`). */
@@ -188,11 +202,17 @@ class Grammars implements LaneGrammars {
       this.#compiled.set(constraint.key, kept);
       return kept;
     }
-    const compiled = constraint.compile(this.#compiler).catch((error: unknown) => {
-      throw error instanceof InvalidSchemaError
-        ? error
-        : new InvalidSchemaError('', `xgrammar could not compile it (${describe(error)}).`, { cause: error });
+    // Where the vocabulary cannot be read (after the wasm was checked at load), every constrained job fails, typed.
+    this.#tools ??= this.#start().catch((error: unknown) => {
+      throw new UnsupportedConstraintError(`xgrammar could not read this model's vocabulary (${describe(error)}).`, { cause: error });
     });
+    const compiled = this.#tools.then(({ compiler }) =>
+      constraint.compile(compiler).catch((error: unknown) => {
+        throw error instanceof InvalidSchemaError
+          ? error
+          : new InvalidSchemaError('', `xgrammar could not compile it (${describe(error)}).`, { cause: error });
+      }),
+    );
     this.#compiled.set(constraint.key, compiled);
     // A failure is kept too (the same schema fails at once), but it holds nothing.
     compiled.catch(() => undefined);
