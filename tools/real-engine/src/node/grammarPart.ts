@@ -111,7 +111,7 @@ export async function grammarPart(engine: object, pipeline: unknown): Promise<vo
   if (!grammars.active) throw new Error(`xgrammar did not start: ${grammars.reason}`);
   // The first constrained job reads the vocabulary (tokenizer info, compiler) and compiles its schema; later ones find it compiled.
   const first = performance.now();
-  const warm = grammars.forJob(jsonAsk(0))!;
+  const warm = grammars.forJob(jsonAsk(0) as never)!;
   await warm.prepared;
   warm.dispose();
   const firstMs = performance.now() - first;
