@@ -14,8 +14,8 @@ import type { ChatCompletionRequest } from '@inkling/scheduler';
  * offLaneReason({ messages, tools: [weather] }); // 'tools'
  */
 export function offLaneReason(request: ChatCompletionRequest, grammarOff?: string): string | undefined {
-  const format = (request.response_format as { type?: string } | undefined)?.type;
-  if (grammarOff !== undefined && (format === 'json_object' || format === 'json_schema' || format === 'grammar')) return grammarOff;
+  // json_object, json_schema, grammar (a missing format reads "undefined": no match).
+  if (grammarOff && /^(json_|grammar$)/.test((request.response_format as { type?: string } | undefined)?.type as string)) return grammarOff;
   const r = request as Record<string, unknown>;
   if (r.tools != null || r.tool_choice != null) return 'tools';
   if (r.n != null && r.n !== 1) return 'more than one choice';
