@@ -92,6 +92,9 @@ describe('lanes: JSON-schema jobs', () => {
     const { lanes } = await lanesOf(2, false);
     expect(lanes.grammarOff).toMatch(/WebLLM’s own path \(no grammars were given to the lanes\)/);
     expect(lanes.refuses(json('x'))).toBe(lanes.grammarOff);
+    expect(lanes.refuses(ask('x', { response_format: { type: 'json_object' } }))).toBe(lanes.grammarOff);
+    expect(lanes.refuses(ask('x', { response_format: { type: 'grammar', grammar: 'root ::= "a"' } } as never))).toBe(lanes.grammarOff);
+    expect(lanes.refuses(ask('x', { response_format: { type: 'text' } } as never))).toBeUndefined();
     expect(lanes.refuses(ask('x'))).toBeUndefined();
   });
 });
