@@ -12,7 +12,7 @@
  *   path twice per repetition as an A/A control.
  *
  * Environment: LANES_GRAMMAR_JOBS (K, 4; 2 with BENCH_SMOKE=1),
- * LANES_GRAMMAR_PLAIN (P, 2; 1 smoke), LANES_GRAMMAR_REPS (5; 1 smoke),
+ * LANES_GRAMMAR_PLAIN (P, 2; 1 smoke), LANES_GRAMMAR_REPS (5; 1 smoke; 0: the check alone),
  * LANES_GRAMMAR_TOKENS (the plain jobs' tokens, 16; 2 smoke). BENCH_SMOKE=1
  * also asks for a one-field object (about 8 tokens) instead of three fields.
  */
@@ -125,11 +125,13 @@ export async function grammarPart(engine: object, pipeline: unknown): Promise<vo
   const jsonAsks = Array.from({ length: K }, (_, s) => jsonAsk(s));
   const alone: Array<{ text: string; tokens: number }> = [];
   for (const ask of jsonAsks) alone.push(await onLane(lanes, ask));
+  say(`grammar: ${K} JSON-schema jobs alone on the lanes: ${alone.map((r) => JSON.stringify(r.text)).join(' ')}`);
   const together = await Promise.all([
     ...jsonAsks.map((ask) => onLane(lanes, ask)),
     ...Array.from({ length: P }, (_, s) => onLane(lanes, plainAsk(s))),
   ]);
   const jsonTogether = together.slice(0, K);
+  say(`grammar: together with ${P} plain: ${together.map((r) => JSON.stringify(r.text)).join(' ')}`);
   const own: Array<{ text: string; tokens: number }> = [];
   for (const ask of jsonAsks) own.push(await onWebLLM(chat, ask));
   const validCount = jsonTogether.filter((r) => valid(r.text)).length;
@@ -162,21 +164,26 @@ export async function grammarPart(engine: object, pipeline: unknown): Promise<vo
     for (const name of rep % 2 === 0 ? order : order.toReversed()) line.push(`${name} ${f(await timed(name), 1)}`);
     say(`grammar rep ${rep}, ${K} JSON-schema jobs: ${line.join(', ')} tok/s`);
   }
+  if (REPS === 0) return finish();
   const base = runs['one sequence'];
   const ratio = (xs: number[]) => xs.map((x, i) => x / base[i]!);
   say(
     `grammar throughput, ${K} JSON-schema jobs (min / median / max over ${REPS} reps): lanes ${mmm(runs.lanes)}, one sequence ${mmm(base)}, A/A ${mmm(runs['one sequence (A/A)'])} tok/s; lanes ÷ one sequence ${mmm(ratio(runs.lanes))}; A/A ÷ one sequence ${mmm(ratio(runs['one sequence (A/A)']))}`,
   );
-  out.grammar = {
-    setupMs,
-    firstMs,
-    valid: validCount,
-    sameAlone,
-    sameWebLLM,
-    webllmValid,
-    texts: jsonTogether.map((r) => r.text),
-    webllm: own.map((r) => r.text),
-    tps: runs,
-  };
-  lanes.dispose();
+  finish();
+
+  function finish() {
+    out.grammar = {
+      setupMs,
+      firstMs,
+      valid: validCount,
+      sameAlone,
+      sameWebLLM,
+      webllmValid,
+      texts: jsonTogether.map((r) => r.text),
+      webllm: own.map((r) => r.text),
+      tps: runs,
+    };
+    lanes.dispose();
+  }
 }
