@@ -101,6 +101,12 @@ export interface LoadAnswer {
   lanes?: number;
   /** Why the lanes asked for did not start, when they did not. */
   lanesReason?: string;
+  /**
+   * With lanes: why JSON-schema and grammar jobs run on WebLLM's own
+   * one-sequence path beside them (xgrammar did not load in the worker).
+   * Absent: the lanes take them, a matcher per row.
+   */
+  grammarOff?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ErrorClasses, FAILURE_ERRORS, type WireError, decodeError } from '@inkling/scheduler/engine';
-import { InvalidSchemaError } from '@inkling/scheduler';
+import { InvalidSchemaError, UnsupportedConstraintError } from '@inkling/scheduler';
 import { GPUDeviceLostError, ModelNotFoundError, ShaderF16UnsupportedError, WebGPUUnavailableError } from './errors.js';
 
 /** The typed errors a worker sends, by name: WebLLM's own and the failures every engine shares. */
@@ -9,6 +9,7 @@ const TYPED_ERRORS: ErrorClasses = {
   InvalidSchemaError,
   ModelNotFoundError,
   ShaderF16UnsupportedError,
+  UnsupportedConstraintError,
   WebGPUUnavailableError,
 };
 

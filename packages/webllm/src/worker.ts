@@ -14,5 +14,7 @@
 import './onlyInAWorker.js';
 import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { hostWebLLM } from './worker/hostWebLLM.js';
+import { loadXGrammar } from './worker/loadXGrammar.js';
 
-hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig });
+// JSON-schema jobs on the lanes: xgrammar is imported (a chunk of this worker's bundle) when an engine of lanes loads.
+hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig }, { xgrammar: loadXGrammar });

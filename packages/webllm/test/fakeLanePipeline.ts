@@ -64,12 +64,15 @@ const scalar = (value: number, dtype: string) => ({ value, dtype });
 type Scalar = ReturnType<typeof scalar>;
 type Tuple = { tuple: number[] };
 
+/** Token 0 ends a reply; then the characters of JSON objects of booleans and small numbers (`alphabet: JSON_ALPHABET`). */
+export const JSON_ALPHABET = '\u0000{}":, \ntruefalsnok0123xy|';
+
 /** Logits that depend only on a sequence's tokens (a hash), spread enough to have one largest. */
-export function logitsOf(tokens: readonly number[]): Float32Array {
+export function logitsOf(tokens: readonly number[], vocab = VOCAB): Float32Array {
   let h = 2_166_136_261;
   for (const t of tokens) h = Math.imul(h ^ (t + 1), 16_777_619) >>> 0;
-  const row = new Float32Array(VOCAB);
-  for (let v = 0; v < VOCAB; v += 1) {
+  const row = new Float32Array(vocab);
+  for (let v = 0; v < vocab; v += 1) {
     const x = Math.imul(h ^ (v * 2_654_435_761), 2_246_822_519) >>> 0;
     row[v] = (x % 10_000) / 1000;
   }
@@ -106,8 +109,16 @@ export interface Forward {
 
 /** The stand-in pipeline, and what it saw. */
 export function fakeLanePipeline(
-  options: { noBatchDecode?: boolean; version?: keyof typeof webllmSources; fork?: 'works' | 'throws' | 'missing' } = {},
+  options: {
+    noBatchDecode?: boolean;
+    version?: keyof typeof webllmSources;
+    fork?: 'works' | 'throws' | 'missing';
+    /** The tokenizer's vocabulary, a character a token. Default: letters and some punctuation (`VOCAB` tokens). */
+    alphabet?: string;
+  } = {},
 ) {
+  const alphabet = options.alphabet ?? ALPHABET;
+  const vocab = options.alphabet?.length ?? VOCAB;
   const kv = new Map<number, number[]>();
   const forks: Array<{ parent: number; child: number; at: number }> = [];
   const forwards: Forward[] = [];
@@ -128,13 +139,13 @@ export function fakeLanePipeline(
     }
     const { seqs, lengths } = current;
     forwards.push({ fn, seqs: [...seqs], lengths: [...lengths] });
-    const out = new Tensor([seqs.length, 1, VOCAB]);
+    const out = new Tensor([seqs.length, 1, vocab]);
     let at = 0;
     seqs.forEach((seq, row) => {
       const tokens = kv.get(seq);
       if (!tokens) throw new Error(`no sequence ${seq}`);
       for (let k = 0; k < lengths[row]!; k += 1) tokens.push(input.data[at++]!);
-      out.data.set(logitsOf(tokens), row * VOCAB);
+      out.data.set(logitsOf(tokens, vocab), row * vocab);
     });
     return { get: (i: number) => (i === 0 ? out : undefined) };
   };
@@ -208,9 +219,13 @@ export function fakeLanePipeline(
     slidingWindowSize: -1,
     kvCache: { name: 'webllm-kv' },
     tokenizer: {
-      encode: (text: string) => Int32Array.from([...text].map((c) => Math.max(1, ALPHABET.indexOf(c)))),
-      decode: (ids: Int32Array) => [...ids].map((t) => ALPHABET[t] ?? '?').join(''),
+      encode: (text: string) => Int32Array.from([...text].map((c) => Math.max(1, alphabet.indexOf(c)))),
+      decode: (ids: Int32Array) => [...ids].map((t) => alphabet[t] ?? '?').join(''),
+      getVocabSize: () => vocab,
+      idToToken: (id: number) => alphabet[id] ?? '',
     },
+    fullVocabSize: vocab,
+    token_postproc_method: 'raw',
     conversation: new Conversation({}, false),
     config: { conv_template: { system_message: 'sys', stop_str: [] as string[] }, temperature: 0.7, top_p: 0.95 },
     stopTokens: [0],

@@ -1,10 +1,12 @@
 import type { FakeEngine } from '@inkling/scheduler/testing';
-import { type GPULike, type PageMessage, type WorkerLike, hostWebLLM } from '../src/index.js';
+import { type GPULike, type HostWebLLMOptions, type PageMessage, type WorkerLike, hostWebLLM } from '../src/index.js';
 import { type FakeMLCEngine, type FakeWebLLMOptions, fakeWebLLMModule } from './fakeWebLLM.js';
 
 /** A fake WebLLM, and the WebGPU the worker sees (default: none, as in Node). */
 export interface FakeWorkerOptions extends FakeWebLLMOptions {
   gpu?: GPULike | null;
+  /** The worker's xgrammar (default: none, as `import()` of the package fails in Node). */
+  xgrammar?: HostWebLLMOptions['xgrammar'];
 }
 
 /**
@@ -30,7 +32,7 @@ export class FakeWorker implements WorkerLike {
         addEventListener: (_type, listener) => this.#inside.push(listener),
       },
       this.webllm,
-      { gpu: options.gpu },
+      { gpu: options.gpu, xgrammar: options.xgrammar ?? null },
     );
   }
 

@@ -1,7 +1,8 @@
-import { EnginePool } from '@inkling/scheduler';
+import { EnginePool, InvalidSchemaError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeLanePipeline } from './fakeLanePipeline.js';
+import { JSON_ALPHABET, fakeLanePipeline } from './fakeLanePipeline.js';
 import { fakeWebLLM, until } from './helpers.js';
+import { nodeXGrammar } from './nodeXGrammar.js';
 
 const ask = (content: string) => ({ messages: [{ role: 'user' as const, content }], temperature: 0, max_tokens: 5 });
 const pools: EnginePool[] = [];
@@ -61,6 +62,43 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     const one = await poolOf(1);
     expect(one.log.at(-1)).toMatch(/Lanes: off, one lane asked \(lanes: 1\); one generation at a time\.$/);
     expect(one.pool.getSnapshot().engines[0]).toMatchObject({ concurrency: 1 });
+  });
+
+  it('runs JSON-schema jobs on the lanes where xgrammar loads: two at once on one engine, each object valid', async () => {
+    const fakes: Array<ReturnType<typeof fakeLanePipeline>> = [];
+    const pipeline = () => {
+      const fake = fakeLanePipeline({ alphabet: JSON_ALPHABET });
+      fakes.push(fake);
+      return fake.pipeline;
+    };
+    const { createEngine } = fakeWebLLM({ pipeline, xgrammar: nodeXGrammar }, { lanes: 4 });
+    const pool = new EnginePool({ createEngine, size: 2 });
+    pools.push(pool);
+    const log: string[] = [];
+    await pool.load((p) => log.push(p.text));
+    expect(log.at(-1)).toMatch(/JSON-schema jobs on the lanes, an xgrammar matcher per row\)\.$/);
+    const schema = {
+      type: 'json_schema' as const,
+      json_schema: { schema: { type: 'object' as const, properties: { ok: { type: 'boolean' as const } }, required: ['ok'] } },
+    };
+    const results = await Promise.all(
+      ['a', 'b'].map((task) => pool.submit({ task, params: { ...ask(`json ${task}`), max_tokens: 40, response_format: schema } })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['done', 'done']);
+    for (const r of results) expect(typeof (JSON.parse(r.text) as { ok: unknown }).ok).toBe('boolean');
+    // One engine, both on its lanes in the same steps (before, the second waited for a second engine).
+    expect(pool.getSnapshot().engines).toHaveLength(1);
+    expect(fakes[0]!.forwards.some((f) => f.fn === 'batch_decode' && f.seqs.length === 2)).toBe(true);
+    // A schema the lanes cannot use fails that job alone, typed across the worker boundary; its neighbour finishes.
+    const bad = { type: 'json_schema' as const, json_schema: { schema: { type: 'strnig' } as never } };
+    const [failed, fine] = await Promise.all([
+      pool.submit({ task: 'bad', params: { ...ask('json bad'), max_tokens: 40, response_format: bad } }),
+      pool.submit({ task: 'fine', params: { ...ask('json fine'), max_tokens: 40, response_format: schema } }),
+    ]);
+    expect(failed.status).toBe('error');
+    expect(failed.error).toBeInstanceOf(InvalidSchemaError);
+    expect(fine.status).toBe('done');
+    expect(typeof (JSON.parse(fine.text) as { ok: unknown }).ok).toBe('boolean');
   });
 
   it('a second JSON-schema job loads a second engine instead of waiting on a lane for WebLLM’s one-sequence path', async () => {

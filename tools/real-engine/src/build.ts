@@ -16,6 +16,14 @@ export const bundleOptions = {
   target: 'es2022',
 };
 
+/**
+ * For a browser bundle: `@mlc-ai/web-xgrammar` (the engine worker's, for
+ * JSON-schema jobs on the lanes) reaches Node's `url` and `module` in a branch
+ * that runs only in Node; esbuild resolves them anyway, so they stay outside
+ * (Vite stubs them by itself).
+ */
+const browserExternal = ['url', 'module'];
+
 /** Bundles the check page (page + engine worker) into `out`. */
 export async function buildPage(out: string): Promise<void> {
   mkdirSync(out, { recursive: true });
@@ -24,6 +32,7 @@ export async function buildPage(out: string): Promise<void> {
     entryPoints: { main: 'src/page/main.ts', worker: 'src/page/worker.ts' },
     outdir: out,
     platform: 'browser',
+    external: browserExternal,
   });
   writeFileSync(
     join(out, 'index.html'),
@@ -81,7 +90,13 @@ function otherCheckout(code: string): Plugin {
 /** Bundles the wllama check page into `out` (wllama starts its own worker from a blob). */
 export async function buildWllamaPage(out: string): Promise<void> {
   mkdirSync(out, { recursive: true });
-  await build({ ...bundleOptions, entryPoints: { main: 'src/page/wllamaMain.ts' }, outdir: out, platform: 'browser' });
+  await build({
+    ...bundleOptions,
+    entryPoints: { main: 'src/page/wllamaMain.ts' },
+    outdir: out,
+    platform: 'browser',
+    external: browserExternal,
+  });
   writeFileSync(
     join(out, 'index.html'),
     '<!doctype html><meta charset="utf-8"><title>Inkling real-engine check (wllama)</title><link rel="icon" href="data:,"><script type="module" src="/main.js"></script>\n',
@@ -96,6 +111,7 @@ export async function buildSharedWorkerPage(out: string): Promise<void> {
     entryPoints: { client: 'src/page/sharedClient.ts', sharedHost: 'src/page/sharedHost.ts' },
     outdir: out,
     platform: 'browser',
+    external: browserExternal,
   });
   writeFileSync(
     join(out, 'index.html'),

@@ -74,7 +74,7 @@ export async function loadEngine(request: LoadEngineRequest): Promise<WebLLMEngi
     timers.clearTimeout(handshake);
     signal?.removeEventListener('abort', onAbort);
   }
-  return new WebLLMEngine(client, worker, { embeddings: answer.embeddings, lanes: answer.lanes ?? 1, timers });
+  return new WebLLMEngine(client, worker, { ...answer, timers });
 }
 
 function silentWorker(): string {

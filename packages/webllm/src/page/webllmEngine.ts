@@ -40,8 +40,9 @@ export class WebLLMEngine implements Engine {
   readonly embeddings: Engine['embeddings'];
   /**
    * With lanes: why a request runs on WebLLM's own one-sequence path beside
-   * them (a JSON schema, tools...), so the pool runs one such job at a time
-   * here. Absent without lanes: then every job runs one at a time anyway.
+   * them (tools, or a JSON schema where the worker's xgrammar did not load...),
+   * so the pool runs one such job at a time here. Absent without lanes: then
+   * every job runs one at a time anyway.
    */
   readonly offLane: Engine['offLane'];
   readonly #client: WorkerClient;
@@ -51,14 +52,18 @@ export class WebLLMEngine implements Engine {
   #current: { id: number; chunks: ChunkQueue<ChatCompletionChunk> } | undefined;
   #unloading: Promise<void> | undefined;
 
-  constructor(client: WorkerClient, worker: WorkerLike, options: { embeddings: boolean; lanes?: number; timers?: PoolTimers }) {
+  constructor(
+    client: WorkerClient,
+    worker: WorkerLike,
+    options: { embeddings: boolean; lanes?: number; grammarOff?: string; timers?: PoolTimers },
+  ) {
     this.concurrency = Number.isInteger(options.lanes) && options.lanes! > 1 ? options.lanes! : 1;
     this.#client = client;
     this.#worker = worker;
     this.#timers = options.timers ?? globalTimers;
     this.chat = { completions: { create: async (request, callOptions) => this.#stream(request, callOptions) } };
     this.embeddings = options.embeddings ? { create: (request) => this.#embed(request) } : undefined;
-    this.offLane = this.concurrency > 1 ? offLaneReason : undefined;
+    this.offLane = this.concurrency > 1 ? (request) => offLaneReason(request, options.grammarOff) : undefined;
   }
 
   /** Stops the generation running now, between two decode steps. */

@@ -6,6 +6,9 @@ import { modelNotFound } from '../errors.js';
 import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
 import { type Lanes, installLanes, noLanes } from './laneEngine.js';
+import { type GrammarPipeline, type XGrammar, noGrammars, startGrammars } from './laneGrammar.js';
+import { checkLanePipeline } from './lanePipeline.js';
+import { pipelineOf } from './webllmPipeline.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
 import {
   type LoadAnswer,
@@ -47,6 +50,16 @@ export interface HostWebLLMOptions {
    * when a load starts.
    */
   gpu?: GPULike | null;
+  /**
+   * Where the lanes' JSON-schema jobs get xgrammar: a function that imports
+   * it, called when an engine of lanes loads; `loadXGrammar` from
+   * `@inkling/webllm/xgrammar` imports `@mlc-ai/web-xgrammar` (its wasm is
+   * inside the package: nothing is fetched from elsewhere), and
+   * `@inkling/webllm/worker` passes it. Default: none, and JSON-schema jobs
+   * run on WebLLM's own one-sequence path, one at a time. (The page's entry
+   * never imports xgrammar: only a worker that asks for it.)
+   */
+  xgrammar?: (() => Promise<XGrammar>) | null;
 }
 
 /**
@@ -94,22 +107,24 @@ export interface HostWebLLMOptions {
 export function hostWebLLM(endpoint: WorkerEndpoint, webllm: WebLLMEngineModule, options: HostWebLLMOptions = {}): void {
   // A worker's scope or a thread's port, not a window: there is no target origin.
   // oxlint-disable-next-line unicorn/require-post-message-target-origin
-  const host = new EngineHost(webllm, options.gpu, (message) => endpoint.postMessage(message));
+  const host = new EngineHost(webllm, options, (message) => endpoint.postMessage(message));
   endpoint.addEventListener('message', (event) => host.receive(event.data as PageMessage));
 }
 
 class EngineHost {
   readonly #webllm: WebLLMEngineModule;
   readonly #gpu: GPULike | null | undefined;
+  readonly #xgrammar: (() => Promise<XGrammar>) | null;
   readonly #post: (message: WorkerMessage) => void;
   readonly #streams: WorkerStreams;
   #engine: WebLLMEngineLike | undefined;
   #reuse: PrefixReuse = noPrefixReuse('no model is loaded');
   #lanes: Lanes = noLanes('no model is loaded');
 
-  constructor(webllm: WebLLMEngineModule, gpu: GPULike | null | undefined, post: (message: WorkerMessage) => void) {
+  constructor(webllm: WebLLMEngineModule, options: HostWebLLMOptions, post: (message: WorkerMessage) => void) {
     this.#webllm = webllm;
-    this.#gpu = gpu;
+    this.#gpu = options.gpu;
+    this.#xgrammar = options.xgrammar ?? null;
     this.#post = post;
     this.#streams = new WorkerStreams({
       loaded: () => this.#loaded(),
@@ -195,19 +210,32 @@ class EngineHost {
       const greedy = installGreedyPick(engine, model);
       const asked = message.lanes ?? 1;
       this.#lanes.dispose();
+      // JSON-schema jobs take lanes where xgrammar loads (a matcher per row); else WebLLM's own path runs them.
+      const pipeline = pipelineOf(engine, model);
+      const grammars =
+        asked > 1 && checkLanePipeline(pipeline) === undefined
+          ? this.#xgrammar
+            ? await startGrammars(this.#xgrammar, pipeline as GrammarPipeline)
+            : noGrammars('this worker gives no xgrammar (hostWebLLM without its xgrammar option)')
+          : noGrammars('no lanes');
       // `lanes: N` is N jobs of any band at once; the engine opens one sequence more, the lane the pool
       // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
       this.#lanes =
         asked > 1
-          ? installLanes(engine, model, asked + 1, { model, prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support) })
+          ? installLanes(engine, model, asked + 1, {
+              model,
+              prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support),
+              grammars,
+            })
           : noLanes('one lane asked (lanes: 1)');
+      if (!this.#lanes.active) grammars.dispose();
       const text = [
         this.#reuse.active
           ? 'Prefix reuse: on.'
           : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
         greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
         this.#lanes.active
-          ? `Lanes: ${this.#lanes.count - 1} and 1 kept for interactive work (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; JSON-schema jobs on WebLLM's one-sequence path).`
+          ? `Lanes: ${this.#lanes.count - 1} and 1 kept for interactive work (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; ${grammars.active ? 'JSON-schema jobs on the lanes, an xgrammar matcher per row' : `JSON-schema jobs on WebLLM's one-sequence path: ${grammars.reason ?? 'no grammars'}`}).`
           : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
       ].join(' ');
       this.#post({ t: 'progress', rid: id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
@@ -220,6 +248,7 @@ class EngineHost {
       prefixReuseReason: this.#reuse.reason,
       lanes: this.#lanes.count,
       ...(this.#lanes.reason === undefined ? {} : { lanesReason: this.#lanes.reason }),
+      ...(this.#lanes.active && this.#lanes.grammarOff !== undefined ? { grammarOff: this.#lanes.grammarOff } : {}),
     };
   }
 

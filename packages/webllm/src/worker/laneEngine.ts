@@ -23,12 +23,15 @@
  * `Lanes`; the rooms: `laneCache.ts` (the KV cache's sequences, forward,
  * trim and fork), `laneLoop.ts` (the step loop and its readback),
  * `laneReadback.ts` (GPU or CPU pick), `laneJob.ts`, `laneOutput.ts` (a
- * job's text, finish and usage), `laneStream.ts` (what the page pulls).
+ * job's text, finish and usage), `laneStream.ts` (what the page pulls),
+ * `laneGrammar.ts` (a JSON-schema job's matcher, where the lanes have
+ * grammars).
  */
 
 import type { ChatCompletionRequest, StreamingChatCompletionRequest } from '@inkling/scheduler';
 import { createGpuPick } from './gpuPick.js';
 import { LaneCache, type LaneFns, createLaneKv, laneFunctions, optionalGlobal } from './laneCache.js';
+import { type LaneGrammars, noGrammars } from './laneGrammar.js';
 import { type LaneJob, createLaneJob } from './laneJob.js';
 import { LaneLoop } from './laneLoop.js';
 import { type LanePipeline, checkLanePipeline } from './lanePipeline.js';
@@ -48,6 +51,8 @@ export interface Lanes {
   readonly reason: string | undefined;
   /** How many sequences decode at once (1 when not active). */
   readonly count: number;
+  /** Why JSON-schema and grammar jobs go to WebLLM's own path (the lanes have no grammars), or `undefined` when a lane takes them. */
+  readonly grammarOff: string | undefined;
   /** Where greedy rows are picked: `'gpu'` (one id per row read back) or `'cpu'` (every logit read back). */
   readonly greedyPick: 'gpu' | 'cpu';
   /** Why `request` goes to WebLLM's own one-sequence path instead, or `undefined` when a lane takes it. */
@@ -94,6 +99,13 @@ export interface LaneOptions {
    * is measured on a GPU).
    */
   share?: boolean;
+  /**
+   * The engine's grammars (`startGrammars`): JSON-schema and grammar jobs
+   * take a lane, each row with its own xgrammar matcher; the lanes dispose of
+   * them with themselves. Default: none, and such jobs are refused (WebLLM's
+   * own path runs them).
+   */
+  grammars?: LaneGrammars;
 }
 
 /** Lanes that are off, saying why. */
@@ -102,6 +114,7 @@ export function noLanes(reason: string): Lanes {
     active: false,
     reason,
     count: 1,
+    grammarOff: reason,
     greedyPick: 'cpu',
     freePages: () => undefined,
     refuses: () => reason,
@@ -152,6 +165,7 @@ export function startLanes(pipeline: unknown, count: number, options: LaneOption
       observe: options.observe,
       pick: options.pick ?? 'cpu',
       share: options.share === true,
+      grammars: options.grammars ?? noGrammars('no grammars were given to the lanes'),
     });
   } catch (error) {
     return noLanes(`creating a KV cache of ${count} sequences failed (${error instanceof Error ? error.message : String(error)})`);
@@ -167,15 +181,28 @@ class LaneEngine implements Lanes {
   readonly #cache: LaneCache<LaneJob>;
   readonly #readback: LaneReadback;
   readonly #loop: LaneLoop;
+  readonly #grammars: LaneGrammars;
+  readonly grammarOff: string | undefined;
   #serial = 0;
 
   constructor(
     p: LanePipeline,
     count: number,
     fns: LaneFns,
-    options: { prefixReuse: boolean; model: string; observe: RowObserver | undefined; pick: 'gpu' | 'cpu'; share: boolean },
+    options: {
+      prefixReuse: boolean;
+      model: string;
+      observe: RowObserver | undefined;
+      pick: 'gpu' | 'cpu';
+      share: boolean;
+      grammars: LaneGrammars;
+    },
   ) {
     this.#p = p;
+    this.#grammars = options.grammars;
+    this.grammarOff = options.grammars.active
+      ? undefined
+      : `a JSON-schema or grammar constraint, which runs on WebLLM’s own path (${options.grammars.reason ?? 'no grammars'})`;
     this.count = count;
     const { tvm } = p;
     const kv = createLaneKv(p, fns, count);
@@ -197,7 +224,7 @@ class LaneEngine implements Lanes {
   }
 
   refuses(request: ChatCompletionRequest): string | undefined {
-    const shape = offLaneReason(request);
+    const shape = offLaneReason(request, this.grammarOff);
     if (shape !== undefined) return shape;
     const prompt = lanePromptTokens(this.#p, request);
     if (typeof prompt === 'string') return prompt;
@@ -213,13 +240,20 @@ class LaneEngine implements Lanes {
       id: `chatcmpl-lane-${this.#serial}`,
       urgent: options.urgent === true,
       busyAtOpen: this.#loop.busy(),
+      grammar: this.#grammars.forJob(request),
     });
     this.#loop.enqueue(job);
+    // A schema compiles beside the other lanes' steps; its job's prefill waits for it, a bad one fails that job alone.
+    job.grammar?.prepared.then(
+      () => this.#loop.wake(),
+      (error: unknown) => this.#loop.fail(job, error),
+    );
     return laneStream(job, this.#loop);
   }
 
   dispose(): void {
     this.#loop.closeAll();
+    this.#grammars.dispose();
     this.#readback.dispose();
     this.#cache.dispose();
   }

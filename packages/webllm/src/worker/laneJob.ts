@@ -7,6 +7,7 @@
 
 import type { ChatCompletionChunk, StreamingChatCompletionRequest } from '@inkling/scheduler';
 import type { Lane } from './laneCache.js';
+import type { RowGrammar } from './laneGrammar.js';
 import type { LanePipeline } from './lanePipeline.js';
 import { laneStopStrings } from './lanePrompt.js';
 import { type LaneSampling, seededRandom } from './laneSampler.js';
@@ -21,6 +22,8 @@ export interface LaneJob {
   readonly maxTokens: number;
   /** A keystroke's job: first to a free lane, and its prefill before other new jobs'. */
   readonly urgent: boolean;
+  /** A JSON-schema or grammar job's matcher (`laneGrammar.ts`): its mask goes on each row before the pick. */
+  readonly grammar: RowGrammar | undefined;
   lane: Lane<LaneJob> | undefined;
   /** Prompt tokens found in the lane's cache. */
   cached: number;
@@ -59,7 +62,7 @@ export function createLaneJob(
   p: LanePipeline,
   request: StreamingChatCompletionRequest,
   prompt: number[],
-  at: { id: string; urgent: boolean; busyAtOpen: number },
+  at: { id: string; urgent: boolean; busyAtOpen: number; grammar?: RowGrammar | undefined },
 ): LaneJob {
   const config = p.config;
   const bias = new Map<number, number>();
@@ -83,6 +86,7 @@ export function createLaneJob(
     stops: laneStopStrings(p, request),
     maxTokens: max,
     urgent: at.urgent,
+    grammar: at.grammar,
     lane: undefined,
     cached: 0,
     next: undefined,
@@ -102,6 +106,11 @@ export function createLaneJob(
     busyAtOpen: at.busyAtOpen,
     firstTokenAt: undefined,
   };
+}
+
+/** Whether the job waits for its grammar's compile before its prefill (the loop is woken when it is done). */
+export function compiling(job: LaneJob): boolean {
+  return job.grammar?.state === 'compiling';
 }
 
 /** Answers the job's pending pull, if any, with what it has now. */

@@ -3,12 +3,14 @@
  * free lanes, prefills a new job's prompt between two steps (a keystroke's
  * first), and otherwise runs one decode step over every job whose page has
  * pulled, with one readback; a keystroke arriving during that readback is
- * prefilled at once (`#readbackOr`).
+ * prefilled at once (`#readbackOr`). A JSON-schema job waits for its
+ * grammar's compile on its lane (the others go on), and each of its tokens
+ * goes through its matcher (`laneGrammar.ts`).
  */
 
 import type { FinishReason } from '@inkling/scheduler';
 import { type LaneCache, type LaneFns, commonPrefix } from './laneCache.js';
-import { type JobLane, type LaneJob, settle } from './laneJob.js';
+import { type JobLane, type LaneJob, compiling, settle } from './laneJob.js';
 import { addToken, endJob } from './laneOutput.js';
 import type { LanePipeline } from './lanePipeline.js';
 import type { LaneReadback, Picked } from './laneReadback.js';
@@ -69,11 +71,23 @@ export class LaneLoop implements StreamLoop {
   close(job: LaneJob): void {
     if (job.closed) return;
     job.closed = true;
+    job.grammar?.dispose();
     settle(job);
     const waiting = this.#waiting.indexOf(job);
     if (waiting >= 0) this.#waiting.splice(waiting, 1);
     if (job.lane) job.lane.job = undefined;
     this.wake();
+  }
+
+  /** Fails `job` alone with `error` (its schema did not compile): it leaves the queue or its lane. */
+  fail(job: LaneJob, error: unknown): void {
+    if (job.ended || job.closed) return;
+    job.error = error;
+    job.ended = true;
+    const waiting = this.#waiting.indexOf(job);
+    if (waiting >= 0) this.#waiting.splice(waiting, 1);
+    this.#release(job, false);
+    settle(job);
   }
 
   /** Closes every job, on a lane or waiting for one. */
@@ -105,7 +119,7 @@ export class LaneLoop implements StreamLoop {
       for (const lane of this.#lanes) if (lane.job?.interrupted && !lane.job.ended) this.#finish(lane.job, 'abort');
       if (this.#waiting.length > 0 && this.#lanes.some((lane) => lane.job === undefined)) continue;
       const hungry = this.#lanes.filter((lane) => lane.job?.waiter !== undefined).map((lane) => lane.job!);
-      const ready = hungry.filter((job) => !job.ended && !job.closed);
+      const ready = hungry.filter((job) => !job.ended && !job.closed && !compiling(job));
       if (ready.length === 0) return;
       // A new job's prompt goes before the next step of the batch, a keystroke's before any other.
       const fresh = ready.find((job) => job.next === undefined && job.urgent) ?? ready.find((job) => job.next === undefined);
@@ -221,6 +235,8 @@ export class LaneLoop implements StreamLoop {
       job.next = undefined;
     }
     const picks = await this.#readbackOr(this.#readback.picks(picked));
+    // A constrained row's next mask was started at its last token; it is ready long before the readback.
+    if (jobs.some((job) => job.grammar)) await Promise.all(jobs.map((job) => job.grammar?.prepared.catch(() => undefined)));
     for (const [i, job] of jobs.entries()) {
       if (job.closed || job.ended) continue;
       this.#take(job, picks, i);
@@ -248,7 +264,16 @@ export class LaneLoop implements StreamLoop {
       this.#assign();
       const job = this.#lanes
         .map((lane) => lane.job)
-        .find((j) => j?.urgent && j.waiter !== undefined && j.next === undefined && j.prefillAt === undefined && !j.ended && !j.closed);
+        .find(
+          (j) =>
+            j?.urgent &&
+            j.waiter !== undefined &&
+            j.next === undefined &&
+            j.prefillAt === undefined &&
+            !j.ended &&
+            !j.closed &&
+            !compiling(j),
+        );
       if (!job) continue;
       try {
         await this.#prefill(job, true);
@@ -264,7 +289,10 @@ export class LaneLoop implements StreamLoop {
   /** The job's next token from row `i` of `picks`; the text it adds, or the end. */
   #take(job: LaneJob, picks: Int32Array | Float32Array, i: number): void {
     job.firstTokenAt ??= performance.now();
-    const reason = addToken(this.#p, this.#model, job, this.#readback.token(job, picks, i));
+    const token = this.#readback.token(job, picks, i);
+    if (job.grammar && !job.grammar.accept(token))
+      return this.fail(job, new Error(`The job's grammar refused token ${token}, the one its mask left the pick (every token masked?).`));
+    const reason = addToken(this.#p, this.#model, job, token);
     if (reason === undefined) settle(job);
     else this.#finish(job, reason);
   }
@@ -277,6 +305,7 @@ export class LaneLoop implements StreamLoop {
 
   /** Frees the job's lane; after an error, forgets what the lane holds. */
   #release(job: LaneJob, failed: boolean): void {
+    job.grammar?.dispose();
     const lane = job.lane;
     if (!lane) return;
     if (lane.job === job) lane.job = undefined;

@@ -46,12 +46,13 @@ export class LaneReadback {
 
   /**
    * Queues the pick of one row per job from `logits` (inside the forward's
-   * scope): on the GPU when every job is greedy and the GPU pick runs, else
-   * a copy of the rows to the CPU.
+   * scope): on the GPU when every job is greedy and unconstrained and the
+   * GPU pick runs, else a copy of the rows to the CPU (a JSON-schema row's
+   * mask is applied there).
    */
   pickOut(logits: LaneTensor, jobs: readonly LaneJob[]): Picked {
     if (this.#vocab === 0) this.#vocab = logits.shape.at(-1)!;
-    if (this.#gpu && jobs.every((job) => isGreedy(job.sampling))) {
+    if (this.#gpu && jobs.every((job) => isGreedy(job.sampling) && !job.grammar)) {
       const fixups = jobs.flatMap((job, row) => fixupsOf(job, row));
       return { ids: this.#gpu.pick(this.#gpuCopy(logits, jobs.length) as never, jobs.length, fixups) };
     }
@@ -76,12 +77,14 @@ export class LaneReadback {
 
   /**
    * Row `i`'s token: `picks[i]` when the GPU picked it, else picked on the
-   * CPU from row `i` of the logits read back (the observer sees it first).
+   * CPU from row `i` of the logits read back (the observer sees it first,
+   * then a constrained row gets its grammar's mask).
    */
   token(job: LaneJob, picks: Int32Array | Float32Array, i: number): number {
     if (picks instanceof Int32Array) return Math.max(0, picks[i]!);
     const row = picks.subarray(i * this.#vocab, (i + 1) * this.#vocab);
     this.#observe?.(row.slice(), job.id);
+    job.grammar?.mask(row);
     return pickLaneToken(row, job.sampling, job.counts);
   }
 

@@ -52,6 +52,9 @@ if (protocol === 'webllm' || protocol === 'webllm-reuse') {
   port.on('message', (message: unknown) => handler.onmessage(message));
 } else {
   const { hostWebLLM } = await import('@inkling/webllm');
+  // As the default worker (`@inkling/webllm/worker`) does: JSON-schema jobs on the lanes. This checkout's
+  // loader (a relative path, so a --code=<before> bundle builds too; a hostWebLLM without the option ignores it).
+  const { loadXGrammar } = await import('../../../../packages/webllm/src/worker/loadXGrammar.js');
   hostWebLLM(
     {
       // oxlint-disable-next-line unicorn/require-post-message-target-origin
@@ -59,5 +62,6 @@ if (protocol === 'webllm' || protocol === 'webllm-reuse') {
       addEventListener: (_type, listener) => port.on('message', (data: unknown) => listener(new MessageEvent('message', { data }))),
     },
     { MLCEngine, prebuiltAppConfig },
+    { xgrammar: loadXGrammar },
   );
 }

@@ -22,9 +22,13 @@
  * of which the pool kept one for interactive work (8 jobs ran as 7, then 1).
  * - cancel: 0 tokens after a cancel from the chunk callback, at most 1 from a
  *   timer, while 3 other jobs decode; their text against their text alone.
+ * - grammar (not in the default parts): JSON-schema jobs on the lanes, a
+ *   matcher per row, beside plain jobs: valid objects, the same as alone and
+ *   as WebLLM's own JSON path; 4 at once against 4 on the one-sequence path
+ *   (`grammarPart.ts`).
  *
  * Environment: BENCH_DAWN, BENCH_LIBS, BENCH_MODELS as bench.ts;
- *   LANES_PARTS (check,memory,throughput,ghost,cancel), LANES_REPS (10),
+ *   LANES_PARTS (check,pick,fork,memory,throughput,ghost,cancel; grammar), LANES_REPS (10),
  *   LANES_TOKENS (48), LANES_JOBS (1,2,4,8), LANES_GHOST_SESSIONS (4),
  *   LANES_CANCEL_REPS (10), BENCH_GHOST_NOTE (8000), BENCH_GHOST_PAUSES (12).
  */
@@ -56,6 +60,7 @@ import {
   threadEntry,
 } from './benchConfig.js';
 import { type GhostPoint, ghostSession } from './benchRuns.js';
+import { grammarPart } from './grammarPart.js';
 import { sampleGpuClock } from './gpuClock.js';
 import { installNodeHost } from './nodeHost.js';
 import { NodeWorker } from './nodeWorker.js';
@@ -553,6 +558,10 @@ say(`lanes bench: ${[...PARTS].join(',')}; nvidia-smi memory now ${f(gpuMemoryMi
 if (PARTS.has('check')) await check();
 if (PARTS.has('pick')) await pickAB();
 if (PARTS.has('fork')) await forkAB();
+if (PARTS.has('grammar')) {
+  const { engine, pipeline } = await localEngine();
+  await grammarPart(engine, pipeline);
+}
 await local?.engine.unload();
 local = undefined;
 if (PARTS.has('memory')) await memoryAt4();
