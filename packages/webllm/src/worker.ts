@@ -14,7 +14,8 @@
 import './onlyInAWorker.js';
 import { MLCEngine, prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { hostWebLLM } from './worker/hostWebLLM.js';
-import { loadXGrammar } from './worker/loadXGrammar.js';
 
-// JSON-schema jobs on the lanes: xgrammar is imported (a chunk of this worker's bundle) when an engine of lanes loads.
-hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig }, { xgrammar: loadXGrammar });
+// No xgrammar here: its file imports Node's `module`, which Turbopack (Next.js 16) refuses to bundle for a
+// browser, and every app bundles this worker. JSON-schema jobs take WebLLM's one-sequence path; a worker of
+// one's own opts into them on the lanes with `loadXGrammar` from `@inkling/webllm/xgrammar`.
+hostWebLLM(globalThis as unknown as Parameters<typeof hostWebLLM>[0], { MLCEngine, prebuiltAppConfig });

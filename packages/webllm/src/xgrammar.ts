@@ -1,9 +1,11 @@
 /**
  * `loadXGrammar`, for an engine worker of your own: pass it to `hostWebLLM`
  * so that JSON-schema jobs run on the lanes, a matcher per row (the default
- * worker, `@inkling/webllm/worker`, does). It imports `@mlc-ai/web-xgrammar`
- * (about 1.1 MB, its wasm inside), so import this module in a worker only,
- * never in the page.
+ * worker, `@inkling/webllm/worker`, does not). It imports `@mlc-ai/web-xgrammar`
+ * (an optional peer dependency: install `@mlc-ai/web-xgrammar@0.1.27`; about
+ * 1.1 MB, its wasm inside), so import this module in a worker only, never in
+ * the page. Vite bundles it as it is; Turbopack (Next.js 16) cannot, as its
+ * file imports Node's `module`: there, keep the default worker.
  *
  * @example
  * // my-engine-worker.ts
