@@ -6,7 +6,7 @@ import { modelNotFound } from '../errors.js';
 import { ProgressMapper } from '../progressMapper.js';
 import { installGreedyPick } from './greedyPick.js';
 import { type Lanes, installLanes, noLanes } from './laneEngine.js';
-import { type GrammarPipeline, type XGrammar, noGrammars, startGrammars } from './laneGrammar.js';
+import { type GrammarPipeline, type LaneGrammars, type XGrammar, noGrammars, startGrammars } from './laneGrammar.js';
 import { checkLanePipeline } from './lanePipeline.js';
 import { pipelineOf } from './webllmPipeline.js';
 import { type PrefixReuse, installPrefixReuse, noPrefixReuse } from './prefixReuse.js';
@@ -208,36 +208,8 @@ class EngineHost {
             ? noPrefixReuse(SOFTWARE_ADAPTER)
             : installPrefixReuse(engine, model);
       const greedy = installGreedyPick(engine, model);
-      const asked = message.lanes ?? 1;
-      this.#lanes.dispose();
-      // JSON-schema jobs take lanes where xgrammar loads (a matcher per row); else WebLLM's own path runs them.
-      const pipeline = pipelineOf(engine, model);
-      const grammars =
-        asked > 1 && checkLanePipeline(pipeline) === undefined
-          ? this.#xgrammar
-            ? await startGrammars(this.#xgrammar, pipeline as GrammarPipeline)
-            : noGrammars('this worker gives no xgrammar (hostWebLLM without its xgrammar option)')
-          : noGrammars('no lanes');
-      // `lanes: N` is N jobs of any band at once; the engine opens one sequence more, the lane the pool
-      // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
-      this.#lanes =
-        asked > 1
-          ? installLanes(engine, model, asked + 1, {
-              model,
-              prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support),
-              grammars,
-            })
-          : noLanes('one lane asked (lanes: 1)');
-      if (!this.#lanes.active) grammars.dispose();
-      const text = [
-        this.#reuse.active
-          ? 'Prefix reuse: on.'
-          : `Prefix reuse: off, ${this.#reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
-        greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
-        this.#lanes.active
-          ? `Lanes: ${this.#lanes.count - 1} and 1 kept for interactive work (one batch_decode step for every running job; greedy rows picked on the ${this.#lanes.greedyPick.toUpperCase()}; ${grammars.active ? 'JSON-schema jobs on the lanes, an xgrammar matcher per row' : `JSON-schema jobs on WebLLM's one-sequence path: ${grammars.reason ?? 'no grammars'}`}).`
-          : `Lanes: off, ${this.#lanes.reason ?? 'not available'}; one generation at a time.`,
-      ].join(' ');
+      const grammars = await this.#startLanes(engine, model, message, support);
+      const text = loadLog(this.#reuse, greedy, this.#lanes, grammars);
       this.#post({ t: 'progress', rid: id, report: progress.map({ progress: 1, text, timeElapsed: 0 }) });
     } catch (reason) {
       throw classifyLoadError(reason, model, record);
@@ -250,6 +222,40 @@ class EngineHost {
       ...(this.#lanes.reason === undefined ? {} : { lanesReason: this.#lanes.reason }),
       ...(this.#lanes.active && this.#lanes.grammarOff !== undefined ? { grammarOff: this.#lanes.grammarOff } : {}),
     };
+  }
+
+  /**
+   * Starts the lanes `message.lanes` asks for (one more kept for interactive work), with xgrammar's
+   * matchers where this worker gives it; says what the JSON-schema jobs get.
+   */
+  async #startLanes(
+    engine: object,
+    model: string,
+    message: LoadSettings,
+    support: Awaited<ReturnType<typeof checkWebGPU>> | undefined,
+  ): Promise<LaneGrammars> {
+    const asked = message.lanes ?? 1;
+    this.#lanes.dispose();
+    // JSON-schema jobs take lanes where xgrammar loads (a matcher per row); else WebLLM's own path runs them.
+    const pipeline = pipelineOf(engine, model);
+    const grammars =
+      asked > 1 && checkLanePipeline(pipeline) === undefined
+        ? this.#xgrammar
+          ? await startGrammars(this.#xgrammar, pipeline as GrammarPipeline)
+          : noGrammars('this worker gives no xgrammar (hostWebLLM without its xgrammar option)')
+        : noGrammars('no lanes');
+    // `lanes: N` is N jobs of any band at once; the engine opens one sequence more, the lane the pool
+    // keeps for interactive work (its last free lane), so a keystroke never waits behind N batch jobs.
+    this.#lanes =
+      asked > 1
+        ? installLanes(engine, model, asked + 1, {
+            model,
+            prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support),
+            grammars,
+          })
+        : noLanes('one lane asked (lanes: 1)');
+    if (!this.#lanes.active) grammars.dispose();
+    return grammars;
   }
 
   async #unload(): Promise<void> {
@@ -267,4 +273,18 @@ class EngineHost {
     error.name = 'EngineNotLoadedError';
     throw error;
   }
+}
+
+/** The load log's last line: what the loaded engine does with prefixes, greedy tokens, lanes and schemas. */
+function loadLog(reuse: PrefixReuse, greedy: ReturnType<typeof installGreedyPick>, lanes: Lanes, grammars: LaneGrammars): string {
+  const schemaJobs = grammars.active
+    ? 'JSON-schema jobs on the lanes, an xgrammar matcher per row'
+    : `JSON-schema jobs on WebLLM's one-sequence path: ${grammars.reason ?? 'no grammars'}`;
+  return [
+    reuse.active ? 'Prefix reuse: on.' : `Prefix reuse: off, ${reuse.reason ?? 'not available'}; every request reads its whole prompt.`,
+    greedy.active ? 'Greedy tokens: one pass.' : `Greedy tokens: as WebLLM picks them (${greedy.reason ?? 'not available'}).`,
+    lanes.active
+      ? `Lanes: ${lanes.count - 1} and 1 kept for interactive work (one batch_decode step for every running job; greedy rows picked on the ${lanes.greedyPick.toUpperCase()}; ${schemaJobs}).`
+      : `Lanes: off, ${lanes.reason ?? 'not available'}; one generation at a time.`,
+  ].join(' ');
 }
