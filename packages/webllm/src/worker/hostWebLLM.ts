@@ -54,10 +54,11 @@ export interface HostWebLLMOptions {
    * Where the lanes' JSON-schema jobs get xgrammar: a function that imports
    * it, called when an engine of lanes loads; `loadXGrammar` from
    * `@inkling/webllm/xgrammar` imports `@mlc-ai/web-xgrammar` (its wasm is
-   * inside the package: nothing is fetched from elsewhere), and
-   * `@inkling/webllm/worker` passes it. Default: none, and JSON-schema jobs
-   * run on WebLLM's own one-sequence path, one at a time. (The page's entry
-   * never imports xgrammar: only a worker that asks for it.)
+   * inside the package: nothing is fetched from elsewhere); a worker of
+   * your own passes it (`@inkling/webllm/worker` does not: Turbopack cannot
+   * bundle xgrammar). Default: none, and JSON-schema jobs run on WebLLM's own
+   * one-sequence path, one at a time. (The page's entry never imports
+   * xgrammar: only a worker that asks for it.)
    */
   xgrammar?: (() => Promise<XGrammar>) | null;
 }
