@@ -7,6 +7,8 @@ export interface FakeWorkerOptions extends FakeWebLLMOptions {
   gpu?: GPULike | null;
   /** The worker's xgrammar (default: none, as `import()` of the package fails in Node). */
   xgrammar?: HostWebLLMOptions['xgrammar'];
+  /** The worker's lane settings (hostWebLLM's `lanes`). */
+  lanes?: HostWebLLMOptions['lanes'];
 }
 
 /**
@@ -32,7 +34,7 @@ export class FakeWorker implements WorkerLike {
         addEventListener: (_type, listener) => this.#inside.push(listener),
       },
       this.webllm,
-      { gpu: options.gpu, xgrammar: options.xgrammar ?? null },
+      { gpu: options.gpu, xgrammar: options.xgrammar ?? null, ...(options.lanes ? { lanes: options.lanes } : {}) },
     );
   }
 

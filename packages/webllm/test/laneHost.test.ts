@@ -53,6 +53,28 @@ describe('webllmEngines with lanes (hostWebLLM over a stand-in pipeline)', () =>
     expect(Math.max(...fakes[0]!.forwards.filter((f) => f.fn === 'batch_decode').map((f) => f.seqs.length))).toBe(8);
   });
 
+  it("hostWebLLM's lanes option reaches the lanes: with share, jobs reading one document fork its lane", async () => {
+    const doc = 'a long document that three jobs translate into other words';
+    for (const share of [true, false]) {
+      const fakes: Array<ReturnType<typeof fakeLanePipeline>> = [];
+      const pipeline = () => {
+        const fake = fakeLanePipeline();
+        fakes.push(fake);
+        return fake.pipeline;
+      };
+      const { createEngine } = fakeWebLLM({ pipeline, lanes: { share } }, { lanes: 4 });
+      const pool = new EnginePool({ createEngine, size: 1 });
+      pools.push(pool);
+      await pool.load();
+      const results = await Promise.all(
+        ['one', 'two', 'six'].map((tail, i) => pool.submit({ task: `t${i}`, params: { ...ask(`${doc} ${tail}`), max_tokens: 3 } })),
+      );
+      expect(results.map((r) => r.status)).toEqual(['done', 'done', 'done']);
+      expect(fakes).toHaveLength(1);
+      expect(fakes[0]!.forks.length > 0).toBe(share);
+    }
+  });
+
   it('sends a JSON-schema job to WebLLM’s own path, and lanes: 1 keeps one generation at a time', async () => {
     const { pool, fakes } = await poolOf(2);
     const schema = { type: 'json_schema' as const, json_schema: { schema: { type: 'object' as const } } };

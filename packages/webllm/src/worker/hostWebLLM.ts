@@ -61,6 +61,16 @@ export interface HostWebLLMOptions {
    * xgrammar: only a worker that asks for it.)
    */
   xgrammar?: (() => Promise<XGrammar>) | null;
+  /**
+   * How an engine of lanes runs its steps. `pick`: where greedy rows are
+   * picked, `'gpu'` (a compute shader takes each row's largest logit, one
+   * token id per row comes back) or `'cpu'` (every row's logits come back);
+   * `share`: a job whose prompt shares a document with another lane forks
+   * that lane's pages instead of reading the document again. Both are
+   * measured in `tools/real-engine` (README, "Lanes"). Default:
+   * `{ pick: 'cpu', share: false }`.
+   */
+  lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
 }
 
 /**
@@ -116,6 +126,7 @@ class EngineHost {
   readonly #webllm: WebLLMEngineModule;
   readonly #gpu: GPULike | null | undefined;
   readonly #xgrammar: (() => Promise<XGrammar>) | null;
+  readonly #tune: { pick?: 'gpu' | 'cpu'; share?: boolean };
   readonly #post: (message: WorkerMessage) => void;
   readonly #streams: WorkerStreams;
   #engine: WebLLMEngineLike | undefined;
@@ -126,6 +137,7 @@ class EngineHost {
     this.#webllm = webllm;
     this.#gpu = options.gpu;
     this.#xgrammar = options.xgrammar ?? null;
+    this.#tune = options.lanes ?? {};
     this.#post = post;
     this.#streams = new WorkerStreams({
       loaded: () => this.#loaded(),
@@ -253,6 +265,7 @@ class EngineHost {
             model,
             prefixReuse: message.prefixReuse !== false && !isSoftwareAdapter(support),
             grammars,
+            ...this.#tune,
           })
         : noLanes('one lane asked (lanes: 1)');
     if (!this.#lanes.active) grammars.dispose();

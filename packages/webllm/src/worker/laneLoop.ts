@@ -147,14 +147,23 @@ export class LaneLoop implements StreamLoop {
   /**
    * Waits a moment for the pages of the other decoding jobs to ask for their
    * next chunk (their pulls cross a message channel after the last step's
-   * chunks), so one step carries them all instead of the first one alone.
-   * True while the wait goes on; false once `GATHER_MS` has passed.
+   * chunks), so one step carries them all instead of the first one alone;
+   * each pull ends the wait at once (the loop counts again). True while the
+   * wait goes on; false once `GATHER_MS` has passed.
    */
   async #gather(): Promise<boolean> {
     const now = performance.now();
     this.#gatherUntil ??= now + GATHER_MS;
     if (now >= this.#gatherUntil) return false;
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Until the next pull (`wake` nudges) or the end of the wait, whichever comes first.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.#gatherUntil! - now);
+      this.#nudge = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#nudge = undefined;
     return true;
   }
 

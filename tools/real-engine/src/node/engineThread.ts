@@ -10,16 +10,18 @@
  * does): the raw baseline of ghost text, so the kit's page↔worker path is
  * what the difference measures.
  *
- * workerData: { dawn, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' | 'webllm-reuse' }
+ * workerData: { dawn, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' | 'webllm-reuse', lanes?: hostWebLLM's lanes option }
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { installNodeHost } from './nodeHost.js';
 
-const { dawn, origin, toggles, protocol } = workerData as {
+const { dawn, origin, toggles, protocol, lanes } = workerData as {
   dawn: string;
   origin: string;
   toggles?: string[];
   protocol?: 'webllm' | 'webllm-reuse';
+  /** hostWebLLM's `lanes` option (a build without it ignores it). */
+  lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
 };
 const port = parentPort;
 if (!port) throw new Error('engineThread runs as a worker thread.');
@@ -62,6 +64,6 @@ if (protocol === 'webllm' || protocol === 'webllm-reuse') {
       addEventListener: (_type, listener) => port.on('message', (data: unknown) => listener(new MessageEvent('message', { data }))),
     },
     { MLCEngine, prebuiltAppConfig },
-    { xgrammar: loadXGrammar },
+    { xgrammar: loadXGrammar, ...(lanes ? { lanes } : {}) } as never,
   );
 }

@@ -30,7 +30,12 @@
  * Environment: BENCH_DAWN, BENCH_LIBS, BENCH_MODELS as bench.ts;
  *   LANES_PARTS (check,pick,fork,memory,throughput,ghost,cancel; grammar), LANES_REPS (10),
  *   LANES_TOKENS (48), LANES_JOBS (1,2,4,8), LANES_GHOST_SESSIONS (4),
- *   LANES_CANCEL_REPS (10), BENCH_GHOST_NOTE (8000), BENCH_GHOST_PAUSES (12).
+ *   LANES_CANCEL_REPS (10), BENCH_GHOST_NOTE (8000), BENCH_GHOST_PAUSES (12);
+ *   LANES_TUNES (default): the lane settings throughput, ghost and cancel
+ *   compare in one run, hostWebLLM's `lanes` option, e.g. `cpu,gpu+share`
+ *   (`default`: none given; the first is the baseline, the others run
+ *   alternating with it and are named in brackets); LANES_SEPARATE=0 leaves
+ *   the pools of separate engines out of throughput.
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -74,6 +79,20 @@ const JOBS = (env.LANES_JOBS ?? '1,2,4,8').split(',').map(Number);
 const GHOST_SESSIONS = Number(env.LANES_GHOST_SESSIONS ?? 4);
 const CANCEL_REPS = Number(env.LANES_CANCEL_REPS ?? 10);
 const MAX_JOBS = Math.max(...JOBS);
+/** One lane setting under comparison: hostWebLLM's `lanes` option. */
+interface Tune {
+  name: string;
+  lanes: { pick?: 'gpu' | 'cpu'; share?: boolean } | undefined;
+}
+const TUNES: Tune[] = (env.LANES_TUNES ?? 'default').split(',').map((name) => {
+  if (name === 'default') return { name, lanes: undefined };
+  const words = name.split('+');
+  const unknown = words.find((w) => !['cpu', 'gpu', 'share'].includes(w));
+  if (unknown) throw new Error(`LANES_TUNES: "${unknown}" is not cpu, gpu or share`);
+  return { name, lanes: { pick: words.includes('gpu') ? 'gpu' : 'cpu', share: words.includes('share') } };
+});
+/** A variant's name under tune `t`: as before for the baseline, the tune in brackets for the others. */
+const tuned = (t: Tune, name: string) => (t === TUNES[0] ? name : `${name} [${t.name}]`);
 
 const stats = (xs: number[]) => `${f(Math.min(...xs), 1)} / ${f(median(xs), 1)} / ${f(Math.max(...xs), 1)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -103,8 +122,14 @@ const workerData = { dawn, origin: base, toggles };
 const dawnModule = createRequire(import.meta.url)(dawn) as { create: (flags: string[]) => GPULike; globals: object };
 Object.assign(globalThis, dawnModule.globals);
 const gpu = dawnModule.create([]);
-const engines = (lanes: number): CreateEngine =>
-  webllmEngines({ model: CHAT_MODEL, appConfig, gpu, worker: () => new NodeWorker(threadEntry, workerData), lanes } as never);
+const engines = (lanes: number, tune: Tune = TUNES[0]!): CreateEngine =>
+  webllmEngines({
+    model: CHAT_MODEL,
+    appConfig,
+    gpu,
+    worker: () => new NodeWorker(threadEntry, { ...workerData, lanes: tune.lanes }),
+    lanes,
+  } as never);
 const clock = sampleGpuClock(100);
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
@@ -409,14 +434,15 @@ async function memoryAt4(): Promise<void> {
 
 // ---- throughput: 1/2/4/8 jobs on lanes; one sequence; separate engines ----
 async function scaling(): Promise<void> {
-  const lanesPool = await pool(1, MAX_JOBS);
+  const lanesPools = new Map<Tune, EnginePool>();
+  for (const t of TUNES) lanesPools.set(t, await pool(1, MAX_JOBS, engines(MAX_JOBS, t)));
   const single = await pool(1, 1);
   const separate = new Map<number, EnginePool>();
-  for (const n of JOBS.filter((j) => j > 1 && j <= 4)) separate.set(n, await pool(n, 1));
+  if (env.LANES_SEPARATE !== '0') for (const n of JOBS.filter((j) => j > 1 && j <= 4)) separate.set(n, await pool(n, 1));
   type V = { name: string; run: () => Promise<RunDetail> };
   const variants: V[] = [
     { name: 'one sequence, 1 job', run: () => throughputDetail(single, 1) },
-    ...JOBS.map((j) => ({ name: `lanes, ${j} jobs`, run: () => throughputDetail(lanesPool, j) })),
+    ...TUNES.flatMap((t) => JOBS.map((j) => ({ name: tuned(t, `lanes, ${j} jobs`), run: () => throughputDetail(lanesPools.get(t)!, j) }))),
     ...[...separate].map(([n, p]) => ({ name: `${n} separate engines, ${n} jobs`, run: () => throughputDetail(p, n) })),
     // The one-sequence path on a pool of 2 one-lane engines, 1 job: the same engine code as the
     // denominator on another pool instance (does the low figure follow the pool or the path?).
@@ -443,66 +469,75 @@ async function scaling(): Promise<void> {
     const xs = tps.get(v.name)!;
     const ratio = xs.map((x, i) => x / base1[i]!);
     summary[v.name] = { tps: xs, ratio };
-    say(`  ${v.name.padEnd(32)} ${stats(xs)}; ÷ one sequence ${f(Math.min(...ratio))} / ${f(median(ratio))} / ${f(Math.max(...ratio))}`);
+    say(`  ${v.name.padEnd(40)} ${stats(xs)}; ÷ one sequence ${f(Math.min(...ratio))} / ${f(median(ratio))} / ${f(Math.max(...ratio))}`);
   }
   out.throughput = summary;
-  await Promise.all([lanesPool.unload(), single.unload(), ...[...separate.values()].map((p) => p.unload())]);
+  await Promise.all([...lanesPools.values(), single, ...separate.values()].map((p) => p.unload()));
 }
 
-// ---- ghost text on one engine of 4 lanes, idle and beside 3 translation jobs ----
+// ---- ghost text on one engine of 4 lanes, idle and beside 3 translation jobs (each tune, sessions alternating) ----
 async function ghost(): Promise<void> {
-  const p = await pool(1, 4);
-  const result: Record<string, number[]> = { idle: [], busy: [] };
-  const parts: Record<string, GhostPoint[]> = { idle: [], busy: [] };
+  const pools = new Map<Tune, EnginePool>();
+  for (const t of TUNES) pools.set(t, await pool(1, 4, engines(4, t)));
+  const result = new Map<Tune, Record<string, number[]>>(TUNES.map((t) => [t, { idle: [], busy: [] }]));
+  const parts = new Map<Tune, Record<string, GhostPoint[]>>(TUNES.map((t) => [t, { idle: [], busy: [] }]));
   for (let s = 0; s < GHOST_SESSIONS; s += 1) {
     const busy = s % 4 === 1 || s % 4 === 2;
-    const pauses = typingSession(makeNote(GHOST_NOTE, s + 1), GHOST_PAUSES + 1, { seed: 100 + s, editEvery: 0 });
-    const stop = { stopped: false };
-    const translations = busy
-      ? [0, 1, 2].map(async (i) => {
-          while (!stop.stopped) await p.submit({ task: `translate${i}`, params: request(`${i} ${LONG_PROMPT}`, 64) });
-        })
-      : [];
-    if (busy) await sleep(500);
-    const points: GhostPoint[] = await ghostSession(p, pauses, `ghost${s}`);
-    stop.stopped = true;
-    await Promise.all(translations);
-    const warm = points.slice(1);
-    result[busy ? 'busy' : 'idle']!.push(...warm.map((x) => x.ms));
-    parts[busy ? 'busy' : 'idle']!.push(...warm);
-    say(
-      `ghost session ${s} (${busy ? 'beside 3 translation jobs' : 'idle'}): first token ms ${warm.map((x) => f(x.ms, 0)).join(',')}; prefilled ${warm.map((x) => x.prefilled).join(',')} of ${median(warm.map((x) => x.prompt))}; median ${f(median(warm.map((x) => x.ms)), 1)} ms`,
-    );
+    for (const t of s % 2 === 0 ? TUNES : TUNES.toReversed()) {
+      const p = pools.get(t)!;
+      const pauses = typingSession(makeNote(GHOST_NOTE, s + 1), GHOST_PAUSES + 1, { seed: 100 + s, editEvery: 0 });
+      const stop = { stopped: false };
+      const translations = busy
+        ? [0, 1, 2].map(async (i) => {
+            while (!stop.stopped) await p.submit({ task: `translate${i}`, params: request(`${i} ${LONG_PROMPT}`, 64) });
+          })
+        : [];
+      if (busy) await sleep(500);
+      const points: GhostPoint[] = await ghostSession(p, pauses, `ghost${s}`);
+      stop.stopped = true;
+      await Promise.all(translations);
+      const warm = points.slice(1);
+      result.get(t)![busy ? 'busy' : 'idle']!.push(...warm.map((x) => x.ms));
+      parts.get(t)![busy ? 'busy' : 'idle']!.push(...warm);
+      say(
+        `${tuned(t, 'ghost')} session ${s} (${busy ? 'beside 3 translation jobs' : 'idle'}): first token ms ${warm.map((x) => f(x.ms, 0)).join(',')}; prefilled ${warm.map((x) => x.prefilled).join(',')} of ${median(warm.map((x) => x.prompt))}; median ${f(median(warm.map((x) => x.ms)), 1)} ms`,
+      );
+    }
   }
-  const ratio = median(result.busy!) / median(result.idle!);
-  say(
-    `ghost first token, median: idle ${f(median(result.idle!), 1)} ms, beside 3 translation jobs ${f(median(result.busy!), 1)} ms (${f(ratio)}x idle)`,
-  );
-  // Where the time goes (medians): the pool's queue, page <-> worker messages (the rest), the worker's wait
-  // for the step in flight, the prefill itself; how many keystrokes were taken at a step's readback.
-  const split: Record<string, Record<string, number>> = {};
-  for (const [name, points] of Object.entries(parts)) {
-    const m = (pick: (point: GhostPoint) => number) => median(points.map(pick));
-    split[name] = {
-      queueMs: m((point) => point.queueMs),
-      outsideMs: m((point) => point.ms - point.queueMs - point.engineMs),
-      laneWaitMs: m((point) => point.laneWaitMs ?? Number.NaN),
-      prefillMs: m((point) => point.lanePrefillMs ?? Number.NaN),
-      overlapped: points.filter((point) => point.overlapped).length,
-      busyAtOpen: m((point) => point.busyAtOpen ?? Number.NaN),
-    };
-    const x = split[name]!;
+  const report: Record<string, unknown> = {};
+  for (const t of TUNES) {
+    const r = result.get(t)!;
+    const ratio = median(r.busy!) / median(r.idle!);
     say(
-      `ghost ${name}, medians: pool queue ${f(x.queueMs!, 1)} ms, page<->worker ${f(x.outsideMs!, 1)} ms, waiting in the worker ${f(x.laneWaitMs!, 1)} ms, prefill ${f(x.prefillMs!, 1)} ms; taken at a step's readback ${x.overlapped} of ${points.length}; jobs on the lanes at arrival ${f(x.busyAtOpen!, 0)}`,
+      `${tuned(t, 'ghost')} first token, median: idle ${f(median(r.idle!), 1)} ms, beside 3 translation jobs ${f(median(r.busy!), 1)} ms (${f(ratio)}x idle)`,
     );
+    // Where the time goes (medians): the pool's queue, page <-> worker messages (the rest), the worker's wait
+    // for the step in flight, the prefill itself; how many keystrokes were taken at a step's readback.
+    const split: Record<string, Record<string, number>> = {};
+    for (const [name, points] of Object.entries(parts.get(t)!)) {
+      const m = (pick: (point: GhostPoint) => number) => median(points.map(pick));
+      split[name] = {
+        queueMs: m((point) => point.queueMs),
+        outsideMs: m((point) => point.ms - point.queueMs - point.engineMs),
+        laneWaitMs: m((point) => point.laneWaitMs ?? Number.NaN),
+        prefillMs: m((point) => point.lanePrefillMs ?? Number.NaN),
+        overlapped: points.filter((point) => point.overlapped).length,
+        busyAtOpen: m((point) => point.busyAtOpen ?? Number.NaN),
+      };
+      const x = split[name]!;
+      say(
+        `${tuned(t, 'ghost')} ${name}, medians: pool queue ${f(x.queueMs!, 1)} ms, page<->worker ${f(x.outsideMs!, 1)} ms, waiting in the worker ${f(x.laneWaitMs!, 1)} ms, prefill ${f(x.prefillMs!, 1)} ms; taken at a step's readback ${x.overlapped} of ${points.length}; jobs on the lanes at arrival ${f(x.busyAtOpen!, 0)}`,
+      );
+    }
+    report[t.name] = { ...r, ratio, split };
   }
-  out.ghost = { ...result, ratio, split };
-  await p.unload();
+  out.ghost = TUNES.length === 1 ? report[TUNES[0]!.name] : report;
+  await Promise.all([...pools.values()].map((p) => p.unload()));
 }
 
 // ---- cancel beside 3 other jobs ----
-async function cancels(): Promise<void> {
-  const probe = probeEngines(engines(4));
+async function cancels(t: Tune): Promise<void> {
+  const probe = probeEngines(engines(4, t));
   const p = await pool(1, 4, probe.createEngine);
   const others = [0, 1, 2].map((i) => greedy(promptOf(i + 4), 40));
   const alone: string[] = [];
@@ -546,11 +581,12 @@ async function cancels(): Promise<void> {
     const histogram: Record<string, number> = {};
     for (const a of after) histogram[a] = (histogram[a] ?? 0) + 1;
     say(
-      `cancel (${mode}) beside 3 jobs: tokens after the cancel ${JSON.stringify(histogram)} of ${after.length}; the 3 others' text as alone in ${unchanged} of ${CANCEL_REPS}`,
+      `${tuned(t, 'cancel')} (${mode}) beside 3 jobs: tokens after the cancel ${JSON.stringify(histogram)} of ${after.length}; the 3 others' text as alone in ${unchanged} of ${CANCEL_REPS}`,
     );
     report[mode] = { after, unchanged };
   }
-  out.cancel = report;
+  if (t === TUNES[0]) out.cancel = report;
+  else out[tuned(t, 'cancel')] = report;
   await p.unload();
 }
 
@@ -567,7 +603,7 @@ local = undefined;
 if (PARTS.has('memory')) await memoryAt4();
 if (PARTS.has('throughput')) await scaling();
 if (PARTS.has('ghost')) await ghost();
-if (PARTS.has('cancel')) await cancels();
+if (PARTS.has('cancel')) for (const t of TUNES) await cancels(t);
 server.close();
 clock.stop();
 console.log(`RESULT ${JSON.stringify(out)}`);
