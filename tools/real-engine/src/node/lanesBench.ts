@@ -536,8 +536,8 @@ async function ghost(): Promise<void> {
 }
 
 // ---- cancel beside 3 other jobs ----
-async function cancels(t: Tune): Promise<void> {
-  const probe = probeEngines(engines(4, t));
+async function cancels(tune: Tune): Promise<void> {
+  const probe = probeEngines(engines(4, tune));
   const p = await pool(1, 4, probe.createEngine);
   const others = [0, 1, 2].map((i) => greedy(promptOf(i + 4), 40));
   const alone: string[] = [];
@@ -581,12 +581,12 @@ async function cancels(t: Tune): Promise<void> {
     const histogram: Record<string, number> = {};
     for (const a of after) histogram[a] = (histogram[a] ?? 0) + 1;
     say(
-      `${tuned(t, 'cancel')} (${mode}) beside 3 jobs: tokens after the cancel ${JSON.stringify(histogram)} of ${after.length}; the 3 others' text as alone in ${unchanged} of ${CANCEL_REPS}`,
+      `${tuned(tune, 'cancel')} (${mode}) beside 3 jobs: tokens after the cancel ${JSON.stringify(histogram)} of ${after.length}; the 3 others' text as alone in ${unchanged} of ${CANCEL_REPS}`,
     );
     report[mode] = { after, unchanged };
   }
-  if (t === TUNES[0]) out.cancel = report;
-  else out[tuned(t, 'cancel')] = report;
+  if (tune === TUNES[0]) out.cancel = report;
+  else out[tuned(tune, 'cancel')] = report;
   await p.unload();
 }
 
