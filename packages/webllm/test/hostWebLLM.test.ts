@@ -1,7 +1,7 @@
 import { EnginePool, InklingError, InvalidOptionError } from '@inkling/scheduler';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROTOCOL } from '../src/protocol.js';
-import { ModelUnreadableError, type WorkerLike, hostWebLLM, webllmEngines } from '../src/index.js';
+import { type HostWebLLMOptions, ModelUnreadableError, type WorkerLike, hostWebLLM, webllmEngines } from '../src/index.js';
 import { appConfig, fakeGpu } from './helpers.js';
 
 /** A worker in memory whose inside runs `hostWebLLM` over the real `@mlc-ai/web-llm`. */
@@ -52,6 +52,25 @@ describe('hostWebLLM', () => {
     // WebLLM's reload got as far as its weight cache, which Node lacks (the Cache API).
     expect(error).toBeInstanceOf(ModelUnreadableError);
     expect(((error as ModelUnreadableError).cause as Error).message).toMatch(/caches is not defined/);
+  });
+
+  it('refuses an unknown or wrong option with a sentence that names it, before it listens', () => {
+    const endpoint = { postMessage: () => undefined, addEventListener: vi.fn() };
+    const webllm = { MLCEngine: class {}, prebuiltAppConfig: { model_list: [] } } as never;
+    const host = (options: unknown) => () => hostWebLLM(endpoint, webllm, options as never);
+    expect(host({ lane: { pick: 'gpu' } })).toThrow(
+      'hostWebLLM() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: gpu, xgrammar, lanes.',
+    );
+    expect(host({ lanes: { pik: 'gpu' } })).toThrow('hostWebLLM() "lanes" has no option "pik" (did you mean "pick"?)');
+    expect(host({ lanes: { pick: 'tpu' } })).toThrow(InvalidOptionError);
+    expect(host({ lanes: { pick: 'tpu' } })).toThrow(/"lanes.pick" must be "gpu" or "cpu"/);
+    expect(host({ lanes: { share: 'yes' } })).toThrow(/"lanes.share" must be true or false/);
+    expect(host({ xgrammar: '@mlc-ai/web-xgrammar' })).toThrow(/"xgrammar" must be a function that imports xgrammar/);
+    expect(endpoint.addEventListener).not.toHaveBeenCalled();
+    // Every documented option passes; a key set to undefined passes (a spread of options).
+    const all: Required<HostWebLLMOptions> = { gpu: null, xgrammar: null, lanes: { pick: 'gpu', share: true } };
+    expect(host(all)).not.toThrow();
+    expect(host({ lanes: { pick: undefined }, gpu: undefined })).not.toThrow();
   });
 
   it('refuses a worker that speaks another version of the protocol, before any model loads', async () => {

@@ -22,6 +22,7 @@ import {
 import { resolveAppConfig } from '../resolveAppConfig.js';
 import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
 import { WorkerStreams } from './workerStreams.js';
+import { validateHostOptions } from './validateHostOptions.js';
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
@@ -116,6 +117,7 @@ export interface HostWebLLMOptions {
  * hostWebLLM(globalThis as never, { MLCEngine, prebuiltAppConfig });
  */
 export function hostWebLLM(endpoint: WorkerEndpoint, webllm: WebLLMEngineModule, options: HostWebLLMOptions = {}): void {
+  validateHostOptions(options);
   // A worker's scope or a thread's port, not a window: there is no target origin.
   // oxlint-disable-next-line unicorn/require-post-message-target-origin
   const host = new EngineHost(webllm, options, (message) => endpoint.postMessage(message));
