@@ -328,7 +328,8 @@ describe('lanes: prefix reuse per lane', () => {
     const doc = 'a long document that three jobs translate into other words';
     const asks = ['one', 'two', 'six'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
     const fake = fakeLanePipeline();
-    const lanes = startLanes(fake.pipeline, 3, { share: true });
+    // share is on by default.
+    const lanes = startLanes(fake.pipeline, 3);
     const texts = await Promise.all(asks.map((a) => read(lanes.open(a))));
     const prompt = (lanePromptTokens(fake.pipeline as never, asks[0]!) as number[]).length;
     expect(fake.forks).toHaveLength(2);
@@ -340,13 +341,13 @@ describe('lanes: prefix reuse per lane', () => {
     for (const [i, a] of asks.entries()) expect(texts[i]!.text).toBe((await alone(a)).text);
   });
 
-  it('without share, or where the fork fails, each job reads its whole prompt and gets the same text', async () => {
+  it('with share: false, or where the fork fails, each job reads its whole prompt and gets the same text', async () => {
     const doc = 'a long document that three jobs translate into other words';
     const asks = ['one', 'two'].map((tail) => ask(`${doc} ${tail}`, { max_tokens: 3 }));
     for (const [fork, share] of [
       ['works', false],
-      ['works', undefined],
       ['throws', true],
+      ['throws', undefined],
       ['missing', true],
     ] as const) {
       const fake = fakeLanePipeline({ fork });

@@ -69,7 +69,8 @@ export interface HostWebLLMOptions {
    * `share`: a job whose prompt shares a document with another lane forks
    * that lane's pages instead of reading the document again. Both are
    * measured in `tools/real-engine` (README, "Lanes"). Default:
-   * `{ pick: 'cpu', share: false }`.
+   * `{ pick: 'gpu', share: true }` (the GPU pick falls back to the CPU where
+   * the shader cannot start).
    */
   lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
 }

@@ -7,8 +7,9 @@
  * steps (so a ghost-text keystroke goes before the next step of the batch, or
  * during a step's readback when it arrives then);
  * every job whose page asked for its next chunk then advances in one
- * `embed` + `batch_decode` over all of them, with one readback and a CPU pick
- * per row (`laneSampler.ts`). A decode step costs about the same whatever the
+ * `embed` + `batch_decode` over all of them, and one pick per row: greedy
+ * rows on the GPU (`gpuPick.ts`, one id each read back), the others on the
+ * CPU from the rows read back (`laneSampler.ts`). A decode step costs about the same whatever the
  * batch (its time is JavaScript encoding ~250 kernels), so N jobs share it.
  *
  * Each lane keeps the tokens its sequence holds after a job: the next job
@@ -82,21 +83,23 @@ export interface LaneOptions {
    */
   observe?: RowObserver;
   /**
-   * Where greedy rows are picked: `'cpu'` (default: every row read back, as
-   * for sampled rows) or `'gpu'` (a compute shader over the logits,
-   * `gpuPick.ts`, where TVM's runtime shows its WebGPU device: 1.5x the CPU
-   * pick's tokens/s at 8 jobs on an H100 in `lanesBench`'s `pick` part, the
-   * same text; opt-in, and the worker does not ask for it, until it is
-   * measured through the pool). With `observe` every row is read back and
-   * picked on the CPU.
+   * Where greedy rows are picked: `'gpu'` (default: a compute shader over
+   * the logits, `gpuPick.ts`, where TVM's runtime shows its WebGPU device;
+   * one token id per row comes back) or `'cpu'` (every row read back, as for
+   * sampled rows). On an H100 through the pool, 8 jobs 6.84x one sequence
+   * against 5.05x for the CPU pick, a keystroke beside 3 jobs 1.22x idle
+   * against 1.33x (`tools/real-engine`, round 9). With `observe`, or where
+   * the shader cannot start, every row is read back and picked on the CPU.
    */
   pick?: 'gpu' | 'cpu';
   /**
    * A new job whose prompt shares more with another lane's tokens than with
    * its own lane's (a document several jobs read) forks that lane's sequence
    * (`kv_state_fork_sequence`: the pages are shared, not copied) and prefills
-   * only its own tail. Needs `prefixReuse`. Default `false` (opt-in until it
-   * is measured on a GPU).
+   * only its own tail. Needs `prefixReuse`. Default `true` (3 prompts over
+   * one document: first tokens in 0.6x the time with half the KV pages, the
+   * same logits within 4.8e-7, on an H100); `false` prefills each prompt
+   * whole.
    */
   share?: boolean;
   /**
@@ -163,8 +166,8 @@ export function startLanes(pipeline: unknown, count: number, options: LaneOption
       prefixReuse: options.prefixReuse !== false,
       model: options.model ?? '',
       observe: options.observe,
-      pick: options.pick ?? 'cpu',
-      share: options.share === true,
+      pick: options.pick ?? 'gpu',
+      share: options.share !== false,
       grammars: options.grammars ?? noGrammars('no grammars were given to the lanes'),
     });
   } catch (error) {
