@@ -14,7 +14,7 @@ export {
 // The failures every engine shares, the same classes as @inkling/scheduler's (here with `device: 'gpu'`).
 export { LoadCancelledError, ModelFetchError, ModelUnreadableError, OutOfMemoryError, WorkerCrashedError } from '@inkling/scheduler';
 export type { WebLLMEnginesOptions } from './page/webllmEngines.js';
-export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './worker/hostWebLLM.js';
+export type { HostWebLLMOptions, WebLLMEngineModule, WorkerEndpoint } from './worker/hostOptions.js';
 export type { LoadAnswer, PageMessage, WorkerMessage } from './protocol.js';
 export type { DetectWebGPUOptions, GPUAdapterInfoLike, GPUAdapterLike, GPULike, WebGPUSupport } from './detectWebGPU.js';
 export type { ModelCacheOptions } from './storage/modelCache.js';

@@ -20,9 +20,9 @@ import {
   isHello,
 } from '../protocol.js';
 import { resolveAppConfig } from '../resolveAppConfig.js';
-import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMModule, WebLLMProgressReport } from '../types.js';
+import type { WebLLMAppConfig, WebLLMEngineLike, WebLLMProgressReport } from '../types.js';
 import { WorkerStreams } from './workerStreams.js';
-import { validateHostOptions } from './validateHostOptions.js';
+import { type HostWebLLMOptions, type WebLLMEngineModule, type WorkerEndpoint, validateHostOptions } from './hostOptions.js';
 
 /**
  * Why reuse stays off on a software adapter: on SwiftShader the first token's
@@ -33,47 +33,6 @@ import { validateHostOptions } from './validateHostOptions.js';
  */
 const SOFTWARE_ADAPTER =
   'the GPU adapter is a software one (SwiftShader or the like), where reuse has not been shown to give the same results as a full prefill';
-
-/** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
-export interface WorkerEndpoint {
-  postMessage(message: unknown): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void;
-}
-
-/** The part of `@mlc-ai/web-llm` the engine worker needs. */
-export type WebLLMEngineModule = Pick<WebLLMModule, 'MLCEngine' | 'prebuiltAppConfig'>;
-
-/** Options of `hostWebLLM`. */
-export interface HostWebLLMOptions {
-  /**
-   * The WebGPU entry point checked before each load (an adapter, `shader-f16`
-   * for an f16 model). Default: the worker's own `navigator.gpu`, looked up
-   * when a load starts.
-   */
-  gpu?: GPULike | null;
-  /**
-   * Where the lanes' JSON-schema jobs get xgrammar: a function that imports
-   * it, called when an engine of lanes loads; `loadXGrammar` from
-   * `@inkling/webllm/xgrammar` imports `@mlc-ai/web-xgrammar` (its wasm is
-   * inside the package: nothing is fetched from elsewhere); a worker of
-   * your own passes it (`@inkling/webllm/worker` does not: Turbopack cannot
-   * bundle xgrammar). Default: none, and JSON-schema jobs run on WebLLM's own
-   * one-sequence path, one at a time. (The page's entry never imports
-   * xgrammar: only a worker that asks for it.)
-   */
-  xgrammar?: (() => Promise<XGrammar>) | null;
-  /**
-   * How an engine of lanes runs its steps. `pick`: where greedy rows are
-   * picked, `'gpu'` (a compute shader takes each row's largest logit, one
-   * token id per row comes back) or `'cpu'` (every row's logits come back);
-   * `share`: a job whose prompt shares a document with another lane forks
-   * that lane's pages instead of reading the document again. Both are
-   * measured in `tools/real-engine` (README, "Lanes"). Default:
-   * `{ pick: 'gpu', share: true }` (the GPU pick falls back to the CPU where
-   * the shader cannot start).
-   */
-  lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
-}
 
 /**
  * Serves one WebLLM engine over Inkling's worker protocol: the engine worker's
