@@ -78,6 +78,8 @@ export async function runChecks(input: ChecksInput): Promise<CheckResult[]> {
     record('load', false, `failed: ${explain(error)}`);
     return results;
   }
+  // The worker's load log (prefix reuse, the greedy pick, the lanes and where their rows are picked).
+  log(`  load log: ${reports.at(-1)?.text ?? '(none)'}`);
   const fractions = reports.map((r) => r.progress);
   const rising = fractions.every((p, i) => i === 0 || p >= (fractions[i - 1] ?? 0));
   const phases = [...new Set(reports.map((r) => String(r.phase)))];
