@@ -56,7 +56,7 @@ describe('hostWebLLM', () => {
 
   it('refuses an unknown or wrong option with a sentence that names it, before it listens', () => {
     const endpoint = { postMessage: () => undefined, addEventListener: vi.fn() };
-    const webllm = { MLCEngine: function MLCEngine() {}, prebuiltAppConfig: { model_list: [] } } as never;
+    const webllm = { MLCEngine: vi.fn(), prebuiltAppConfig: { model_list: [] } } as never;
     const host = (options: unknown) => () => hostWebLLM(endpoint, webllm, options as never);
     expect(host({ lane: { pick: 'gpu' } })).toThrow(
       'hostWebLLM() has no option "lane" (did you mean "lanes"?): remove or rename it. Its options: gpu, xgrammar, lanes.',
