@@ -7,6 +7,7 @@ import { InvalidOptionError } from '@inkling/scheduler';
 import { type Rule, firstProblem, isBoolean, isObject, mustBe, oneOf, optional, unknownKey } from '@inkling/scheduler/engine';
 import type { GPULike } from '../detectWebGPU.js';
 import type { WebLLMModule } from '../types.js';
+import type { LaneOptions } from './laneEngine.js';
 import type { XGrammar } from './laneGrammar.js';
 
 /** The worker's side of the channel: a worker's global scope fits, and so does a Node `MessagePort` adapter. */
@@ -47,7 +48,7 @@ export interface HostWebLLMOptions {
    * `{ pick: 'gpu', share: true }` (the GPU pick falls back to the CPU where
    * the shader cannot start).
    */
-  lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
+  lanes?: Pick<LaneOptions, 'pick' | 'share'>;
 }
 
 /** `hostWebLLM`'s options, checked in this order (`lanes.pick`: a field of `lanes`). */
@@ -78,10 +79,11 @@ export function validateHostOptions(options: unknown): void {
   if (!isObject(options))
     throw new InvalidOptionError(mustBe('hostWebLLM() options', 'an object such as { xgrammar: loadXGrammar }', options));
   const top = RULES.filter(([field]) => !field.includes('.'));
+  const laneKeys = RULES.flatMap(([field]) => (field.startsWith('lanes.') ? [field.slice('lanes.'.length)] : []));
   const lanes = (options as { lanes?: unknown }).lanes;
   const problem =
     unknownKey(options, top, 'hostWebLLM() ') ??
-    (isObject(lanes) ? unknownKey(lanes, [], 'hostWebLLM() "lanes" ', ['pick', 'share']) : undefined) ??
+    (isObject(lanes) ? unknownKey(lanes, [], 'hostWebLLM() "lanes" ', laneKeys) : undefined) ??
     firstProblem(options, RULES, 'hostWebLLM() ');
   if (problem) throw new InvalidOptionError(problem);
 }

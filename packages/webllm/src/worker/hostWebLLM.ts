@@ -88,7 +88,7 @@ class EngineHost {
   readonly #webllm: WebLLMEngineModule;
   readonly #gpu: GPULike | null | undefined;
   readonly #xgrammar: (() => Promise<XGrammar>) | null;
-  readonly #tune: { pick?: 'gpu' | 'cpu'; share?: boolean };
+  readonly #tune: NonNullable<HostWebLLMOptions['lanes']>;
   readonly #post: (message: WorkerMessage) => void;
   readonly #streams: WorkerStreams;
   #engine: WebLLMEngineLike | undefined;

@@ -13,6 +13,7 @@
  * workerData: { dawn, origin: the model server, toggles?: Dawn toggles, protocol?: 'webllm' | 'webllm-reuse', lanes?: hostWebLLM's lanes option }
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { HostWebLLMOptions } from '@inkling/webllm';
 import { installNodeHost } from './nodeHost.js';
 
 const { dawn, origin, toggles, protocol, lanes } = workerData as {
@@ -21,7 +22,7 @@ const { dawn, origin, toggles, protocol, lanes } = workerData as {
   toggles?: string[];
   protocol?: 'webllm' | 'webllm-reuse';
   /** hostWebLLM's `lanes` option (a build without it ignores it). */
-  lanes?: { pick?: 'gpu' | 'cpu'; share?: boolean };
+  lanes?: HostWebLLMOptions['lanes'];
 };
 const port = parentPort;
 if (!port) throw new Error('engineThread runs as a worker thread.');

@@ -41,7 +41,7 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type CreateEngine, EnginePool } from '@inkling/scheduler';
-import { type GPULike, webllmEngines } from '@inkling/webllm';
+import { type GPULike, type HostWebLLMOptions, webllmEngines } from '@inkling/webllm';
 import { makeNote, typingSession } from '../../../../bench/ghost-prefix/typingSession.js';
 import { startLanes } from '../../../../packages/webllm/src/worker/laneEngine.js';
 import { pipelineOf } from '../../../../packages/webllm/src/worker/webllmPipeline.js';
@@ -82,7 +82,7 @@ const MAX_JOBS = Math.max(...JOBS);
 /** One lane setting under comparison: hostWebLLM's `lanes` option. */
 interface Tune {
   name: string;
-  lanes: { pick?: 'gpu' | 'cpu'; share?: boolean } | undefined;
+  lanes: HostWebLLMOptions['lanes'];
 }
 const TUNES: Tune[] = (env.LANES_TUNES ?? 'default').split(',').map((name) => {
   if (name === 'default') return { name, lanes: undefined };
